@@ -1,0 +1,82 @@
+/**
+ * Named errors. Step Functions matches `error.name`, so every class sets its own name, and
+ * every message is written to be safe in logs and execution history: it says what is wrong
+ * with the input, never what the input contains.
+ */
+
+/** Base class: `name` is the class's error name; `retryable` says whether a retry may help. */
+export abstract class VoxtrailError extends Error {
+  abstract readonly retryable: boolean;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The audio is not something the pipeline can decode: empty, truncated, not WAV, unsupported encoding. */
+export class InvalidAudio extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** A state payload or request does not have the shape the stage expects. */
+export class InvalidInput extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** An object key is not acceptable to the store (escapes the root, reserved, malformed). */
+export class InvalidKey extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** The store has no object under the key. */
+export class ObjectNotFound extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** The speech recogniser failed or is missing. */
+export class TranscriptionFailed extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** The reasoner could not produce a structured record. */
+export class ReasoningFailed extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** The synthesis endpoint has no capacity now (429, not ready, throttled): retry with backoff. */
+export class SynthesisThrottled extends VoxtrailError {
+  readonly retryable = true;
+}
+
+/** The synthesis endpoint rejected the request (422): retrying the same input will not help. */
+export class SynthesisRejected extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** The audio stream broke after it began: the partial audio is discarded and the stage retried. */
+export class SynthesisStreamInterrupted extends VoxtrailError {
+  readonly retryable = true;
+}
+
+/** Synthesis failed for a reason that is neither capacity, rejection nor interruption. */
+export class SynthesisFailed extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** A provider would send data into a boundary the stage environment's policy does not allow. */
+export class BoundaryViolation extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/**
+ * Error names the workflow retries with backoff and jitter: our transient errors plus the
+ * Lambda service errors AWS recommends retrying.
+ */
+export const TRANSIENT_ERROR_NAMES = [
+  SynthesisThrottled.name,
+  SynthesisStreamInterrupted.name,
+  "Lambda.ServiceException",
+  "Lambda.AWSLambdaException",
+  "Lambda.SdkClientException",
+  "Lambda.TooManyRequestsException",
+] as const;

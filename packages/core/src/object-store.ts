@@ -1,0 +1,42 @@
+import type { Readable } from "node:stream";
+
+/** What a store knows about one object after writing or inspecting it. */
+export interface StoredObject {
+  key: string;
+  /** `s3://bucket/key` for S3, `file:///abs/path` for the directory store. */
+  uri: string;
+  bytes: number;
+  contentType: string;
+  /** Hex sha256 of the body; always set by `put`, set by `head` when the writer recorded it. */
+  sha256?: string;
+  etag?: string;
+  versionId?: string;
+}
+
+/** Options for `ObjectStore.put`. */
+export interface PutOptions {
+  contentType: string;
+}
+
+/**
+ * One object-store interface with two implementations (S3 in Lambda, a directory locally); both
+ * pass the same contract test suite.
+ */
+export interface ObjectStore {
+  /** The bucket name (the directory store names its root's bucket too). */
+  readonly bucket: string;
+  /** Writes the whole body and returns its hash, size and uri; a Readable is streamed. */
+  put(key: string, body: Uint8Array | string | Readable, options: PutOptions): Promise<StoredObject>;
+  /** Streams the body; rejects with `ObjectNotFound` when there is none. */
+  get(key: string): Promise<Readable>;
+  /** Reads the whole body into memory: for small objects (JSON documents, short audio). */
+  getBytes(key: string): Promise<Buffer>;
+  /** Describes the object, or `undefined` when there is none. */
+  head(key: string): Promise<StoredObject | undefined>;
+  /** Keys under `prefix`, in lexicographic order. */
+  list(prefix: string): Promise<string[]>;
+  /** Deletes the object; deleting a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** The uri an object under `key` has or would have. */
+  uri(key: string): string;
+}

@@ -1,0 +1,46 @@
+import type { AudioFormat } from "./audio-format";
+import type { Processor } from "./boundary";
+import type { Timing } from "./timing";
+import type { Transcript } from "./transcript";
+import type { BusinessRecord, Entities, VoicemailRecord } from "./voicemail-record";
+
+/** Turns 16 kHz mono 16-bit PCM WAV into a transcript. */
+export interface Transcriber {
+  readonly processor: Processor;
+  transcribe(wav16k: Uint8Array, options: { language: string }): Promise<Transcript>;
+}
+
+/** Finds the business record a voicemail refers to. */
+export interface RecordLookup {
+  readonly processor: Processor;
+  /** The first record matching an entity, trying order, account, then callback number. */
+  find(entities: Entities): Promise<{ matchedOn: string; record: BusinessRecord } | undefined>;
+}
+
+/** Turns a transcript into the voicemail's structured record, using the record lookup. */
+export interface Reasoner {
+  readonly processor: Processor;
+  reason(transcript: Transcript, records: RecordLookup): Promise<VoicemailRecord>;
+}
+
+/** What to say and how it should sound. */
+export interface SynthesisRequest {
+  text: string;
+  language: string;
+  format: AudioFormat;
+  voiceId?: string;
+}
+
+/**
+ * A synthesis in progress: iterate it for raw audio chunks in the requested format; `timings()`
+ * is complete once iteration ends.
+ */
+export interface SynthesisStream extends AsyncIterable<Uint8Array> {
+  timings(): Timing[];
+}
+
+/** Streams speech for a text. */
+export interface Synthesizer {
+  readonly processor: Processor;
+  synthesize(request: SynthesisRequest): SynthesisStream;
+}
