@@ -1,0 +1,5 @@
+export * from "./job-id";
+export * from "./key-layout";
+export * from "./rule-pattern";
+export * from "./stages";
+export * from "./voicemail-definition";

@@ -1,0 +1,35 @@
+/**
+ * The S3 key layout (DESIGN.md, "The flow"): where audio lands, where each job's artifacts,
+ * lineage records and report go. Built once here; handlers, the local runtime and the stacks
+ * all use it.
+ */
+
+/** Prefix under which a voicemail's arrival starts the voicemail workflow. */
+export const VOICEMAIL_INCOMING_PREFIX = "incoming/voicemail/";
+
+/** The artifacts a voicemail job writes, by file name. */
+export const ARTIFACT_FILES = {
+  normalizedAudio: "normalized.wav",
+  transcript: "transcript.json",
+  record: "record.json",
+  replyText: "reply.txt",
+  replyAudio: "reply.wav",
+} as const;
+export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];
+
+/** Key layout helpers. */
+export const keys = {
+  /** Where an uploaded voicemail named `name` lands. */
+  incomingVoicemail: (name: string) => `${VOICEMAIL_INCOMING_PREFIX}${name}`,
+  /** One artifact of a job. */
+  artifact: (jobId: string, file: ArtifactFile) => `artifacts/${jobId}/${file}`,
+  /** Prefix of a job's activity records. */
+  lineagePrefix: (jobId: string) => `lineage/${jobId}/`,
+  /** One activity record: one per stage attempt. */
+  lineage: (jobId: string, stage: string, attempt: number) =>
+    `lineage/${jobId}/${stage.toLowerCase()}-${String(attempt).padStart(2, "0")}.json`,
+  /** A job's report. */
+  report: (jobId: string) => `reports/${jobId}.json`,
+  /** An outcome event the local runtime keeps instead of sending it to an event bus. */
+  event: (jobId: string, eventId: string) => `events/${jobId}/${eventId}.json`,
+};

@@ -1,0 +1,117 @@
+import { TRANSIENT_ERROR_NAMES } from "@voxtrail/core";
+import {
+  functionOf,
+  RESULT_PATHS,
+  STAGE_TIMEOUT_SECONDS,
+  type StageFunction,
+  VOICEMAIL_STAGES,
+  type VoicemailStage,
+} from "./stages";
+
+/** An Amazon States Language definition (JSONPath), as plain JSON. */
+export type AslDefinition = {
+  Comment?: string;
+  StartAt: string;
+  TimeoutSeconds?: number;
+  States: Record<string, Record<string, unknown>>;
+};
+
+/** How transient errors are retried: exponential backoff with full jitter, capped. */
+export interface RetryPolicy {
+  intervalSeconds: number;
+  backoffRate: number;
+  maxAttempts: number;
+  maxDelaySeconds: number;
+}
+
+/** The retry policy used unless a caller passes another. */
+export const DEFAULT_RETRY: RetryPolicy = {
+  intervalSeconds: 2,
+  backoffRate: 2,
+  maxAttempts: 3,
+  maxDelaySeconds: 30,
+};
+
+/** Inputs of the builder: the ARN of each stage function. */
+export interface VoicemailDefinitionOptions {
+  functionArns: Record<StageFunction, string>;
+  retry?: RetryPolicy;
+}
+
+/** The execution facts the first stage and the failure recorder receive from the context object. */
+const EXECUTION_PARAMETERS = { "id.$": "$$.Execution.Id", "startTime.$": "$$.Execution.StartTime" };
+
+/**
+ * Builds the voicemail workflow: Ingest -> Transcribe -> Reason -> Synthesize -> Finalize. Each
+ * stage retries transient named errors with backoff and jitter; any other error is caught,
+ * recorded by the failure recorder (job report with the failed stage), and ends in a Fail state
+ * named after the stage (`TranscribeFailed`, ...). State payloads carry pointers only.
+ *
+ * The stacks deploy this definition to AWS Step Functions; the local runtime runs the same one.
+ *
+ * @example
+ * const definition = buildVoicemailDefinition({ functionArns: { ingest: "arn:aws:lambda:...", ... } });
+ * JSON.stringify(definition); // the ASL document for aws.sfn.StateMachine
+ */
+export function buildVoicemailDefinition(options: VoicemailDefinitionOptions): AslDefinition {
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const states: AslDefinition["States"] = {};
+  VOICEMAIL_STAGES.forEach((stage, index) => {
+    const next = VOICEMAIL_STAGES[index + 1];
+    states[stage] = {
+      Type: "Task",
+      Comment: `Runs the ${functionOf(stage)} handler.`,
+      Resource: options.functionArns[functionOf(stage)],
+      ...(stage === "Ingest" ? { Parameters: { "event.$": "$", execution: EXECUTION_PARAMETERS } } : {}),
+      ResultPath: RESULT_PATHS[stage],
+      TimeoutSeconds: STAGE_TIMEOUT_SECONDS[stage],
+      Retry: [retrier(retry)],
+      Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: "$.failure", Next: recorderState(stage) }],
+      ...(next ? { Next: next } : { End: true }),
+    };
+    states[recorderState(stage)] = {
+      Type: "Task",
+      Comment: `Records that ${stage} failed: writes the job report and announces the failure.`,
+      Resource: options.functionArns.recordFailure,
+      Parameters: { stage, "state.$": "$", execution: EXECUTION_PARAMETERS },
+      ResultPath: "$.failureReport",
+      TimeoutSeconds: STAGE_TIMEOUT_SECONDS.Finalize,
+      Retry: [retrier(retry)],
+      Next: failState(stage),
+    };
+    states[failState(stage)] = {
+      Type: "Fail",
+      Comment: `The job failed in ${stage}; the cause names the error.`,
+      Error: failState(stage),
+      CausePath: "$.failureReport.cause",
+    };
+  });
+  return {
+    Comment:
+      "voxtrail voicemail: transcribe a voicemail, reason over it with a record lookup, synthesize a reply.",
+    StartAt: VOICEMAIL_STAGES[0],
+    TimeoutSeconds: 3600,
+    States: states,
+  };
+}
+
+/** Name of the Task state that records a stage's failure. */
+export function recorderState(stage: VoicemailStage): string {
+  return `Record${stage}Failure`;
+}
+
+/** Name of the Fail state a stage's failure ends in. */
+export function failState(stage: VoicemailStage): string {
+  return `${stage}Failed`;
+}
+
+function retrier(policy: RetryPolicy) {
+  return {
+    ErrorEquals: [...TRANSIENT_ERROR_NAMES],
+    IntervalSeconds: policy.intervalSeconds,
+    BackoffRate: policy.backoffRate,
+    MaxAttempts: policy.maxAttempts,
+    MaxDelaySeconds: policy.maxDelaySeconds,
+    JitterStrategy: "FULL",
+  };
+}
