@@ -80,3 +80,8 @@ export const TRANSIENT_ERROR_NAMES = [
   "Lambda.SdkClientException",
   "Lambda.TooManyRequestsException",
 ] as const;
+
+/** The event bus did not accept an event. */
+export class EventPublishFailed extends VoxtrailError {
+  readonly retryable = true;
+}

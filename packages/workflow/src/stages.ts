@@ -18,13 +18,17 @@ export function functionOf(stage: VoicemailStage): StageFunction {
   return stage.toLowerCase() as Lowercase<VoicemailStage>;
 }
 
-/** Where each stage's result goes in the state (pointers only): the whole state for Ingest and Finalize. */
-export const RESULT_PATHS: Record<VoicemailStage, string> = {
-  Ingest: "$",
+/**
+ * Where each stage's result goes in the state (pointers only). Ingest and Finalize replace the
+ * state: they leave ResultPath out, which means "$" in ASL (aws-local-stepfunctions 3 mishandles
+ * an explicit "$", writing a key named "$").
+ */
+export const RESULT_PATHS: Record<VoicemailStage, string | undefined> = {
+  Ingest: undefined,
   Transcribe: "$.transcribe",
   Reason: "$.reason",
   Synthesize: "$.synthesize",
-  Finalize: "$",
+  Finalize: undefined,
 };
 
 /** Seconds each stage may run before Step Functions fails it with `States.Timeout`. */

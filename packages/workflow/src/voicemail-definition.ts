@@ -63,7 +63,7 @@ export function buildVoicemailDefinition(options: VoicemailDefinitionOptions): A
       Comment: `Runs the ${functionOf(stage)} handler.`,
       Resource: options.functionArns[functionOf(stage)],
       ...(stage === "Ingest" ? { Parameters: { "event.$": "$", execution: EXECUTION_PARAMETERS } } : {}),
-      ResultPath: RESULT_PATHS[stage],
+      ...(RESULT_PATHS[stage] ? { ResultPath: RESULT_PATHS[stage] } : {}),
       TimeoutSeconds: STAGE_TIMEOUT_SECONDS[stage],
       Retry: [retrier(retry)],
       Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: "$.failure", Next: recorderState(stage) }],

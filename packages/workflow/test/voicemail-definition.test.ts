@@ -38,7 +38,7 @@ describe("buildVoicemailDefinition", () => {
 
   it("retries only transient named errors, with backoff and full jitter", () => {
     for (const stage of VOICEMAIL_STAGES) {
-      const [retrier] = definition.States[stage]?.Retry as Array<Record<string, unknown>>;
+      const [retrier] = definition.States[stage]!.Retry as Array<Record<string, unknown>>;
       expect(retrier?.ErrorEquals).toContain("SynthesisThrottled");
       expect(retrier?.ErrorEquals).not.toContain("States.ALL");
       expect(retrier?.ErrorEquals).not.toContain("InvalidAudio");
@@ -49,7 +49,7 @@ describe("buildVoicemailDefinition", () => {
 
   it("catches every stage's failure, records it, and fails naming the stage", () => {
     for (const stage of VOICEMAIL_STAGES) {
-      const [catcher] = definition.States[stage]?.Catch as Array<Record<string, unknown>>;
+      const [catcher] = definition.States[stage]!.Catch as Array<Record<string, unknown>>;
       expect(catcher?.ErrorEquals).toEqual(["States.ALL"]);
       const recorder = definition.States[catcher?.Next as string];
       expect(recorder?.Resource).toBe(functionArns.recordFailure);

@@ -1,0 +1,57 @@
+import { resolve } from "node:path";
+import { BUNDLED_VOICEMAILS_DIR, collectInputFiles, LocalRuntime } from "@voxtrail/local";
+import { jobLine, summaryLine } from "../job-lines";
+import { ProgressLine } from "../progress";
+import { UsageError } from "../usage-error";
+
+/** Options of `voxtrail run`. */
+export interface RunOptions {
+  store: string;
+  records?: string | undefined;
+  concurrency: string;
+  json: boolean;
+}
+
+/**
+ * `voxtrail run`: processes voicemails through the local runtime. Resolves to the exit code:
+ * 0 when every job succeeded, 1 otherwise.
+ */
+export async function runCommand(paths: string[], options: RunOptions): Promise<number> {
+  const concurrency = Number(options.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new UsageError(
+      `--concurrency must be a positive integer, got ${JSON.stringify(options.concurrency)}`,
+    );
+  }
+  const files = await collectInputFiles(paths.length > 0 ? paths : [BUNDLED_VOICEMAILS_DIR]);
+  if (files.length === 0)
+    throw new UsageError(`no .wav files found in ${paths.join(", ") || BUNDLED_VOICEMAILS_DIR}`);
+  const storeDir = resolve(options.store);
+  const lineOut = options.json ? process.stderr : process.stdout;
+  process.stderr.write(
+    `voxtrail: ${files.length} voicemail(s), ${concurrency} at a time, store ${storeDir}\n`,
+  );
+
+  const started = performance.now();
+  const runtime = await LocalRuntime.start({
+    storeDir,
+    ...(options.records ? { recordsFile: resolve(options.records) } : {}),
+  });
+  const progress = new ProgressLine(files.length);
+  try {
+    const results = await runtime.run(files, {
+      concurrency,
+      onProgress: (event) => {
+        if (event.type === "finished") progress.print(jobLine(event.result), lineOut);
+        progress.update(event);
+      },
+    });
+    progress.clear();
+    lineOut.write(`${summaryLine(results, performance.now() - started, storeDir)}\n`);
+    if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    return results.every((result) => result.status === "SUCCEEDED") ? 0 : 1;
+  } finally {
+    progress.clear();
+    await runtime.close();
+  }
+}

@@ -1,0 +1,50 @@
+import { parseArgs } from "node:util";
+import { USAGE } from "./usage";
+import { UsageError } from "./usage-error";
+
+/** The `voxtrail` command line: parses arguments, runs a command, and exits with its code. */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      store: { type: "string", default: ".voxtrail" },
+      records: { type: "string" },
+      concurrency: { type: "string", default: "2" },
+      json: { type: "boolean", default: false },
+      "arn-prefix": { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  // Commands load on demand: printing a definition need not start the runtime's dependencies.
+  if (command === "run") return (await import("./commands/run")).runCommand(rest, values);
+  if (command === "definition") {
+    process.stdout.write((await import("./commands/definition")).definitionCommand(rest, values));
+    return 0;
+  }
+  throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`voxtrail: ${message}\n`);
+    if (
+      error instanceof UsageError ||
+      (error instanceof Error && error.name === "TypeError" && "code" in error)
+    ) {
+      process.stderr.write(`\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,38 @@
+import type { ArtifactKind, ArtifactRef, ObjectStore } from "@voxtrail/core";
+import { InvalidInput } from "@voxtrail/core";
+import type { z } from "zod";
+
+/** Writes `body` under `key` and returns the pointer that state payloads carry. */
+export async function putArtifact(
+  store: ObjectStore,
+  kind: ArtifactKind,
+  key: string,
+  body: Uint8Array | string,
+  contentType: string,
+): Promise<ArtifactRef> {
+  const stored = await store.put(key, body, { contentType });
+  return {
+    kind,
+    uri: stored.uri,
+    key: stored.key,
+    sha256: stored.sha256 ?? "",
+    bytes: stored.bytes,
+    contentType: stored.contentType,
+  };
+}
+
+/** Writes `value` as pretty JSON. */
+export function putJsonArtifact(store: ObjectStore, kind: ArtifactKind, key: string, value: unknown) {
+  return putArtifact(store, kind, key, `${JSON.stringify(value, null, 2)}\n`, "application/json");
+}
+
+/** Reads a JSON artifact and checks it against `schema`. */
+export async function readJsonArtifact<T>(
+  store: ObjectStore,
+  ref: ArtifactRef,
+  schema: z.ZodType<T>,
+): Promise<T> {
+  const parsed = schema.safeParse(JSON.parse((await store.getBytes(ref.key)).toString("utf8")));
+  if (!parsed.success) throw new InvalidInput(`${ref.kind} artifact ${ref.key} does not match its schema`);
+  return parsed.data;
+}

@@ -1,0 +1,94 @@
+import { createHash } from "node:crypto";
+import { normalizeForTranscription } from "@voxtrail/audio";
+import {
+  EventClock,
+  InvalidAudio,
+  InvalidInput,
+  type Processor,
+  round,
+  type SourceRef,
+} from "@voxtrail/core";
+import { ARTIFACT_FILES, jobIdFor, keys } from "@voxtrail/workflow";
+import { putArtifact } from "../artifacts";
+import type { StageDependencies } from "../dependencies";
+import { stageScope, withActivity } from "../lineage/activity";
+import type { IngestInput, JobState } from "../state";
+
+/** The normaliser is our own code running where the handler runs. */
+const NORMALIZER: Omit<Processor, "boundary"> = {
+  provider: "voxtrail",
+  model: "wav-normalizer",
+  version: "1",
+};
+
+/**
+ * Ingest: reads the voicemail the event points at, checks it is audio the pipeline can decode
+ * (`InvalidAudio` otherwise, with what is wrong), and writes a 16 kHz mono PCM copy for the
+ * transcriber. Returns the job state every later stage reads.
+ */
+export async function ingest(deps: StageDependencies, input: IngestInput): Promise<JobState> {
+  const clock = new EventClock();
+  clock.mark("handler.start");
+  const { bucket, object } = input.event.detail;
+  if (bucket.name !== deps.store.bucket) {
+    throw new InvalidInput(`event names bucket ${bucket.name}, but this stage reads ${deps.store.bucket}`);
+  }
+  const identity = {
+    bucket: bucket.name,
+    key: object.key,
+    versionId: object["version-id"],
+    etag: object.etag,
+  };
+  const jobId = jobIdFor(identity);
+  deps.logger.appendKeys({ jobId });
+
+  return withActivity({ ...stageScope(deps, jobId, "Ingest"), inputs: [] }, async (activity) => {
+    const head = await deps.store.head(object.key);
+    if (head && head.bytes > deps.maxSourceBytes) {
+      throw new InvalidAudio(`file is ${head.bytes} bytes; the limit is ${deps.maxSourceBytes} bytes`);
+    }
+    const bytes = await deps.store.getBytes(object.key);
+    const source: SourceRef = {
+      kind: "source-audio",
+      uri: deps.store.uri(object.key),
+      key: object.key,
+      bucket: bucket.name,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      bytes: bytes.length,
+      contentType: head?.contentType ?? "application/octet-stream",
+      ...(object["version-id"] ? { versionId: object["version-id"] } : {}),
+      ...(object.etag ? { etag: object.etag } : {}),
+    };
+    activity.inputs.push(source);
+    activity.processors.push({ ...NORMALIZER, boundary: deps.compute });
+    const normalized = normalizeForTranscription(bytes);
+    const normalizedAudio = await putArtifact(
+      deps.store,
+      "normalized-audio",
+      keys.artifact(jobId, ARTIFACT_FILES.normalizedAudio),
+      normalized.wav,
+      "audio/wav",
+    );
+    activity.outputs.push(normalizedAudio);
+    clock.mark("normalized.durable");
+    const queueDelayMs = Date.parse(input.execution.startTime) - Date.parse(input.event.time);
+    activity.timings.push(
+      {
+        name: "ingest.queueDelay",
+        startEvent: "s3.eventTime",
+        endEvent: "execution.start",
+        ms: round(Math.max(0, queueDelayMs)),
+      },
+      clock.timing("ingest.duration", "handler.start", "normalized.durable"),
+    );
+    return {
+      jobId,
+      source,
+      audioMs: normalized.durationMs,
+      eventTime: input.event.time,
+      execution: input.execution,
+      normalizedAudio,
+      timings: activity.timings,
+    };
+  });
+}

@@ -1,0 +1,117 @@
+import {
+  type ArtifactRef,
+  InvalidInput,
+  type RecordedError,
+  type ReportSource,
+  type Timing,
+} from "@voxtrail/core";
+import { jobIdFor } from "@voxtrail/workflow";
+import { z } from "zod";
+import type { StageDependencies } from "../dependencies";
+import { stageScope, withActivity } from "../lineage/activity";
+import { writeReportAndAnnounce } from "../reporting";
+import {
+  JobState,
+  ObjectCreatedEvent,
+  ReasonResult,
+  type RecordFailureInput,
+  type RecordFailureOutput,
+  SynthesizeResult,
+  TranscribeResult,
+} from "../state";
+
+/** The parts of a job state that may exist when a stage fails: each stage's result, if it got that far. */
+const PartialJob = JobState.extend({
+  transcribe: TranscribeResult.optional(),
+  reason: ReasonResult.optional(),
+  synthesize: SynthesizeResult.optional(),
+});
+
+/**
+ * Records a failed job: the failure recorder every stage's Catch leads to. Writes the report with
+ * outcome `failed`, the stage and the error, and whatever artifacts exist; announces the failure;
+ * returns the cause the Fail state reports (error name and safe message).
+ */
+export async function recordFailure(
+  deps: StageDependencies,
+  input: RecordFailureInput,
+): Promise<RecordFailureOutput> {
+  const error = caughtError(input.state.failure);
+  const job = PartialJob.safeParse(input.state);
+  const event = ObjectCreatedEvent.safeParse(input.state);
+  let draft: {
+    jobId: string;
+    source: ReportSource;
+    eventTime: string;
+    artifacts: ArtifactRef[];
+    stages: StageTimings;
+  };
+  if (job.success) {
+    const j = job.data;
+    draft = {
+      jobId: j.jobId,
+      source: { ...j.source, audioMs: j.audioMs },
+      eventTime: j.eventTime,
+      artifacts: [
+        j.source,
+        j.normalizedAudio,
+        j.transcribe?.transcript,
+        j.reason?.record,
+        j.reason?.replyText,
+        j.synthesize?.replyAudio,
+      ].filter((ref): ref is ArtifactRef => ref !== undefined),
+      stages: [
+        { stage: "Ingest", timings: j.timings },
+        ...(j.transcribe ? [{ stage: "Transcribe", timings: j.transcribe.timings }] : []),
+        ...(j.reason ? [{ stage: "Reason", timings: j.reason.timings }] : []),
+        ...(j.synthesize ? [{ stage: "Synthesize", timings: j.synthesize.timings }] : []),
+      ],
+    };
+  } else if (event.success) {
+    const { bucket, object } = event.data.detail;
+    const source = {
+      bucket: bucket.name,
+      key: object.key,
+      ...(object["version-id"] ? { versionId: object["version-id"] } : {}),
+      ...(object.etag ? { etag: object.etag } : {}),
+    };
+    draft = { jobId: jobIdFor(source), source, eventTime: event.data.time, artifacts: [], stages: [] };
+  } else {
+    throw new InvalidInput(
+      `the state of the failed ${input.stage} stage is neither a job state nor an S3 event`,
+    );
+  }
+  deps.logger.appendKeys({ jobId: draft.jobId });
+  return withActivity(
+    { ...stageScope(deps, draft.jobId, `Record${input.stage}Failure`), inputs: draft.artifacts },
+    async (activity) => {
+      const report = await writeReportAndAnnounce(deps, {
+        ...draft,
+        outcome: "failed",
+        execution: input.execution,
+        failure: { stage: input.stage, error },
+      });
+      activity.outputs.push(report);
+      return { jobId: draft.jobId, report, cause: `${error.name}: ${error.message}` };
+    },
+  );
+}
+
+type StageTimings = Array<{ stage: string; timings: Timing[] }>;
+
+const LambdaCause = z.object({ errorType: z.string().optional(), errorMessage: z.string() });
+
+/**
+ * The error as Step Functions caught it. Lambda puts `{"errorType","errorMessage",...}` JSON in
+ * `Cause`; Step Functions' own errors (States.Timeout, ...) carry plain text.
+ */
+function caughtError(failure: { Error: string; Cause?: string | undefined }): RecordedError {
+  const cause = failure.Cause ?? "";
+  try {
+    const parsed = LambdaCause.safeParse(JSON.parse(cause));
+    if (parsed.success) return { name: failure.Error, message: parsed.data.errorMessage };
+  } catch {
+    // Not JSON: a Step Functions error's plain-text cause.
+  }
+  return { name: failure.Error, message: cause };
+}

@@ -1,0 +1,5 @@
+export * from "./dependencies";
+export * from "./events/eventbridge-publisher";
+export * from "./middleware/middy";
+export * from "./stage-handlers";
+export * from "./state";

@@ -1,0 +1,101 @@
+import { ArtifactRef, SourceRef, Timing } from "@voxtrail/core";
+import { z } from "zod";
+
+/** The facts of the execution, from the Step Functions context object. */
+export const ExecutionInfo = z.object({ id: z.string(), startTime: z.string() });
+export type ExecutionInfo = z.infer<typeof ExecutionInfo>;
+
+/** S3 "Object Created" as EventBridge delivers it: only the fields the pipeline reads. */
+export const ObjectCreatedEvent = z.object({
+  source: z.literal("aws.s3"),
+  "detail-type": z.literal("Object Created"),
+  time: z.string(),
+  detail: z.object({
+    bucket: z.object({ name: z.string() }),
+    object: z.object({
+      key: z.string(),
+      size: z.number().optional(),
+      etag: z.string().optional(),
+      "version-id": z.string().optional(),
+    }),
+  }),
+});
+export type ObjectCreatedEvent = z.infer<typeof ObjectCreatedEvent>;
+
+/** Input of Ingest: the event that started the execution, and the execution. */
+export const IngestInput = z.object({ event: ObjectCreatedEvent, execution: ExecutionInfo });
+export type IngestInput = z.infer<typeof IngestInput>;
+
+/** The job as every later stage sees it: written by Ingest, pointers only. */
+export const JobState = z.object({
+  jobId: z.string(),
+  source: SourceRef,
+  audioMs: z.number().nonnegative(),
+  eventTime: z.string(),
+  execution: ExecutionInfo,
+  normalizedAudio: ArtifactRef,
+  timings: z.array(Timing),
+});
+export type JobState = z.infer<typeof JobState>;
+
+/** Transcribe's result, at `$.transcribe`. */
+export const TranscribeResult = z.object({ transcript: ArtifactRef, timings: z.array(Timing) });
+export type TranscribeResult = z.infer<typeof TranscribeResult>;
+
+/** Reason's result, at `$.reason`. */
+export const ReasonResult = z.object({
+  record: ArtifactRef,
+  replyText: ArtifactRef,
+  timings: z.array(Timing),
+});
+export type ReasonResult = z.infer<typeof ReasonResult>;
+
+/** Synthesize's result, at `$.synthesize`: `rtf` is synthesis time over reply duration. */
+export const SynthesizeResult = z.object({
+  replyAudio: ArtifactRef,
+  audioMs: z.number().nonnegative(),
+  rtf: z.number().nonnegative(),
+  timings: z.array(Timing),
+});
+export type SynthesizeResult = z.infer<typeof SynthesizeResult>;
+
+/** Input of Transcribe. */
+export const TranscribeInput = JobState;
+export type TranscribeInput = z.infer<typeof TranscribeInput>;
+/** Input of Reason. */
+export const ReasonInput = JobState.extend({ transcribe: TranscribeResult });
+export type ReasonInput = z.infer<typeof ReasonInput>;
+/** Input of Synthesize. */
+export const SynthesizeInput = ReasonInput.extend({ reason: ReasonResult });
+export type SynthesizeInput = z.infer<typeof SynthesizeInput>;
+/** Input of Finalize. */
+export const FinalizeInput = SynthesizeInput.extend({ synthesize: SynthesizeResult });
+export type FinalizeInput = z.infer<typeof FinalizeInput>;
+
+/** What Step Functions puts at `$.failure` when a Catch matches. */
+export const CaughtError = z.object({ Error: z.string(), Cause: z.string().optional() });
+
+/**
+ * Input of the failure recorder: the failed stage, the state it failed in (the job state, or the
+ * triggering event when Ingest failed), and the execution.
+ */
+export const RecordFailureInput = z.object({
+  stage: z.string(),
+  state: z.looseObject({ failure: CaughtError }),
+  execution: ExecutionInfo,
+});
+export type RecordFailureInput = z.infer<typeof RecordFailureInput>;
+
+/** Output of Finalize: the execution's output. */
+export interface FinalizeOutput {
+  jobId: string;
+  outcome: "succeeded";
+  report: ArtifactRef;
+}
+
+/** Output of the failure recorder: the report, and the cause the Fail state reports. */
+export interface RecordFailureOutput {
+  jobId: string;
+  report: ArtifactRef;
+  cause: string;
+}

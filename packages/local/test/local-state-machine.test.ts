@@ -1,0 +1,98 @@
+import { InvalidAudio, SynthesisThrottled } from "@voxtrail/core";
+import type { StageHandler } from "@voxtrail/functions";
+import { buildVoicemailDefinition, STAGE_FUNCTIONS } from "@voxtrail/workflow";
+import { describe, expect, it } from "vitest";
+import { LOCAL_FUNCTION_ARNS } from "../src/local-functions";
+import { LocalStateMachine, type StateTransition } from "../src/state-machine/local-state-machine";
+
+/** Handlers that record what they were given; each stage's behaviour can be replaced. */
+function handlers(overrides: Partial<Record<string, StageHandler<unknown>>> = {}) {
+  const calls: Array<{ fn: string; input: unknown; functionName: string }> = [];
+  const byArn: Record<string, StageHandler<unknown>> = {};
+  for (const fn of STAGE_FUNCTIONS) {
+    byArn[LOCAL_FUNCTION_ARNS[fn]] = async (input, context) => {
+      calls.push({ fn, input, functionName: context.functionName });
+      const override = overrides[fn];
+      if (override) return override(input, context);
+      if (fn === "ingest") return { jobId: "job-1" };
+      if (fn === "recordFailure") return { cause: "recorded" };
+      return { from: fn };
+    };
+  }
+  return { byArn, calls };
+}
+
+const definition = buildVoicemailDefinition({ functionArns: LOCAL_FUNCTION_ARNS });
+const event = { source: "aws.s3", "detail-type": "Object Created", detail: {} };
+
+describe("LocalStateMachine running the voicemail definition", () => {
+  it("calls each stage's handler in order with the state built by the definition's paths", async () => {
+    const { byArn, calls } = handlers();
+    const transitions: StateTransition[] = [];
+    const machine = new LocalStateMachine("test", definition, byArn);
+    const result = await machine.start(event, { onTransition: (t) => transitions.push(t) });
+    expect(result).toMatchObject({ status: "SUCCEEDED", output: { from: "finalize" } });
+    expect(calls.map((c) => c.fn)).toEqual(["ingest", "transcribe", "reason", "synthesize", "finalize"]);
+    expect(calls[0]?.input).toMatchObject({ event, execution: { id: result.executionArn } });
+    expect(calls[3]?.input).toEqual({
+      jobId: "job-1",
+      transcribe: { from: "transcribe" },
+      reason: { from: "reason" },
+    });
+    expect(calls[1]?.functionName).toBe("voxtrail-local-transcribe");
+    expect(transitions.filter((t) => t.type === "entered").map((t) => t.state)).toEqual([
+      "Ingest",
+      "Transcribe",
+      "Reason",
+      "Synthesize",
+      "Finalize",
+    ]);
+  });
+
+  it("retries a transient named error and then succeeds", async () => {
+    let attempts = 0;
+    const { byArn } = handlers({
+      synthesize: async () => {
+        attempts += 1;
+        if (attempts < 3) throw new SynthesisThrottled("endpoint answered 429");
+        return { ok: true };
+      },
+    });
+    const machine = new LocalStateMachine("test", definition, byArn);
+    const result = await machine.start(event, { retryIntervalMs: 1 });
+    expect(result.status).toBe("SUCCEEDED");
+    expect(attempts).toBe(3);
+  });
+
+  it("does not retry bad input: records the failure and fails naming the stage", async () => {
+    let attempts = 0;
+    const { byArn, calls } = handlers({
+      ingest: async () => {
+        attempts += 1;
+        throw new InvalidAudio("not a WAV file: expected a RIFF/WAVE header");
+      },
+    });
+    const machine = new LocalStateMachine("test", definition, byArn);
+    const result = await machine.start(event, { retryIntervalMs: 1 });
+    expect(attempts).toBe(1);
+    expect(result).toMatchObject({ status: "FAILED", error: "IngestFailed", cause: "recorded" });
+    const recorder = calls.find((c) => c.fn === "recordFailure");
+    expect(recorder?.input).toMatchObject({
+      stage: "Ingest",
+      state: { failure: { Error: "InvalidAudio" } },
+    });
+    const cause = JSON.parse(
+      (recorder!.input as { state: { failure: { Cause: string } } }).state.failure.Cause,
+    );
+    expect(cause).toEqual({
+      errorType: "InvalidAudio",
+      errorMessage: "not a WAV file: expected a RIFF/WAVE header",
+    });
+  });
+
+  it("refuses a definition with a Task whose function has no handler", () => {
+    const { byArn } = handlers();
+    delete byArn[LOCAL_FUNCTION_ARNS.reason];
+    expect(() => new LocalStateMachine("test", definition, byArn)).toThrow(/no local handler/);
+  });
+});

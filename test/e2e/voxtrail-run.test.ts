@@ -1,0 +1,160 @@
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { decodeMono16, encodeMuLaw, parseWav, resample, writeWav } from "@voxtrail/audio";
+import { ActivityRecord, JobReport, Transcript, VoicemailRecord } from "@voxtrail/core";
+import { BUNDLED_VOICEMAILS_DIR, FliteEngine, type JobResult } from "@voxtrail/local";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./run-cli";
+
+let workDir: string;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "voxtrail-e2e-"));
+});
+
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+async function readStored(store: string, key: string): Promise<Buffer> {
+  return readFile(join(store, key));
+}
+
+describe("voxtrail run on the bundled fixtures", () => {
+  let results: JobResult[];
+  let store: string;
+  let code: number;
+
+  beforeAll(async () => {
+    store = join(workDir, "fixtures-store");
+    const run = await runCli(["run", "--store", store, "--json"]);
+    code = run.code;
+    results = JSON.parse(run.stdout);
+  }, 300_000);
+
+  it("processes every bundled voicemail, 16 kHz and telephony copies alike, and exits 0", async () => {
+    const wavs = (await readdir(BUNDLED_VOICEMAILS_DIR, { recursive: true })).filter((f) =>
+      f.endsWith(".wav"),
+    );
+    expect(results).toHaveLength(wavs.length);
+    expect(results.map((r) => r.file.name).sort()).toEqual(wavs.sort());
+    expect(results.filter((r) => r.status !== "SUCCEEDED")).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it("writes transcript, record, reply text and reply audio whose hashes match the report", async () => {
+    for (const result of results) {
+      const report = JobReport.parse(result.report);
+      expect(report.outcome).toBe("succeeded");
+      const kinds = report.artifacts.map((a) => a.kind);
+      expect(kinds).toEqual([
+        "source-audio",
+        "normalized-audio",
+        "transcript",
+        "record",
+        "reply-text",
+        "reply-audio",
+      ]);
+      for (const artifact of report.artifacts) {
+        const bytes = await readStored(store, artifact.key);
+        expect(createHash("sha256").update(bytes).digest("hex")).toBe(artifact.sha256);
+        expect(bytes.length).toBe(artifact.bytes);
+      }
+      const byKind = Object.fromEntries(report.artifacts.map((a) => [a.kind, a]));
+      const transcript = Transcript.parse(
+        JSON.parse((await readStored(store, byKind.transcript!.key)).toString()),
+      );
+      expect(transcript.words.length).toBeGreaterThan(0);
+      expect(transcript.processor.boundary).toEqual({ kind: "local" });
+      const record = VoicemailRecord.parse(
+        JSON.parse((await readStored(store, byKind.record!.key)).toString()),
+      );
+      expect((await readStored(store, byKind["reply-text"]!.key)).toString().trim()).toBe(record.replyText);
+      const reply = parseWav(await readStored(store, byKind["reply-audio"]!.key));
+      expect(reply).toMatchObject({ encoding: "pcm_s16le", sampleRate: 16000, channels: 1 });
+      expect(reply.durationMs).toBeGreaterThan(500);
+    }
+  });
+
+  it("records per-stage timings between named events", () => {
+    for (const { report } of results) {
+      const stages = report!.stages.map((s) => s.stage);
+      expect(stages).toEqual(["Ingest", "Transcribe", "Reason", "Synthesize"]);
+      const synth = report!.stages.find((s) => s.stage === "Synthesize")!.timings;
+      const ttfb = synth.find((t) => t.name === "synthesize.ttfb")!;
+      const total = synth.find((t) => t.name === "synthesize.total")!;
+      expect(ttfb).toMatchObject({ startEvent: "request.sent", endEvent: "audio.firstChunk" });
+      expect(ttfb.ms).toBeLessThanOrEqual(total.ms);
+      expect(report!.timings.find((t) => t.name === "job.endToEnd")!.ms).toBeGreaterThan(0);
+    }
+  });
+
+  it("writes one activity record per stage and keeps the outcome event, pointers only", async () => {
+    for (const { jobId } of results) {
+      const lineage = (await readdir(join(store, "lineage", jobId))).sort();
+      expect(lineage).toEqual([
+        "finalize-01.json",
+        "ingest-01.json",
+        "reason-01.json",
+        "synthesize-01.json",
+        "transcribe-01.json",
+      ]);
+      const synth = ActivityRecord.parse(
+        JSON.parse(await readFile(join(store, "lineage", jobId, "synthesize-01.json"), "utf8")),
+      );
+      expect(synth.processors[0]?.model).toMatch(/flite/);
+      expect(synth.processors[0]?.boundary).toEqual({ kind: "local" });
+      const [eventFile] = await readdir(join(store, "events", jobId));
+      const event = JSON.parse(await readFile(join(store, "events", jobId, eventFile!), "utf8"));
+      expect(event).toMatchObject({
+        source: "voxtrail",
+        "detail-type": "Voicemail Job Succeeded",
+        detail: { jobId },
+      });
+      expect(Object.keys(event.detail).sort()).toEqual(["jobId", "outcome", "report"]);
+    }
+  });
+});
+
+describe("voxtrail run on files it has never seen", () => {
+  it("handles new 8 kHz mu-law telephony audio, and reports a non-audio file as InvalidAudio without stopping the rest", async () => {
+    const inputs = join(workDir, "unseen");
+    const store = join(workDir, "unseen-store");
+    await mkdir(inputs, { recursive: true });
+    const speech = decodeMono16(
+      await new FliteEngine().synthesizeWav(
+        "Hello, this is Sam calling about order number one nine eight four. It has not arrived yet. Please call me back.",
+        "awb",
+      ),
+    );
+    const telephony = encodeMuLaw(resample(speech.samples, speech.sampleRate, 8000));
+    await writeFile(
+      join(inputs, "caller.wav"),
+      writeWav({ encoding: "pcm_mulaw", sampleRate: 8000, channels: 1 }, telephony),
+    );
+    await writeFile(join(inputs, "notes.txt"), "this is not audio\n");
+
+    const run = await runCli([
+      "run",
+      join(inputs, "caller.wav"),
+      join(inputs, "notes.txt"),
+      "--store",
+      store,
+      "--json",
+    ]);
+    expect(run.code).toBe(1);
+    const results: JobResult[] = JSON.parse(run.stdout);
+    const caller = results.find((r) => r.file.name === "caller.wav")!;
+    const notes = results.find((r) => r.file.name === "notes.txt")!;
+    expect(caller.status).toBe("SUCCEEDED");
+    expect(notes).toMatchObject({ status: "FAILED", error: { error: "IngestFailed" } });
+    expect(notes.error?.cause).toMatch(/^InvalidAudio: not a WAV file/);
+    expect(notes.report).toMatchObject({
+      outcome: "failed",
+      failure: { stage: "Ingest", error: { name: "InvalidAudio" } },
+    });
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace for the user
+  }, 120_000);
+});
