@@ -1,0 +1,236 @@
+import { createWriteStream } from "node:fs";
+import { type FileHandle, mkdir, open, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
+import { pipeline } from "node:stream/promises";
+import { pathToFileURL } from "node:url";
+import {
+  InvalidKey,
+  ObjectNotFound,
+  type ObjectStore,
+  type PutOptions,
+  type StoredObject,
+} from "@voxtrail/core";
+import { TEMP_FILE_PREFIX, writeAtomically } from "./atomic-write";
+import { listFiles, removeEmptyDirectories, removeFile } from "./directory-tree";
+import { hasErrorCode } from "./errno";
+import { HashingStream } from "./hashing-stream";
+import { assertValidKey } from "./object-key";
+import { isInside, realpathOfExisting } from "./path-containment";
+
+/** Top-level directory holding the sidecars; keys under it are refused. */
+const META_DIR = ".meta";
+/** File names are limited to 255 bytes and a sidecar's name adds `.json` to its segment. */
+const MAX_SEGMENT_BYTES = 255 - ".json".length;
+/** What `head` reports for a file that has no sidecar (one not written through the store). */
+const UNKNOWN_CONTENT_TYPE = "application/octet-stream";
+const PREFIX_CONFLICT =
+  "object key clashes with a directory-store path: a key cannot also be a prefix of another key ('a' and 'a/b')";
+
+/** What the sidecar `<root>/.meta/<key>.json` records about an object. */
+interface Sidecar {
+  contentType: string;
+  sha256: string;
+  bytes: number;
+  etag: string;
+}
+
+/** Options for {@link DirectoryStore}. */
+export interface DirectoryStoreOptions {
+  /** Directory holding the objects; created on first use. */
+  root: string;
+  /** Bucket name the store reports; defaults to `voxtrail-local`. */
+  bucket?: string;
+}
+
+/**
+ * An `ObjectStore` in a local directory: the object under `key` is the file `<root>/<key>`, and
+ * its content type, sha256, size and etag (the quoted md5 hex of the body, as S3 gives for
+ * single-part uploads) are in the sidecar `<root>/.meta/<key>.json`.
+ *
+ * Writes are atomic per file: the body is streamed (and hashed) into a temporary file beside the
+ * target, renamed over it, and then the sidecar is written the same way; a failed write leaves
+ * the previous object intact. Between the two renames a reader can briefly see the new body with
+ * the previous sidecar, and concurrent puts of one key are not serialised (the last rename of
+ * each file wins, so body and sidecar may come from different puts). Beyond the common key rules it refuses keys under `.meta/`, keys that
+ * resolve outside the root through a symbolic link, and a key that is also a prefix of another
+ * (`a` beside `a/b`), which a file system cannot hold. `list` does not follow symbolic links.
+ *
+ * @example
+ * const store = new DirectoryStore({ root: ".voxtrail/objects" });
+ * const stored = await store.put("incoming/call.wav", audio, { contentType: "audio/wav" });
+ * stored.uri; // "file:///.../.voxtrail/objects/incoming/call.wav"
+ */
+export class DirectoryStore implements ObjectStore {
+  readonly bucket: string;
+  /** Absolute path of the root directory. */
+  readonly root: string;
+  #realRoot: Promise<string> | undefined;
+
+  constructor({ root, bucket = "voxtrail-local" }: DirectoryStoreOptions) {
+    this.root = path.resolve(root);
+    this.bucket = bucket;
+  }
+
+  async put(key: string, body: Uint8Array | string | Readable, options: PutOptions): Promise<StoredObject> {
+    const source = body instanceof Readable ? body : Readable.from([body]);
+    const hashing = new HashingStream(["sha256", "md5"]);
+    let file: string;
+    try {
+      file = await this.#locate(key);
+      await this.#makeParentDirectory(file);
+    } catch (error) {
+      source.destroy();
+      throw error;
+    }
+    await writeAtomically(file, (temp) =>
+      pipeline(source, hashing, createWriteStream(temp, { flush: true })),
+    );
+
+    const sidecar: Sidecar = {
+      contentType: options.contentType,
+      sha256: hashing.hex("sha256"),
+      bytes: hashing.bytes,
+      etag: `"${hashing.hex("md5")}"`,
+    };
+    const sidecarFile = this.#sidecarPath(key);
+    await mkdir(path.dirname(sidecarFile), { recursive: true });
+    await writeAtomically(sidecarFile, (temp) => writeFile(temp, JSON.stringify(sidecar), { flush: true }));
+    return { key, uri: this.uri(key), ...sidecar };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const file = await this.#locate(key);
+    let handle: FileHandle;
+    try {
+      handle = await open(file, "r");
+    } catch (error) {
+      throw hasErrorCode(error, "ENOENT", "ENOTDIR") ? notFound() : error;
+    }
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      throw notFound();
+    }
+    return handle.createReadStream();
+  }
+
+  async getBytes(key: string): Promise<Buffer> {
+    return buffer(await this.get(key));
+  }
+
+  async head(key: string): Promise<StoredObject | undefined> {
+    const file = await this.#locate(key);
+    const stats = await stat(file).catch((error: unknown) => {
+      if (hasErrorCode(error, "ENOENT", "ENOTDIR")) {
+        return undefined;
+      }
+      throw error;
+    });
+    if (!stats?.isFile()) {
+      return undefined;
+    }
+    const sidecar = await this.#readSidecar(key);
+    return {
+      key,
+      uri: this.uri(key),
+      bytes: stats.size,
+      contentType: sidecar?.contentType ?? UNKNOWN_CONTENT_TYPE,
+      sha256: sidecar?.sha256,
+      etag: sidecar?.etag,
+    };
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const slash = prefix.lastIndexOf("/");
+    const directory = slash < 0 ? this.root : await this.#locate(prefix.slice(0, slash));
+    const keyPrefix = prefix.slice(0, slash + 1);
+    const keys = await listFiles(directory, keyPrefix, (candidate) => {
+      return candidate === META_DIR || path.posix.basename(candidate).startsWith(TEMP_FILE_PREFIX);
+    });
+    return keys
+      .filter((candidate) => candidate.startsWith(prefix))
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = await this.#locate(key);
+    const sidecarFile = this.#sidecarPath(key);
+    await removeFile(file);
+    await removeFile(sidecarFile);
+    await removeEmptyDirectories(path.dirname(file), this.root);
+    await removeEmptyDirectories(path.dirname(sidecarFile), path.join(this.root, META_DIR));
+  }
+
+  uri(key: string): string {
+    return pathToFileURL(this.#path(key)).href;
+  }
+
+  /** The path of `key` after the key rules (common and this store's) and the lexical root check. */
+  #path(key: string): string {
+    assertValidKey(key);
+    const segments = key.split("/");
+    if (segments[0] === META_DIR) {
+      throw new InvalidKey(
+        `object key must not be under the directory store's reserved '${META_DIR}/' prefix`,
+      );
+    }
+    for (const segment of segments) {
+      if (segment.startsWith(TEMP_FILE_PREFIX)) {
+        throw new InvalidKey(`object key segments must not start with the reserved '${TEMP_FILE_PREFIX}'`);
+      }
+      if (Buffer.byteLength(segment, "utf8") > MAX_SEGMENT_BYTES) {
+        throw new InvalidKey(
+          `directory store key segments must be at most ${MAX_SEGMENT_BYTES} bytes of UTF-8`,
+        );
+      }
+    }
+    const file = path.join(this.root, ...segments);
+    // Defence in depth: the key rules already exclude every way out of the root.
+    if (!isInside(this.root, file)) {
+      throw new InvalidKey("object key resolves outside the store's root");
+    }
+    return file;
+  }
+
+  /** Like `#path`, and also refuses a key whose existing part leads out of the root through a symlink. */
+  async #locate(key: string): Promise<string> {
+    const file = this.#path(key);
+    this.#realRoot ??= mkdir(this.root, { recursive: true }).then(() => realpath(this.root));
+    if (!isInside(await this.#realRoot, await realpathOfExisting(file))) {
+      throw new InvalidKey("object key resolves outside the store's root through a symbolic link");
+    }
+    return file;
+  }
+
+  async #makeParentDirectory(file: string): Promise<void> {
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+    } catch (error) {
+      // The system error names the path, so it is not kept as the cause.
+      throw hasErrorCode(error, "EEXIST", "ENOTDIR") ? new InvalidKey(PREFIX_CONFLICT) : error;
+    }
+    if ((await stat(file).catch(() => undefined))?.isDirectory()) {
+      throw new InvalidKey(PREFIX_CONFLICT);
+    }
+  }
+
+  #sidecarPath(key: string): string {
+    return `${path.join(this.root, META_DIR, ...key.split("/"))}.json`;
+  }
+
+  async #readSidecar(key: string): Promise<Sidecar | undefined> {
+    try {
+      return JSON.parse(await readFile(this.#sidecarPath(key), "utf8")) as Sidecar;
+    } catch (error) {
+      if (hasErrorCode(error, "ENOENT")) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+}
+
+function notFound(): ObjectNotFound {
+  return new ObjectNotFound("the directory store has no object under the key");
+}

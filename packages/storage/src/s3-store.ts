@@ -1,0 +1,190 @@
+import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
+import { pipeline } from "node:stream/promises";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  type GetObjectCommandOutput,
+  HeadObjectCommand,
+  type HeadObjectCommandOutput,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  type S3Client,
+} from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { ObjectNotFound, type ObjectStore, type PutOptions, type StoredObject } from "@voxtrail/core";
+import { HashingStream } from "./hashing-stream";
+import { assertValidKey } from "./object-key";
+
+/** Options for {@link S3Store}. */
+export interface S3StoreOptions {
+  /** Client to send requests with (region, endpoint, credentials are its concern). */
+  client: S3Client;
+  bucket: string;
+}
+
+/**
+ * An `ObjectStore` on one S3 bucket.
+ *
+ * `put` with bytes or a string sends one PutObject carrying `ChecksumSHA256`, so S3 rejects a
+ * body that arrives corrupted, and stores the hex sha256 as user metadata (`x-amz-meta-sha256`),
+ * which `head` then reports. `put` with a Readable streams it through `@aws-sdk/lib-storage`'s
+ * `Upload` (multipart above 5 MiB, memory bounded by the part queue), hashing on the way: the
+ * returned `sha256` is exact, but it is not stored on the object (metadata cannot be added after
+ * the upload without copying the object), so `head` leaves `sha256` unset for streamed objects.
+ * `head` also returns `undefined` for a missing bucket: a HEAD response has no body to tell the
+ * two 404s apart.
+ *
+ * @example
+ * const store = new S3Store({ client: new S3Client({}), bucket: "voxtrail-audio" });
+ * const stored = await store.put("incoming/call.wav", createReadStream("call.wav"), {
+ *   contentType: "audio/wav",
+ * });
+ * stored.uri; // "s3://voxtrail-audio/incoming/call.wav"
+ */
+export class S3Store implements ObjectStore {
+  readonly bucket: string;
+  readonly #client: S3Client;
+
+  constructor({ client, bucket }: S3StoreOptions) {
+    this.#client = client;
+    this.bucket = bucket;
+  }
+
+  async put(key: string, body: Uint8Array | string | Readable, options: PutOptions): Promise<StoredObject> {
+    try {
+      assertValidKey(key);
+    } catch (error) {
+      if (body instanceof Readable) {
+        body.destroy();
+      }
+      throw error;
+    }
+    if (body instanceof Readable) {
+      return this.#putStream(key, body, options);
+    }
+    return this.#putBytes(key, typeof body === "string" ? Buffer.from(body, "utf8") : body, options);
+  }
+
+  async get(key: string): Promise<Readable> {
+    assertValidKey(key);
+    let output: GetObjectCommandOutput;
+    try {
+      output = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      throw error instanceof NoSuchKey ? notFound() : error;
+    }
+    if (!(output.Body instanceof Readable)) {
+      throw new TypeError("S3 GetObject answered without a Node.js stream body");
+    }
+    return output.Body;
+  }
+
+  async getBytes(key: string): Promise<Buffer> {
+    return buffer(await this.get(key));
+  }
+
+  async head(key: string): Promise<StoredObject | undefined> {
+    assertValidKey(key);
+    let output: HeadObjectCommandOutput;
+    try {
+      output = await this.#client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      if (error instanceof NotFound) {
+        return undefined;
+      }
+      throw error;
+    }
+    return {
+      key,
+      uri: this.uri(key),
+      bytes: output.ContentLength ?? 0,
+      contentType: output.ContentType ?? "application/octet-stream",
+      sha256: output.Metadata?.sha256,
+      etag: output.ETag,
+      versionId: output.VersionId,
+    };
+  }
+
+  /** Keys under `prefix` in S3's order, which is lexicographic by UTF-8 bytes. */
+  async list(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    const pages = paginateListObjectsV2({ client: this.#client }, { Bucket: this.bucket, Prefix: prefix });
+    for await (const page of pages) {
+      for (const object of page.Contents ?? []) {
+        if (object.Key !== undefined) {
+          keys.push(object.Key);
+        }
+      }
+    }
+    return keys;
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  uri(key: string): string {
+    assertValidKey(key);
+    return `s3://${this.bucket}/${key}`;
+  }
+
+  async #putBytes(key: string, body: Uint8Array, { contentType }: PutOptions): Promise<StoredObject> {
+    const digest = createHash("sha256").update(body).digest();
+    const sha256 = digest.toString("hex");
+    const output = await this.#client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        // The algorithm header as well as the value: moto 5.2 ignores a bare x-amz-checksum-sha256.
+        ChecksumAlgorithm: "SHA256",
+        ChecksumSHA256: digest.toString("base64"),
+        Metadata: { sha256 },
+      }),
+    );
+    return {
+      key,
+      uri: this.uri(key),
+      bytes: body.byteLength,
+      contentType,
+      sha256,
+      etag: output.ETag,
+      versionId: output.VersionId,
+    };
+  }
+
+  async #putStream(key: string, body: Readable, { contentType }: PutOptions): Promise<StoredObject> {
+    const hashing = new HashingStream(["sha256"]);
+    const upload = new Upload({
+      client: this.#client,
+      params: { Bucket: this.bucket, Key: key, Body: hashing, ContentType: contentType },
+    });
+    // A body error reaches the upload through the hashing stream, and a failed upload closes that
+    // stream, which ends the pipeline: both settle, the upload's outcome is the put's (with any
+    // multipart upload already aborted), and once it succeeds the stream has ended and been hashed.
+    const [uploaded] = await Promise.allSettled([upload.done(), pipeline(body, hashing)]);
+    if (uploaded.status === "rejected") {
+      throw uploaded.reason;
+    }
+    const output = uploaded.value;
+    return {
+      key,
+      uri: this.uri(key),
+      bytes: hashing.bytes,
+      contentType,
+      sha256: hashing.hex("sha256"),
+      etag: output.ETag,
+      versionId: output.VersionId,
+    };
+  }
+}
+
+function notFound(): ObjectNotFound {
+  return new ObjectNotFound("the bucket has no object under the key");
+}

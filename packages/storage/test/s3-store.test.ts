@@ -1,0 +1,140 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
+import {
+  ChecksumMode,
+  CreateBucketCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  PutBucketVersioningCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { motoClientConfig } from "../../../test/setup/aws";
+import { S3Store } from "../src/index";
+import { describeObjectStoreContract } from "./object-store-contract";
+
+const MiB = 1024 * 1024;
+const client = new S3Client(motoClientConfig());
+
+async function createBucket(options: { versioned?: boolean } = {}): Promise<string> {
+  const bucket = `voxtrail-storage-${randomUUID()}`;
+  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  if (options.versioned) {
+    await client.send(
+      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: "Enabled" } }),
+    );
+  }
+  return bucket;
+}
+
+afterAll(() => {
+  client.destroy();
+});
+
+describeObjectStoreContract("S3Store", async () => new S3Store({ client, bucket: await createBucket() }));
+
+describe("S3Store", () => {
+  let bucket: string;
+  let store: S3Store;
+
+  beforeAll(async () => {
+    bucket = await createBucket();
+    store = new S3Store({ client, bucket });
+  });
+
+  it("uri is s3://bucket/key", () => {
+    expect(store.bucket).toBe(bucket);
+    expect(store.uri("incoming/a b/ü.wav")).toBe(`s3://${bucket}/incoming/a b/ü.wav`);
+  });
+
+  // S3 verifies the checksum and refuses a body that does not match it (BadDigest); moto 5.2 stores
+  // whatever checksum it is sent without verifying it, so only the sending is tested here.
+  it("a bytes put stores the sha256 as metadata and sends ChecksumSHA256", async () => {
+    const body = Buffer.from("checked");
+    const digest = createHash("sha256").update(body).digest();
+    await store.put("checked.txt", body, { contentType: "text/plain" });
+    const head = await client.send(
+      new HeadObjectCommand({ Bucket: bucket, Key: "checked.txt", ChecksumMode: ChecksumMode.ENABLED }),
+    );
+    expect(head.Metadata).toEqual({ sha256: digest.toString("hex") });
+    expect(head.ChecksumSHA256).toBe(digest.toString("base64"));
+    expect((await store.head("checked.txt"))?.sha256).toBe(digest.toString("hex"));
+  });
+
+  it("a large Readable goes up as a multipart upload; head has no sha256 for it", async () => {
+    const chunks = Array.from({ length: 12 }, () => randomBytes(MiB));
+    const stored = await store.put("multipart.bin", Readable.from(chunks), {
+      contentType: "application/octet-stream",
+    });
+    // A multipart etag is "<md5 of the part md5s>-<part count>": 12 MiB in 5 MiB parts is 3.
+    expect(stored.etag).toMatch(/^"[0-9a-f]{32}-3"$/);
+    expect(stored.sha256).toBe(createHash("sha256").update(Buffer.concat(chunks)).digest("hex"));
+    const head = await store.head("multipart.bin");
+    expect(head).toMatchObject({ bytes: 12 * MiB, etag: stored.etag });
+    expect(head?.sha256).toBeUndefined();
+  });
+
+  it("a failed multipart upload is aborted", async () => {
+    const failing = Readable.from(
+      (async function* () {
+        yield* Array.from({ length: 11 }, () => randomBytes(MiB));
+        throw new Error("source broke");
+      })(),
+    );
+    await expect(store.put("aborted.bin", failing, { contentType: "audio/wav" })).rejects.toThrow(
+      "source broke",
+    );
+    const uploads = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
+    expect(uploads.Uploads ?? []).toEqual([]);
+  });
+
+  it("put to a missing bucket rejects, for bytes and for streams", async () => {
+    const missing = new S3Store({ client, bucket: `voxtrail-missing-${randomUUID()}` });
+    await expect(missing.put("k", "v", { contentType: "text/plain" })).rejects.toMatchObject({
+      name: "NoSuchBucket",
+    });
+    await expect(
+      missing.put("k", Readable.from(Array.from({ length: 12 }, () => randomBytes(MiB))), {
+        contentType: "text/plain",
+      }),
+    ).rejects.toMatchObject({ name: "NoSuchBucket" });
+    await expect(missing.get("k")).rejects.toMatchObject({ name: "NoSuchBucket" });
+  });
+
+  it("lists more than one page of keys", async () => {
+    const prefix = `paged-${randomUUID()}/`;
+    const keys = Array.from({ length: 1005 }, (_, index) => `${prefix}${String(index).padStart(4, "0")}`);
+    for (let start = 0; start < keys.length; start += 50) {
+      await Promise.all(
+        keys.slice(start, start + 50).map((key) => store.put(key, "x", { contentType: "text/plain" })),
+      );
+    }
+    expect(await store.list(prefix)).toEqual(keys);
+  });
+
+  describe("on a versioned bucket", () => {
+    let versioned: S3Store;
+
+    beforeAll(async () => {
+      versioned = new S3Store({ client, bucket: await createBucket({ versioned: true }) });
+    });
+
+    it("put returns the versionId, for bytes and for streams, and head reports it", async () => {
+      const first = await versioned.put("v.txt", "one", { contentType: "text/plain" });
+      const second = await versioned.put("v.txt", Readable.from([Buffer.from("two")]), {
+        contentType: "text/plain",
+      });
+      expect(first.versionId).toEqual(expect.any(String));
+      expect(second.versionId).toEqual(expect.any(String));
+      expect(second.versionId).not.toBe(first.versionId);
+      expect((await versioned.head("v.txt"))?.versionId).toBe(second.versionId);
+    });
+
+    it("after delete, head is undefined and get rejects with ObjectNotFound", async () => {
+      await versioned.put("d.txt", "x", { contentType: "text/plain" });
+      await versioned.delete("d.txt");
+      expect(await versioned.head("d.txt")).toBeUndefined();
+      await expect(versioned.get("d.txt")).rejects.toMatchObject({ name: "ObjectNotFound" });
+    });
+  });
+});
