@@ -1,13 +1,10 @@
-import { writeWav } from "@voxtrail/audio";
+import { BYTES_PER_SAMPLE, writeWav } from "@voxtrail/audio";
 import { EventClock, round } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
 import type { SynthesizeInput, SynthesizeResult } from "../state";
-
-/** Bytes per sample of each encoding Sonic can stream. */
-const BYTES_PER_SAMPLE = { pcm_s16le: 2, pcm_f32le: 4, pcm_mulaw: 1, pcm_alaw: 1 } as const;
 
 /**
  * Synthesize: speaks `reply.txt` through the configured synthesizer (Sonic on SageMaker, or the

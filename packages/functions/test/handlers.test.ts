@@ -1,0 +1,164 @@
+import { encodeMuLaw, writeWav } from "@voxtrail/audio";
+import { ActivityRecord, JobReport } from "@voxtrail/core";
+import { describe, expect, it } from "vitest";
+import { createStageHandlers } from "../src/stage-handlers";
+import type { JobState } from "../src/state";
+import { context, testDependencies } from "./stage-dependencies";
+
+const execution = {
+  id: "arn:aws:states:us-east-1:000000000000:execution:vm:1",
+  startTime: "2026-01-01T00:00:01.500Z",
+};
+
+function objectCreated(bucket: string, key: string) {
+  return {
+    source: "aws.s3",
+    "detail-type": "Object Created",
+    time: "2026-01-01T00:00:01.000Z",
+    detail: { bucket: { name: bucket }, object: { key, etag: "abc" } },
+  };
+}
+
+/** One second of a 440 Hz tone as 8 kHz mu-law: telephony audio. */
+function telephonyTone(): Uint8Array {
+  const samples = new Int16Array(8000).map((_, i) =>
+    Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)),
+  );
+  return writeWav({ encoding: "pcm_mulaw", sampleRate: 8000, channels: 1 }, encodeMuLaw(samples));
+}
+
+describe("ingest", () => {
+  it("normalises telephony audio to 16 kHz PCM, hashes the source, and records the activity", async () => {
+    const { deps } = await testDependencies();
+    await deps.store.put("incoming/voicemail/a.wav", telephonyTone(), { contentType: "audio/wav" });
+    const job = (await createStageHandlers(deps).ingest(
+      { event: objectCreated(deps.store.bucket, "incoming/voicemail/a.wav"), execution },
+      context,
+    )) as JobState;
+    expect(job.jobId).toMatch(/^vm-[0-9a-f]{20}$/);
+    expect(job.audioMs).toBeCloseTo(1000, 0);
+    expect(job.source).toMatchObject({ kind: "source-audio", key: "incoming/voicemail/a.wav", etag: "abc" });
+    expect(job.normalizedAudio).toMatchObject({ kind: "normalized-audio", contentType: "audio/wav" });
+    expect(job.timings.find((t) => t.name === "ingest.queueDelay")?.ms).toBe(500);
+    const [record] = await deps.store.list(`lineage/${job.jobId}/`);
+    const activity = ActivityRecord.parse(JSON.parse((await deps.store.getBytes(record!)).toString()));
+    expect(activity).toMatchObject({ stage: "Ingest", attempt: 1, outcome: "succeeded" });
+    expect(activity.inputs[0]?.sha256).toBe(job.source.sha256);
+    expect(activity.outputs[0]?.sha256).toBe(job.normalizedAudio.sha256);
+  });
+
+  it("rejects a non-audio file with InvalidAudio, records the failed attempt, and counts attempts", async () => {
+    const { deps } = await testDependencies();
+    await deps.store.put("incoming/voicemail/notes.txt", "call me maybe", { contentType: "text/plain" });
+    const ingest = createStageHandlers(deps).ingest;
+    const input = { event: objectCreated(deps.store.bucket, "incoming/voicemail/notes.txt"), execution };
+    await expect(ingest(input, context)).rejects.toMatchObject({
+      name: "InvalidAudio",
+      message: /not a WAV file/,
+    });
+    await expect(ingest(input, context)).rejects.toMatchObject({ name: "InvalidAudio" });
+    const records = await deps.store.list("lineage/");
+    expect(records.map((key) => key.split("/").at(-1))).toEqual(["ingest-01.json", "ingest-02.json"]);
+    const activity = ActivityRecord.parse(JSON.parse((await deps.store.getBytes(records[1]!)).toString()));
+    expect(activity).toMatchObject({ outcome: "failed", attempt: 2, error: { name: "InvalidAudio" } });
+    expect(JSON.stringify(activity)).not.toContain("call me maybe");
+  });
+
+  it("refuses an event for another bucket", async () => {
+    const { deps } = await testDependencies();
+    await expect(
+      createStageHandlers(deps).ingest(
+        { event: objectCreated("elsewhere", "incoming/voicemail/a.wav"), execution },
+        context,
+      ),
+    ).rejects.toMatchObject({ name: "InvalidInput" });
+  });
+});
+
+describe("stage handler input and errors", () => {
+  it("names the malformed paths, not the values", async () => {
+    const { deps } = await testDependencies();
+    const error = await createStageHandlers(deps)
+      .transcribe({ jobId: 42, secret: "caller words" }, context)
+      .catch((e: Error) => e);
+    expect(error).toMatchObject({ name: "InvalidInput" });
+    expect((error as Error).message).toMatch(/jobId/);
+    expect((error as Error).message).not.toContain("caller words");
+  });
+
+  it("passes on only the name of an error that is not ours", async () => {
+    const { deps } = await testDependencies({
+      transcriber: {
+        processor: { provider: "t", model: "t", version: "0", boundary: { kind: "local" } },
+        transcribe: async () => {
+          throw new TypeError("cannot read 'Maria Lopez' of undefined");
+        },
+      },
+    });
+    await deps.store.put("incoming/voicemail/a.wav", telephonyTone(), { contentType: "audio/wav" });
+    const handlers = createStageHandlers(deps);
+    const job = await handlers.ingest(
+      { event: objectCreated(deps.store.bucket, "incoming/voicemail/a.wav"), execution },
+      context,
+    );
+    const error = (await handlers.transcribe(job, context).catch((e: Error) => e)) as Error;
+    expect(error.name).toBe("TypeError");
+    expect(error.message).not.toContain("Maria");
+  });
+});
+
+describe("recordFailure", () => {
+  it("writes a failed report from the raw S3 event when Ingest failed, and announces it with pointers only", async () => {
+    const { deps, published } = await testDependencies();
+    const state = {
+      ...objectCreated(deps.store.bucket, "incoming/voicemail/notes.txt"),
+      failure: {
+        Error: "InvalidAudio",
+        Cause: JSON.stringify({
+          errorType: "InvalidAudio",
+          errorMessage: "not a WAV file: expected a RIFF/WAVE header",
+        }),
+      },
+    };
+    const out = (await createStageHandlers(deps).recordFailure(
+      { stage: "Ingest", state, execution },
+      context,
+    )) as {
+      cause: string;
+      report: { key: string };
+    };
+    expect(out.cause).toBe("InvalidAudio: not a WAV file: expected a RIFF/WAVE header");
+    const report = JobReport.parse(JSON.parse((await deps.store.getBytes(out.report.key)).toString()));
+    expect(report).toMatchObject({
+      outcome: "failed",
+      source: { key: "incoming/voicemail/notes.txt" },
+      failure: { stage: "Ingest", error: { name: "InvalidAudio" } },
+      artifacts: [],
+    });
+    expect(published).toEqual([
+      {
+        detailType: "Voicemail Job Failed",
+        detail: expect.objectContaining({
+          jobId: report.jobId,
+          failedStage: "Ingest",
+          errorName: "InvalidAudio",
+        }),
+      },
+    ]);
+  });
+
+  it("keeps a Step Functions error's plain-text cause", async () => {
+    const { deps } = await testDependencies();
+    const state = {
+      ...objectCreated(deps.store.bucket, "incoming/voicemail/slow.wav"),
+      failure: { Error: "States.Timeout", Cause: "Task timed out after 300 seconds" },
+    };
+    const out = (await createStageHandlers(deps).recordFailure(
+      { stage: "Ingest", state, execution },
+      context,
+    )) as {
+      cause: string;
+    };
+    expect(out.cause).toBe("States.Timeout: Task timed out after 300 seconds");
+  });
+});
