@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/setup/moto-server.ts"],
+    reporters: ["default", "./test/setup/plain-summary-reporter.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
