@@ -1,0 +1,285 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { BYTES_PER_SAMPLE, decodeMono16, encodeSamples, resample } from "@voxtrail/audio";
+import { FLITE_VOICES, FliteEngine, type FliteVoice } from "../flite/flite-engine";
+import { payloadPartFrame, splitBytes } from "./event-stream-frames";
+import { checkSonicRequest, type SonicRequest } from "./sonic-request";
+
+/** Options for {@link startSonicEndpoint}. */
+export interface SonicEndpointOptions {
+  /** The flite engine to speak with; one is created when omitted. */
+  engine?: FliteEngine;
+  /** Interface to listen on; `127.0.0.1` by default. */
+  host?: string;
+  /** Port to listen on; `0` (any free port) by default. */
+  port?: number;
+  /** Audio per `chunk` event, in milliseconds; 20 by default (Sonic sends at most 20 ms per chunk). */
+  chunkMs?: number;
+  /**
+   * Largest `PayloadPart` body, in bytes. Each batch of events (one `chunk`; then `timestamps` and
+   * `done` together) goes out as one part when it fits, else split into parts of at most this size,
+   * cutting events (and UTF-8 characters) anywhere, as SageMaker may. Unlimited by default.
+   */
+  maxPartBytes?: number;
+}
+
+/** A running local endpoint. */
+export interface SonicEndpoint {
+  /** Base URL to give a SageMaker Runtime client as its `endpoint`, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+/** SageMaker's request body limit for real-time invocations. */
+const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+
+const INVOCATION_PATH = /^\/endpoints\/[^/]+\/invocations-response-stream$/;
+
+/**
+ * Starts a local stand-in for a Cartesia Sonic SageMaker endpoint: CMU flite behind Sonic's wire
+ * format, not Sonic. It answers `POST /endpoints/<name>/invocations-response-stream` as SageMaker
+ * Runtime's `InvokeEndpointWithResponseStream` does, so the real `@aws-sdk/client-sagemaker-runtime`
+ * client, given `endpoint: url`, decodes its answers:
+ *
+ * - a valid Sonic body gets `200` with `content-type: application/vnd.amazon.eventstream` and
+ *   `PayloadPart` frames carrying newline-terminated JSON events: `chunk` (base64 audio in the
+ *   requested raw encoding and rate), `timestamps` when `add_timestamps` is set, then `done`;
+ * - an invalid body gets what SageMaker relays when the model container answers 422: HTTP 424,
+ *   `x-amzn-errortype: ModelError`, `OriginalStatusCode: 422` (the SDK throws `ModelError`);
+ * - a synthesis failure after the stream began becomes a Sonic `error` event;
+ * - other paths get 404.
+ *
+ * What differs from Sonic: the voice is flite's (`voice.id` naming a flite voice, `slt`, `rms`, `awb`
+ * or `kal16`, selects it; any other id gets `slt`), it speaks English whatever `language` says, the
+ * whole utterance is synthesized before the first chunk goes out, and word timestamps are estimated.
+ * Requests are neither authenticated nor signature-checked.
+ *
+ * @example
+ * const endpoint = await startSonicEndpoint();
+ * const client = new SageMakerRuntimeClient({
+ *   endpoint: endpoint.url,
+ *   region: "us-east-1",
+ *   credentials: { accessKeyId: "x", secretAccessKey: "x" },
+ * });
+ * // ... InvokeEndpointWithResponseStreamCommand with a Sonic body ...
+ * await endpoint.close();
+ */
+export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Promise<SonicEndpoint> {
+  const config: StreamConfig = {
+    engine: options.engine ?? new FliteEngine(),
+    chunkMs: options.chunkMs ?? 20,
+    maxPartBytes: options.maxPartBytes ?? Number.POSITIVE_INFINITY,
+  };
+  if (!(config.chunkMs > 0)) throw new RangeError("chunkMs must be positive");
+  const { maxPartBytes } = options;
+  if (maxPartBytes !== undefined && !(Number.isInteger(maxPartBytes) && maxPartBytes >= 1)) {
+    throw new RangeError("maxPartBytes must be a positive integer");
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res, config).catch(() => {
+      // An unexpected failure: answer 500 if the stream has not begun, else cut it.
+      if (res.headersSent) res.destroy();
+      else json(res, 500, { "x-amzn-errortype": "InternalFailure" }, { message: "Internal failure" });
+    });
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+interface StreamConfig {
+  engine: FliteEngine;
+  chunkMs: number;
+  maxPartBytes: number;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, config: StreamConfig): Promise<void> {
+  const path = new URL(req.url ?? "/", "http://localhost").pathname;
+  if (req.method !== "POST" || !INVOCATION_PATH.test(path)) {
+    req.resume();
+    json(res, 404, {}, { message: "Not Found" });
+    return;
+  }
+  const body = await readBody(req);
+  if (body === undefined) {
+    // SageMaker refuses oversized payloads before they reach the model.
+    const message = `Request payload exceeds ${MAX_REQUEST_BYTES} bytes`;
+    json(res, 400, { "x-amzn-errortype": "ValidationError" }, { message });
+    return;
+  }
+  const check = checkSonicRequest(body);
+  if (!check.ok) {
+    rejectInput(res, check.problems);
+    return;
+  }
+
+  res.writeHead(200, {
+    "content-type": "application/vnd.amazon.eventstream",
+    "x-amzn-invoked-production-variant": "AllTraffic",
+    "x-amzn-requestid": randomUUID(),
+  });
+  res.flushHeaders();
+  await streamSpeech(res, check.request, config);
+  if (!res.destroyed) res.end();
+}
+
+/**
+ * Synthesizes, converts and sends the events. Flite runs first (it does not stream), so the first
+ * `chunk` carries the synthesis time; a disconnected client stops the sending.
+ */
+async function streamSpeech(res: ServerResponse, request: SonicRequest, config: StreamConfig): Promise<void> {
+  const { contextId, encoding, sampleRate } = request;
+  const send = (events: object[]) =>
+    sendEvents(res, events.map((event) => `${JSON.stringify(event)}\n`).join(""), config.maxPartBytes);
+
+  let stepStarted = performance.now();
+  let audio: Uint8Array;
+  try {
+    const wav = await config.engine.synthesizeWav(request.transcript, fliteVoice(request.voiceId));
+    const decoded = decodeMono16(wav);
+    audio = encodeSamples(resample(decoded.samples, decoded.sampleRate, sampleRate), encoding);
+  } catch {
+    await send([
+      { type: "error", status_code: 500, done: true, data: "synthesis failed", context_id: contextId },
+    ]);
+    return;
+  }
+
+  const bytesPerChunk =
+    Math.max(1, Math.round((sampleRate * config.chunkMs) / 1000)) * BYTES_PER_SAMPLE[encoding];
+  for (let offset = 0; offset < audio.byteLength; offset += bytesPerChunk) {
+    const data = Buffer.from(audio.subarray(offset, offset + bytesPerChunk)).toString("base64");
+    const now = performance.now();
+    const chunk = {
+      type: "chunk",
+      data,
+      done: false,
+      status_code: 200,
+      // Seconds spent producing this chunk, as Sonic reports it; the first one includes flite's run.
+      step_time: (now - stepStarted) / 1000,
+      sampling_rate: sampleRate,
+      context_id: contextId,
+    };
+    stepStarted = now;
+    if (!(await send([chunk]))) return;
+  }
+
+  const audioSeconds = audio.byteLength / BYTES_PER_SAMPLE[encoding] / sampleRate;
+  const timestamps = request.addTimestamps
+    ? [
+        {
+          type: "timestamps",
+          word_timestamps: estimateWordTimestamps(request.transcript, audioSeconds),
+          done: false,
+          status_code: 200,
+          context_id: contextId,
+        },
+      ]
+    : [];
+  await send([...timestamps, { type: "done", done: true, status_code: 200, context_id: contextId }]);
+}
+
+/** The flite voice for a Sonic voice id: a flite voice's own name selects it, anything else is `slt`. */
+function fliteVoice(voiceId: string): FliteVoice {
+  return FLITE_VOICES.find((voice) => voice === voiceId) ?? "slt";
+}
+
+/**
+ * Word timestamps in Sonic's shape (seconds). Flite does not report word boundaries through this
+ * engine, so these are estimates: the audio's duration spread over the words in proportion to their
+ * length in characters. Good enough to exercise the wire format, not to align anything.
+ */
+function estimateWordTimestamps(
+  transcript: string,
+  seconds: number,
+): { words: string[]; start: number[]; end: number[] } {
+  const words = transcript.split(/\s+/).filter((word) => word !== "");
+  const total = words.reduce((sum, word) => sum + word.length, 0);
+  const start: number[] = [];
+  const end: number[] = [];
+  let at = 0;
+  for (const word of words) {
+    start.push(at);
+    at += (seconds * word.length) / total;
+    end.push(at);
+  }
+  return { words, start, end };
+}
+
+/** Frames `text` as payload parts and writes them; resolves false once the client has gone. */
+async function sendEvents(res: ServerResponse, text: string, maxPartBytes: number): Promise<boolean> {
+  for (const part of splitBytes(new TextEncoder().encode(text), maxPartBytes)) {
+    if (res.destroyed) return false;
+    if (!res.write(payloadPartFrame(part))) await drainedOrClosed(res);
+  }
+  return !res.destroyed;
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const settle = () => {
+      res.off("drain", settle);
+      res.off("close", settle);
+      resolve();
+    };
+    res.on("drain", settle);
+    res.on("close", settle);
+  });
+}
+
+/** The body, or `undefined` when it is larger than SageMaker accepts (read to the end regardless). */
+async function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    bytes += chunk.byteLength;
+    if (bytes <= MAX_REQUEST_BYTES) chunks.push(chunk);
+  }
+  return bytes <= MAX_REQUEST_BYTES ? Buffer.concat(chunks) : undefined;
+}
+
+/**
+ * What SageMaker Runtime answers when the model container rejects the input (422) before streaming:
+ * 424 `ModelError`, with the container's status and body as `OriginalStatusCode` / `OriginalMessage`.
+ */
+function rejectInput(res: ServerResponse, problems: string[]): void {
+  const originalMessage = JSON.stringify({ error: "invalid request", details: problems });
+  json(
+    res,
+    424,
+    { "x-amzn-errortype": "ModelError" },
+    {
+      ErrorCode: "CLIENT_ERROR_FROM_MODEL",
+      OriginalStatusCode: 422,
+      OriginalMessage: originalMessage,
+      Message: `Received client error (422) from primary with message "${originalMessage}".`,
+    },
+  );
+}
+
+function json(res: ServerResponse, status: number, headers: Record<string, string>, body: object): void {
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "x-amzn-requestid": randomUUID(),
+  });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import {
+  InvokeEndpointWithResponseStreamCommand,
+  type InvokeEndpointWithResponseStreamCommandOutput,
+  type SageMakerRuntimeClient,
+} from "@aws-sdk/client-sagemaker-runtime";
+import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
+import {
+  EventClock,
+  type Processor,
+  round,
+  SynthesisFailed,
+  type SynthesisRequest,
+  type SynthesisStream,
+  SynthesisStreamInterrupted,
+  type Synthesizer,
+  type Timing,
+} from "@voxtrail/core";
+import { toSynthesisError } from "./sagemaker-errors";
+import { SonicEventDecoder, type WordTiming } from "./sonic-events";
+
+/** How to reach a Cartesia Sonic model deployed as a SageMaker endpoint. */
+export interface SonicSageMakerOptions {
+  /** A SageMaker Runtime client; its region, credentials and endpoint URL decide where data goes. */
+  client: SageMakerRuntimeClient;
+  endpointName: string;
+  /** The Sonic voice id used when a request names none. */
+  voiceId: string;
+  /** What lineage records about this synthesizer (provider, model, version, boundary). */
+  processor: Processor;
+  /** Ask Sonic for word timestamps (`add_timestamps`); read them from `SonicSynthesisStream.words()`. */
+  addTimestamps?: boolean;
+}
+
+/**
+ * Cartesia Sonic served by a SageMaker endpoint, streamed with `InvokeEndpointWithResponseStream`
+ * (wire format: DESIGN.md, "Cartesia Sonic on SageMaker"). The request is sent when iteration
+ * starts; audio arrives as raw samples in the requested format, chunk by chunk.
+ *
+ * Failures are named ({@link toSynthesisError}): `SynthesisThrottled` (no capacity),
+ * `SynthesisRejected` (bad input), `SynthesisStreamInterrupted` (the stream broke after it began,
+ * or ended without Sonic's `done` event), `SynthesisFailed` (anything else, including an `error`
+ * event from the model). No message carries the text being spoken.
+ *
+ * @example
+ * const synthesizer = new SonicSageMakerSynthesizer({
+ *   client: new SageMakerRuntimeClient({}),
+ *   endpointName: "sonic-3-6",
+ *   voiceId: "bf0a246a-8642-498a-9950-80c35e9276b5",
+ *   processor: {
+ *     provider: "sonic-sagemaker",
+ *     model: "sonic-3.6",
+ *     version: "3.6",
+ *     endpoint: "sonic-3-6",
+ *     boundary: { kind: "aws-account", service: "sagemaker", region: "us-east-1" },
+ *   },
+ * });
+ * const stream = synthesizer.synthesize({
+ *   text: "Thanks for calling.",
+ *   language: "en",
+ *   format: { encoding: "pcm_mulaw", sampleRate: 8000, channels: 1 },
+ * });
+ * for await (const audio of stream) output.write(audio);
+ * stream.timings(); // synthesize.ttfb, synthesize.total, synthesize.maxGap
+ */
+export class SonicSageMakerSynthesizer implements Synthesizer {
+  readonly processor: Processor;
+  readonly #options: SonicSageMakerOptions;
+
+  constructor(options: SonicSageMakerOptions) {
+    this.processor = options.processor;
+    this.#options = options;
+  }
+
+  /** Starts nothing yet: the request goes out when the returned stream is first iterated. */
+  synthesize(request: SynthesisRequest): SonicSynthesisStream {
+    return new SonicSynthesisStream(this.#options, request);
+  }
+}
+
+/**
+ * One Sonic synthesis: iterate it once for raw audio chunks in the requested format. Once
+ * iteration ends, `timings()` holds:
+ * - `synthesize.ttfb`: `request.sent` -> `audio.firstChunk` (the first payload part carrying audio,
+ *   not the response headers);
+ * - `synthesize.total`: `request.sent` -> `stream.done` (Sonic's `done` event);
+ * - `synthesize.maxGap`: the largest gap between the arrivals of consecutive audio chunks
+ *   (`audio.chunk` -> `audio.chunk.next`), when there were at least two.
+ */
+export class SonicSynthesisStream implements SynthesisStream {
+  readonly #options: SonicSageMakerOptions;
+  readonly #request: SynthesisRequest;
+  readonly #now = () => performance.now();
+  readonly #clock = new EventClock(this.#now);
+  readonly #words: WordTiming[] = [];
+  #iterated = false;
+  #audioBytes = 0;
+  #chunks = 0;
+  #lastChunkAt = 0;
+  #maxGap = 0;
+
+  constructor(options: SonicSageMakerOptions, request: SynthesisRequest) {
+    this.#options = options;
+    this.#request = request;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    if (this.#iterated) throw new Error("a synthesis stream can be iterated only once");
+    this.#iterated = true;
+    return this.#run();
+  }
+
+  /** The timings measured so far (complete once iteration ends). */
+  timings(): Timing[] {
+    const timings: Timing[] = [];
+    if (this.#clock.has("audio.firstChunk")) {
+      timings.push(this.#clock.timing("synthesize.ttfb", "request.sent", "audio.firstChunk"));
+    }
+    if (this.#clock.has("stream.done")) {
+      timings.push(this.#clock.timing("synthesize.total", "request.sent", "stream.done"));
+    }
+    if (this.#chunks > 1) {
+      timings.push({
+        name: "synthesize.maxGap",
+        startEvent: "audio.chunk",
+        endEvent: "audio.chunk.next",
+        ms: round(this.#maxGap),
+      });
+    }
+    return timings;
+  }
+
+  /** Duration of the audio delivered so far, in milliseconds, from its byte count and format. */
+  audioMs(): number {
+    const { encoding, sampleRate } = this.#request.format;
+    return round(((this.#audioBytes / BYTES_PER_SAMPLE[encoding]) * 1000) / sampleRate);
+  }
+
+  /** Word timestamps Sonic sent (only when the synthesizer was built with `addTimestamps`). */
+  words(): WordTiming[] {
+    return [...this.#words];
+  }
+
+  async *#run(): AsyncGenerator<Uint8Array> {
+    const abort = new AbortController();
+    let complete = false;
+    try {
+      this.#clock.mark("request.sent");
+      let response: InvokeEndpointWithResponseStreamCommandOutput;
+      try {
+        response = await this.#options.client.send(this.#command(), { abortSignal: abort.signal });
+      } catch (error) {
+        throw toSynthesisError(error, { audioStarted: false });
+      }
+      const body = response.Body;
+      if (body === undefined) throw new SynthesisFailed("SageMaker response has no body");
+
+      const decoder = new SonicEventDecoder();
+      let done = false;
+      try {
+        for await (const part of body) {
+          // Drain what follows `done` (normally nothing) so the connection can be reused.
+          if (done) continue;
+          if (part.ModelStreamError !== undefined) throw part.ModelStreamError;
+          if (part.InternalStreamFailure !== undefined) throw part.InternalStreamFailure;
+          const bytes = part.PayloadPart?.Bytes;
+          if (bytes === undefined) continue;
+          const arrivedAt = this.#now();
+          for (const event of decoder.push(bytes)) {
+            if (event.type === "chunk") {
+              if (event.audio.byteLength === 0) continue;
+              this.#recordChunk(event.audio.byteLength, arrivedAt);
+              yield event.audio;
+            } else if (event.type === "timestamps") {
+              this.#words.push(...event.words);
+            } else if (event.type === "error") {
+              throw new SynthesisFailed(
+                `Sonic reported an error event${event.statusCode === undefined ? "" : ` (status ${event.statusCode})`}`,
+              );
+            } else {
+              this.#clock.mark("stream.done");
+              done = true;
+              break;
+            }
+          }
+        }
+      } catch (error) {
+        // Once `done` arrived the audio is whole: a failure while draining the rest does not matter.
+        if (!done) throw toSynthesisError(error, { audioStarted: this.#chunks > 0 });
+      }
+      if (!done) {
+        throw new SynthesisStreamInterrupted(
+          `Sonic response stream ended before its done event${decoder.pending ? ", inside an event" : ""}`,
+        );
+      }
+      complete = true;
+    } finally {
+      // The consumer stopped early, or the stream failed: drop the connection.
+      if (!complete) abort.abort();
+    }
+  }
+
+  #recordChunk(bytes: number, arrivedAt: number): void {
+    if (this.#chunks === 0) {
+      this.#clock.mark("audio.firstChunk");
+    } else {
+      this.#maxGap = Math.max(this.#maxGap, arrivedAt - this.#lastChunkAt);
+    }
+    this.#chunks += 1;
+    this.#lastChunkAt = arrivedAt;
+    this.#audioBytes += bytes;
+  }
+
+  #command(): InvokeEndpointWithResponseStreamCommand {
+    const { text, language, format, voiceId } = this.#request;
+    const body = {
+      context_id: randomUUID(),
+      transcript: text,
+      language,
+      output_format: { container: "raw", encoding: format.encoding, sample_rate: format.sampleRate },
+      voice: { mode: "id", id: voiceId ?? this.#options.voiceId },
+      ...(this.#options.addTimestamps ? { add_timestamps: true } : {}),
+    };
+    return new InvokeEndpointWithResponseStreamCommand({
+      EndpointName: this.#options.endpointName,
+      ContentType: "application/json",
+      Accept: "text/event-stream",
+      Body: new TextEncoder().encode(JSON.stringify(body)),
+    });
+  }
+}
