@@ -2,10 +2,13 @@
 // Runs the TypeScript sources directly: tsx registers its loader, then the CLI's entry point loads.
 import { register } from "tsx/esm/api";
 
-// flite runs under node:wasi, which Node flags as experimental on every run: not a notice for users.
+// Notices about the runtime itself are not for the user of a command: the AWS SDK's Node-version
+// notice (Lambda runs Node 22; this CLI supports 20.19+, see package.json engines).
 process.removeAllListeners("warning");
 process.on("warning", (warning) => {
-  if (warning.name !== "ExperimentalWarning") process.stderr.write(`${warning.name}: ${warning.message}\n`);
+  if (warning.name === "NodeVersionSupportWarning" || /NodeVersionSupportWarning/.test(warning.message))
+    return;
+  process.stderr.write(`${warning.name}: ${warning.message}\n`);
 });
 
 register();
