@@ -1,0 +1,227 @@
+import { LOCAL_BOUNDARY, type Transcript, VoicemailRecord } from "@voxtrail/core";
+import { describe, expect, test } from "vitest";
+import { extractEntities } from "../src/reasoning/entities";
+import { classifyIntent } from "../src/reasoning/intent";
+import { LocalReasoner } from "../src/reasoning/local-reasoner";
+import { JsonlRecordLookup } from "../src/records/jsonl-record-lookup";
+
+const RECORDS = new JsonlRecordLookup(
+  [
+    {
+      type: "order",
+      id: "ord-4271",
+      orderNumber: "4271",
+      customerName: "Maria Lopez",
+      phone: "555-123-4567",
+    },
+    {
+      type: "account",
+      id: "acct-7720",
+      accountNumber: "7720",
+      customerName: "David Chen",
+      phone: "555-867-2341",
+    },
+    {
+      type: "account",
+      id: "acct-8153",
+      accountNumber: "8153",
+      customerName: "James Miller",
+      phone: "555-202-9814",
+    },
+    { type: "order", id: "ord-5034", orderNumber: "5034", customerName: "Tom Baker", phone: "555-730-1204" },
+  ]
+    .map((record) => JSON.stringify(record))
+    .join("\n"),
+);
+
+function transcript(text: string): Transcript {
+  return {
+    text,
+    words: [],
+    language: "en",
+    audioMs: 10_000,
+    processor: { provider: "test", model: "test", version: "0", boundary: LOCAL_BOUNDARY },
+  };
+}
+
+async function reason(text: string): Promise<VoicemailRecord> {
+  return VoicemailRecord.parse(await new LocalReasoner().reason(transcript(text), RECORDS));
+}
+
+describe("LocalReasoner on clean transcripts", () => {
+  test("a damaged order: intent, entities, record, summary and reply", async () => {
+    const record = await reason(
+      "Hi, this is Maria Lopez. I'm calling about order number 4271. It arrived today and the lamp was broken. " +
+        "Please call me back at 555-123-4567.",
+    );
+    expect(record).toMatchObject({
+      intent: "order-problem",
+      entities: { callerName: "Maria Lopez", orderNumber: "4271", callbackNumber: "5551234567" },
+      match: { outcome: "found", matchedOn: "orderNumber", record: { id: "ord-4271" } },
+      summary: "Maria Lopez reports that order 4271 arrived damaged; call back on 555-123-4567.",
+      replyText:
+        "Hi Maria, this is Acme support about order 4271. We're sorry it arrived damaged; a replacement is on its way.",
+      processor: {
+        provider: "local-rules",
+        model: "voxtrail-local-reasoner",
+        version: "1",
+        boundary: LOCAL_BOUNDARY,
+      },
+    });
+    expect(record.summary).not.toContain("lamp");
+  });
+
+  test("the caller's correction wins: a day, and a number after 'sorry, I mean'", async () => {
+    const record = await reason(
+      "Hello, this is David Chen. Could we move my appointment to Friday... actually, sorry, Thursday at three thirty? " +
+        "My number is five five five, eight six seven, two three four one.",
+    );
+    expect(record).toMatchObject({
+      intent: "reschedule",
+      entities: { day: "Thursday", time: "3:30", callbackNumber: "5558672341", callerName: "David Chen" },
+      match: { outcome: "found", matchedOn: "callbackNumber", record: { id: "acct-7720" } },
+      replyText:
+        "Hi David, this is Acme support. We've noted your request to move your appointment to Thursday at 3:30; " +
+        "we'll confirm the new time shortly.",
+    });
+
+    expect(
+      extractEntities("my order number is four two seven two, sorry, I mean four two seven one"),
+    ).toEqual({
+      orderNumber: "4271",
+    });
+    expect(extractEntities("account 7720, no wait, 7702")).toEqual({ accountNumber: "7702" });
+    expect(extractEntities("Thursday at two, not Friday, no wait, make it four p m")).toEqual({
+      day: "Thursday",
+      time: "4:00 pm",
+    });
+  });
+
+  test("a correction cue does not turn a phone number into an order number", () => {
+    expect(extractEntities("order 4271, sorry, 555 123 4567 is my cell")).toEqual({
+      orderNumber: "4271",
+      callbackNumber: "5551234567",
+    });
+  });
+
+  test("a callback request finds the caller by phone number", async () => {
+    const record = await reason("Hi, it's Tom. Give me a call back at 555 730 1204 when you get a chance.");
+    expect(record).toMatchObject({
+      intent: "callback-request",
+      entities: { callbackNumber: "5557301204" },
+      match: { outcome: "found", matchedOn: "callbackNumber", record: { id: "ord-5034" } },
+      summary: "Tom Baker asks for a call back on 555-730-1204.",
+      replyText: "Hi Tom, this is Acme support. We're returning your call: how can we help?",
+    });
+  });
+
+  test("a message with no request or callback is 'other'", async () => {
+    const record = await reason("I just wanted to say the team did a wonderful job in my kitchen last week.");
+    expect(record.intent).toBe("other");
+    expect(record.replyText).toBe(
+      "Hi, this is Acme support. Thanks for your message; someone from our team will call you back shortly.",
+    );
+  });
+
+  test("the business name is configurable", async () => {
+    const reasoner = new LocalReasoner({ businessName: "Brightside Cleaning" });
+    const record = await reasoner.reason(transcript("um, hi... never mind, bye"), RECORDS);
+    expect(record.replyText).toMatch(/^Hi, this is Brightside Cleaning\./);
+  });
+});
+
+describe("LocalReasoner on noisy (pocketsphinx) transcripts", () => {
+  test("digit homophones inside a number: 'four to seven when', 'one to'", async () => {
+    const record = await reason(
+      "hi this is maria lopez i am calling it down order number four to seven when it arrived damaged the box was " +
+        "crash and the land inside is broken please call me back and five five five one two three four five six " +
+        "seven thank you",
+    );
+    expect(record).toMatchObject({
+      intent: "order-problem",
+      entities: { callerName: "Maria Lopez", orderNumber: "4271", callbackNumber: "5551234567" },
+      match: { outcome: "found", matchedOn: "orderNumber" },
+    });
+    expect(
+      extractEntities("you can reach me yet five five five three four four one two one to thank you bye"),
+    ).toEqual({
+      callbackNumber: "5553441212",
+    });
+  });
+
+  test("a billing question with a spoken account number", async () => {
+    const record = await reason(
+      "hi my name is james miller my account number is eight one five three i was charged twice on my last " +
+        "enjoys the same payment shoals up two times on my card can someone without the bill and riff on the extra " +
+        "charge call me at five five five two zero two nine eight one four",
+    );
+    expect(record).toMatchObject({
+      intent: "billing",
+      entities: { callerName: "James Miller", accountNumber: "8153", callbackNumber: "5552029814" },
+      match: { outcome: "found", matchedOn: "accountNumber", record: { id: "acct-8153" } },
+      replyText:
+        "Hi James, this is Acme support about account 8153. We're reviewing the charges on your bill and will get " +
+        "back to you within one business day.",
+    });
+  });
+
+  test("a correction in a reschedule: 'friday actually sorry thursday at three thirty'", async () => {
+    const record = await reason(
+      "hello this is david choe and i have a gleaming appointment booked for friday morning and i need to move it " +
+        "to good we do friday actually sorry thursday at three thirty instead my number is five five five eight six " +
+        "seven two three four one thanks",
+    );
+    expect(record.intent).toBe("reschedule");
+    expect(record.entities).toMatchObject({ day: "Thursday", time: "3:30", callbackNumber: "5558672341" });
+  });
+
+  test("not found: a generic reply that names nobody from the records", async () => {
+    const record = await reason(
+      "hello this is sarah jones i want to cancel my order order number six six zero nine i don't need it " +
+        "anymore so please cancel it you can reach me at five five five three four four one two one two bye",
+    );
+    expect(record).toMatchObject({
+      intent: "cancellation",
+      entities: { orderNumber: "6609", callbackNumber: "5553441212", callerName: "Sarah Jones" },
+      match: { outcome: "not-found", searchedFor: ["orderNumber", "callbackNumber"] },
+      summary: "Sarah Jones asks to cancel order 6609 (not in the records); call back on 555-344-1212.",
+      replyText:
+        "Hi, this is Acme support returning your call. We couldn't find order 6609 in our records; please call us " +
+        "back with the number from your confirmation.",
+    });
+  });
+
+  test.each(["", "um hi uh never mind bye", "i'm high but never mind by", "and by and never mind by"])(
+    "no message: %j",
+    async (text) => {
+      expect(await reason(text)).toMatchObject({
+        intent: "no-message",
+        entities: {},
+        match: { outcome: "not-found", searchedFor: [] },
+        summary: "The caller left no message.",
+        replyText:
+          "Hi, this is Acme support. We missed your call; please call us back if there's anything we can do.",
+      });
+    },
+  );
+});
+
+describe("classifyIntent", () => {
+  test.each([
+    ["please cancel my order, it arrived broken", "cancellation"],
+    ["my package never arrived", "order-problem"],
+    ["you sent the wrong size", "order-problem"],
+    ["I was overcharged on my statement", "billing"],
+    ["I need to reschedule my appointment", "reschedule"],
+    ["call me back please", "callback-request"],
+    ["hello it's me", "no-message"],
+  ] as const)("%j -> %s", (text, intent) => {
+    expect(classifyIntent(text, {})).toBe(intent);
+  });
+
+  test("a day and a time add to a reschedule's evidence", () => {
+    const text = "could we do Thursday at three thirty instead";
+    expect(classifyIntent(text, {})).toBe("other");
+    expect(classifyIntent(text, extractEntities(text))).toBe("reschedule");
+  });
+});

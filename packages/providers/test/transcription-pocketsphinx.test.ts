@@ -1,0 +1,276 @@
+import { spawnSync } from "node:child_process";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { encodeSamples, normalizeForTranscription, resample, writeWav } from "@voxtrail/audio";
+import { InvalidAudio, LOCAL_BOUNDARY, Transcript, TranscriptionFailed } from "@voxtrail/core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { isNarrowband } from "../src/transcription/bandwidth";
+import { PocketsphinxTranscriber } from "../src/transcription/pocketsphinx";
+import {
+  parseFrontEndEstimate,
+  parsePocketsphinxWords,
+  withCepstralMean,
+} from "../src/transcription/pocketsphinx-output";
+import { countWordErrors, wordErrorRate } from "../src/transcription/word-error-rate";
+
+const VOICEMAILS = fileURLToPath(new URL("../../../fixtures/voicemail/", import.meta.url));
+const HAVE_POCKETSPHINX = spawnSync("pocketsphinx_continuous", ["-h"]).error === undefined;
+
+/** One second of deterministic white noise (wideband), as 16 kHz samples. */
+function noise(): Int16Array {
+  let seed = 12345;
+  return Int16Array.from({ length: 16000 }, () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return (seed / 2 ** 31 - 0.5) * 8000;
+  });
+}
+const wav16k = (samples: Int16Array) =>
+  writeWav({ encoding: "pcm_s16le", sampleRate: 16000, channels: 1 }, encodeSamples(samples, "pcm_s16le"));
+
+describe("parsePocketsphinxWords", () => {
+  test("keeps word lines, drops markers and hypothesis lines, strips alternates, clamps confidence", () => {
+    const stdout = [
+      "hi and i'm calling",
+      "<s> 0.000 0.150 0.998401",
+      "hi 0.160 0.490 0.047991",
+      "<sil> 0.500 0.610 0.808217",
+      "[NOISE] 0.620 0.700 0.5",
+      "++BREATH++ 0.700 0.710 0.5",
+      "and(2) 0.920 1.060 0.291405",
+      "i'm(2) 1.070 1.200 1.000200",
+      "calling 1.210 1.500 nan",
+      "</s> 1.510 1.600 1.000000",
+      "",
+    ].join("\n");
+    expect(parsePocketsphinxWords(stdout)).toEqual([
+      { word: "hi", startMs: 160, endMs: 490, confidence: 0.047991 },
+      { word: "and", startMs: 920, endMs: 1060, confidence: 0.291405 },
+      { word: "i'm", startMs: 1070, endMs: 1200, confidence: 1 },
+      { word: "calling", startMs: 1210, endMs: 1500 },
+    ]);
+  });
+});
+
+describe("cepstral-mean warm-up helpers", () => {
+  test("parseFrontEndEstimate reads the feat.params path and the last mean update", () => {
+    const log = [
+      "INFO: pocketsphinx.c(151): Parsed model-specific feature parameters from /models/en-us/feat.params",
+      "INFO: cmn_live.c(105): Update to   < 50.56 35.08 -26.18 >",
+      "INFO: cmn_live.c(138): Update to   < 47.90 31.57 -28.63 >",
+    ].join("\n");
+    expect(parseFrontEndEstimate(log)).toEqual({
+      featParamsPath: "/models/en-us/feat.params",
+      cepstralMean: "47.90,31.57,-28.63",
+    });
+    expect(parseFrontEndEstimate("INFO: no update")).toBeUndefined();
+  });
+
+  test("withCepstralMean replaces -cmninit and keeps the rest", () => {
+    expect(withCepstralMean("-lowerf 130\n-cmninit 41.00,-5.29\n-upperf 6800\n", "1,2")).toBe(
+      "-lowerf 130\n-upperf 6800\n-cmninit 1,2\n",
+    );
+  });
+});
+
+describe("isNarrowband", () => {
+  test("wideband noise is not narrowband; the same noise through 8 kHz is; silence is not", () => {
+    expect(isNarrowband(noise())).toBe(false);
+    expect(isNarrowband(resample(resample(noise(), 16000, 8000), 8000, 16000))).toBe(true);
+    expect(isNarrowband(new Int16Array(16000))).toBe(false);
+  });
+});
+
+describe("PocketsphinxTranscriber with a stand-in recogniser", () => {
+  let dir: string;
+  /** A stand-in recogniser; see beforeAll. */
+  let fake: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "voxtrail-fake-pocketsphinx-"));
+    const featParams = join(dir, "feat.params");
+    await writeFile(featParams, "-lowerf 130\n-cmninit 41.00,-5.29,-0.12\n");
+    // Prints "first" when run without -featparams and "second" when its feat.params has the mean
+    // the measuring pass logged (only the stand-in called "fake" logs one); "quiet" when told
+    // -remove_noise no. Each pass appends its arguments to calls.log.
+    for (const [name, update] of Object.entries({
+      fake: "INFO: Update to   < 47.90 31.57 -28.63 >",
+      "fake-no-update": "INFO: no speech",
+    })) {
+      await writeFile(
+        join(dir, name),
+        `#!/bin/sh
+echo "$*" >> "${dir}/calls.log"
+log=/dev/null; feat=""; noise=yes
+while [ $# -gt 0 ]; do
+  case "$1" in -logfn) log="$2"; shift;; -featparams) feat="$2"; shift;; -remove_noise) noise="$2"; shift;; esac
+  shift
+done
+if [ "$log" != /dev/null ]; then
+  printf 'INFO: Parsed model-specific feature parameters from %s\\n%s\\n' "${featParams}" "${update}" > "$log"
+fi
+echo "hypothesis words"
+echo "<s> 0.000 0.100 0.99"
+if [ -z "$feat" ]; then echo "first 0.100 0.400 0.9"; elif grep -q '^-cmninit 47.90,31.57,-28.63$' "$feat"; then echo "second 0.100 0.400 0.9"; fi
+if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
+`,
+      );
+      await chmod(join(dir, name), 0o755);
+    }
+    fake = join(dir, "fake");
+    for (const [name, body] of Object.entries({
+      "exit-3": 'echo "secret 0.1 0.2 0.9"; exit 3',
+      sleep: "sleep 10",
+    })) {
+      await writeFile(join(dir, name), `#!/bin/sh\n${body}\n`);
+      await chmod(join(dir, name), 0o755);
+    }
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  test("by default measures the cepstral mean in a quick pass, then decodes from it", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    const transcript = await new PocketsphinxTranscriber({ command: fake }).transcribe(wav16k(noise()), {
+      language: "en",
+    });
+    expect(Transcript.parse(transcript)).toEqual({
+      text: "second",
+      words: [{ word: "second", startMs: 100, endMs: 400, confidence: 0.9 }],
+      language: "en",
+      audioMs: 1000,
+      processor: expect.objectContaining({ provider: "pocketsphinx", boundary: LOCAL_BOUNDARY }),
+    });
+    const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatch(
+      /^-infile \S+input\.wav -time yes -fwdflat no -bestpath no .*-logfn \S+measure\.log$/,
+    );
+    expect(calls[1]).toMatch(
+      /^-infile \S+input\.wav -time yes -featparams \S+feat\.params -logfn \/dev\/null$/,
+    );
+  });
+
+  test("without a measured mean, or with cmnWarmup off, decodes from the model's default", async () => {
+    const noUpdate = new PocketsphinxTranscriber({ command: join(dir, "fake-no-update") });
+    expect((await noUpdate.transcribe(wav16k(noise()), { language: "en" })).text).toBe("first");
+    await rm(join(dir, "calls.log"), { force: true });
+    const once = new PocketsphinxTranscriber({ command: fake, cmnWarmup: false });
+    expect((await once.transcribe(wav16k(noise()), { language: "en-US" })).text).toBe("first");
+    expect(await readFile(join(dir, "calls.log"), "utf8")).toMatch(
+      /^-infile \S+ -time yes -logfn \/dev\/null\n$/,
+    );
+  });
+
+  test("turns noise removal off for narrowband (telephone) audio only", async () => {
+    const transcriber = new PocketsphinxTranscriber({ command: fake });
+    const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
+    expect((await transcriber.transcribe(wav16k(narrow), { language: "en" })).text).toBe("second quiet");
+    expect((await transcriber.transcribe(wav16k(noise()), { language: "en" })).text).toBe("second");
+  });
+
+  test("a missing recogniser says how to install it", async () => {
+    const missing = new PocketsphinxTranscriber({ command: join(dir, "no-such-binary") });
+    const failure = missing.transcribe(wav16k(noise()), { language: "en" });
+    await expect(failure).rejects.toThrow(TranscriptionFailed);
+    await expect(failure).rejects.toThrow(/not found: install Debian's pocketsphinx and pocketsphinx-en-us/);
+  });
+
+  test("a non-zero exit names the exit code, never what was recognised", async () => {
+    const failure = new PocketsphinxTranscriber({ command: join(dir, "exit-3") }).transcribe(
+      wav16k(noise()),
+      {
+        language: "en",
+      },
+    );
+    await expect(failure).rejects.toThrow(TranscriptionFailed);
+    await expect(failure).rejects.toThrow(/exited with code 3/);
+    await expect(failure).rejects.not.toThrow(/secret/);
+  });
+
+  test("a recogniser that runs past the timeout is killed", async () => {
+    const started = Date.now();
+    const failure = new PocketsphinxTranscriber({ command: join(dir, "sleep"), timeoutMs: 300 }).transcribe(
+      wav16k(noise()),
+      { language: "en" },
+    );
+    await expect(failure).rejects.toThrow(TranscriptionFailed);
+    await expect(failure).rejects.toThrow(/took longer than 300 ms and was stopped/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test("refuses languages other than English and audio that is not 16 kHz", async () => {
+    const transcriber = new PocketsphinxTranscriber({ command: fake });
+    await expect(transcriber.transcribe(wav16k(noise()), { language: "fr" })).rejects.toThrow(
+      TranscriptionFailed,
+    );
+    const wav8k = writeWav({ encoding: "pcm_s16le", sampleRate: 8000, channels: 1 }, new Uint8Array(1600));
+    await expect(transcriber.transcribe(wav8k, { language: "en" })).rejects.toThrow(InvalidAudio);
+  });
+
+  test("processor: the Debian package's version, or unknown without dpkg", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax
+    const query = spawnSync("dpkg-query", ["-W", "-f", "${Version}", "pocketsphinx"], { encoding: "utf8" });
+    const version = query.status === 0 && query.stdout.trim() ? query.stdout.trim() : "unknown";
+    expect(new PocketsphinxTranscriber().processor).toEqual({
+      provider: "pocketsphinx",
+      model: "cmusphinx-en-us (pocketsphinx-en-us)",
+      version,
+      boundary: LOCAL_BOUNDARY,
+    });
+  });
+});
+
+/**
+ * Word error rate ceilings per fixture, a little above what was measured with Debian pocketsphinx
+ * 0.8+5prealpha+1-15 (measured: 16 kHz / telephony). "no-message" has only six words.
+ */
+const MAX_WER: Record<string, { wideband: number; telephony: number }> = {
+  "damaged-order": { wideband: 0.25, telephony: 0.2 }, // 0.178 / 0.133
+  reschedule: { wideband: 0.15, telephony: 0.45 }, // 0.089 / 0.400
+  billing: { wideband: 0.08, telephony: 0.45 }, // 0.018 / 0.375
+  cancellation: { wideband: 0.18, telephony: 0.35 }, // 0.128 / 0.277
+  "no-message": { wideband: 0.85, telephony: 0.85 }, // 0.667 / 0.667
+};
+/** Ceilings on the word error rate over all five fixtures (measured 0.116 / 0.312). */
+const MAX_CORPUS_WER = { wideband: 0.15, telephony: 0.36 };
+
+describe.skipIf(!HAVE_POCKETSPHINX)(
+  HAVE_POCKETSPHINX
+    ? "PocketsphinxTranscriber on the fixture voicemails"
+    : "PocketsphinxTranscriber on the fixture voicemails (skipped: pocketsphinx_continuous is not installed; run scripts/setup.sh)",
+  () => {
+    test.each(["wideband", "telephony"] as const)(
+      "%s copies: word error rate against scripts.json under the measured ceilings",
+      async (copy) => {
+        const scripts = JSON.parse(await readFile(join(VOICEMAILS, "scripts.json"), "utf8")) as Record<
+          string,
+          string
+        >;
+        expect(Object.keys(scripts).sort()).toEqual(Object.keys(MAX_WER).sort());
+        const transcriber = new PocketsphinxTranscriber();
+        let errors = 0;
+        let words = 0;
+        for (const [name, script] of Object.entries(scripts)) {
+          const file = join(VOICEMAILS, copy === "wideband" ? "" : "telephony", `${name}.wav`);
+          const { wav, durationMs } = normalizeForTranscription(await readFile(file));
+          const transcript = Transcript.parse(await transcriber.transcribe(wav, { language: "en" }));
+
+          expect(transcript.audioMs).toBeCloseTo(durationMs);
+          transcript.words.forEach((word, i) => {
+            expect(word.endMs).toBeGreaterThanOrEqual(word.startMs);
+            expect(word.startMs).toBeGreaterThanOrEqual(transcript.words[i - 1]?.endMs ?? 0);
+          });
+          expect(wordErrorRate(script, transcript.text), `${copy} ${name}`).toBeLessThanOrEqual(
+            MAX_WER[name]?.[copy] ?? 0,
+          );
+          const counts = countWordErrors(script, transcript.text);
+          errors += counts.substitutions + counts.deletions + counts.insertions;
+          words += counts.referenceWords;
+        }
+        expect(errors / words).toBeLessThanOrEqual(MAX_CORPUS_WER[copy]);
+      },
+      120_000,
+    );
+  },
+);
