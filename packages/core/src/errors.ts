@@ -43,6 +43,16 @@ export class ReasoningFailed extends VoxtrailError {
   readonly retryable = false;
 }
 
+/** The reasoning model answered, but not with a record of the required shape. */
+export class ReasoningInvalidOutput extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** The reasoning model has no capacity now (throttled, unavailable, not ready): retry with backoff. */
+export class ReasoningThrottled extends VoxtrailError {
+  readonly retryable = true;
+}
+
 /** The synthesis endpoint has no capacity now (429, not ready, throttled): retry with backoff. */
 export class SynthesisThrottled extends VoxtrailError {
   readonly retryable = true;
@@ -75,6 +85,7 @@ export class BoundaryViolation extends VoxtrailError {
 export const TRANSIENT_ERROR_NAMES = [
   SynthesisThrottled.name,
   SynthesisStreamInterrupted.name,
+  ReasoningThrottled.name,
   "Lambda.ServiceException",
   "Lambda.AWSLambdaException",
   "Lambda.SdkClientException",

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   BoundaryViolation,
   InvalidAudio,
+  ReasoningInvalidOutput,
+  ReasoningThrottled,
   SynthesisStreamInterrupted,
   SynthesisThrottled,
   TRANSIENT_ERROR_NAMES,
@@ -19,8 +21,10 @@ describe("named errors", () => {
   it("retry exactly the transient ones", () => {
     expect(TRANSIENT_ERROR_NAMES).toContain(new SynthesisThrottled("429").name);
     expect(TRANSIENT_ERROR_NAMES).toContain(new SynthesisStreamInterrupted("reset").name);
+    expect(TRANSIENT_ERROR_NAMES).toContain(new ReasoningThrottled("throttled").name);
     expect(TRANSIENT_ERROR_NAMES).not.toContain(new InvalidAudio("x").name);
-    for (const retryable of [SynthesisThrottled, SynthesisStreamInterrupted]) {
+    expect(TRANSIENT_ERROR_NAMES).not.toContain(new ReasoningInvalidOutput("x").name);
+    for (const retryable of [SynthesisThrottled, SynthesisStreamInterrupted, ReasoningThrottled]) {
       expect(new retryable("x").retryable).toBe(true);
     }
     expect(new InvalidAudio("x").retryable).toBe(false);

@@ -1,7 +1,48 @@
+export {
+  CARTESIA_API_URL,
+  type CartesiaConnectionOptions,
+  type SecretSource,
+} from "./cartesia/cartesia-connection";
+export { BedrockReasoner, type BedrockReasonerOptions } from "./reasoning/bedrock";
+export { toReasoningError } from "./reasoning/bedrock-errors";
+export { extractEntities } from "./reasoning/entities";
+export { classifyIntent } from "./reasoning/intent";
+export { LocalReasoner, type LocalReasonerOptions } from "./reasoning/local-reasoner";
+export { JsonlRecordLookup, type MatchedOn } from "./records/jsonl-record-lookup";
+export { S3RecordLookup } from "./records/s3-records";
+export type { S3ObjectLocation } from "./records/s3-text-object";
+export {
+  cloudProviders,
+  DEFAULT_CARTESIA_TTS_MODEL,
+  PROVIDER_ENVIRONMENT,
+  type ProviderClients,
+  type ProviderSelection,
+  REASONERS,
+  RECORD_LOOKUPS,
+  type SelectedProviders,
+  SYNTHESIZERS,
+  selectionFromEnvironment,
+  TRANSCRIBERS,
+} from "./selection";
+export {
+  CARTESIA_SAMPLE_RATES,
+  CartesiaApiSynthesizer,
+  type CartesiaApiSynthesizerOptions,
+  CartesiaSynthesisStream,
+} from "./synthesis/cartesia-api";
 export { type FailureContext, toSynthesisError } from "./synthesis/sagemaker-errors";
 export type { WordTiming } from "./synthesis/sonic-events";
 export {
+  DEFAULT_STALL_THRESHOLD_MS,
   type SonicSageMakerOptions,
   SonicSageMakerSynthesizer,
   SonicSynthesisStream,
 } from "./synthesis/sonic-sagemaker";
+export { type CartesiaInkOptions, CartesiaInkTranscriber, INK_WHISPER } from "./transcription/cartesia-ink";
+export { type PocketsphinxOptions, PocketsphinxTranscriber } from "./transcription/pocketsphinx";
+export {
+  countWordErrors,
+  normalizeWords,
+  type WordErrors,
+  wordErrorRate,
+} from "./transcription/word-error-rate";

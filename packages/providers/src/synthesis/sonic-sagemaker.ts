@@ -4,11 +4,9 @@ import {
   type InvokeEndpointWithResponseStreamCommandOutput,
   type SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
-import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
 import {
-  EventClock,
   type Processor,
-  round,
+  type StreamDelivery,
   SynthesisFailed,
   type SynthesisRequest,
   type SynthesisStream,
@@ -18,6 +16,7 @@ import {
 } from "@voxtrail/core";
 import { toSynthesisError } from "./sagemaker-errors";
 import { SonicEventDecoder, type WordTiming } from "./sonic-events";
+import { SynthesisTimer } from "./synthesis-timer";
 
 /** How to reach a Cartesia Sonic model deployed as a SageMaker endpoint. */
 export interface SonicSageMakerOptions {
@@ -30,7 +29,12 @@ export interface SonicSageMakerOptions {
   processor: Processor;
   /** Ask Sonic for word timestamps (`add_timestamps`); read them from `SonicSynthesisStream.words()`. */
   addTimestamps?: boolean;
+  /** A gap between audio chunks longer than this is a stall in `delivery()`; 250 ms by default. */
+  stallThresholdMs?: number;
 }
+
+/** The default stall threshold: Sonic sends 20 ms chunks well ahead of real time. */
+export const DEFAULT_STALL_THRESHOLD_MS = 250;
 
 /**
  * Cartesia Sonic served by a SageMaker endpoint, streamed with `InvokeEndpointWithResponseStream`
@@ -62,6 +66,7 @@ export interface SonicSageMakerOptions {
  * });
  * for await (const audio of stream) output.write(audio);
  * stream.timings(); // synthesize.ttfb, synthesize.total, synthesize.maxGap
+ * stream.delivery(); // every inter-chunk gap, stalls, rtf
  */
 export class SonicSageMakerSynthesizer implements Synthesizer {
   readonly processor: Processor;
@@ -86,18 +91,16 @@ export class SonicSageMakerSynthesizer implements Synthesizer {
  * - `synthesize.total`: `request.sent` -> `stream.done` (Sonic's `done` event);
  * - `synthesize.maxGap`: the largest gap between the arrivals of consecutive audio chunks
  *   (`audio.chunk` -> `audio.chunk.next`), when there were at least two.
+ *
+ * `delivery()` keeps every one of those gaps, the stalls over the threshold, and the real-time
+ * factor. All of it is measured on the monotonic clock.
  */
 export class SonicSynthesisStream implements SynthesisStream {
   readonly #options: SonicSageMakerOptions;
   readonly #request: SynthesisRequest;
-  readonly #now = () => performance.now();
-  readonly #clock = new EventClock(this.#now);
+  readonly #timer = new SynthesisTimer();
   readonly #words: WordTiming[] = [];
   #iterated = false;
-  #audioBytes = 0;
-  #chunks = 0;
-  #lastChunkAt = 0;
-  #maxGap = 0;
 
   constructor(options: SonicSageMakerOptions, request: SynthesisRequest) {
     this.#options = options;
@@ -112,28 +115,20 @@ export class SonicSynthesisStream implements SynthesisStream {
 
   /** The timings measured so far (complete once iteration ends). */
   timings(): Timing[] {
-    const timings: Timing[] = [];
-    if (this.#clock.has("audio.firstChunk")) {
-      timings.push(this.#clock.timing("synthesize.ttfb", "request.sent", "audio.firstChunk"));
-    }
-    if (this.#clock.has("stream.done")) {
-      timings.push(this.#clock.timing("synthesize.total", "request.sent", "stream.done"));
-    }
-    if (this.#chunks > 1) {
-      timings.push({
-        name: "synthesize.maxGap",
-        startEvent: "audio.chunk",
-        endEvent: "audio.chunk.next",
-        ms: round(this.#maxGap),
-      });
-    }
-    return timings;
+    return this.#timer.timings();
   }
 
   /** Duration of the audio delivered so far, in milliseconds, from its byte count and format. */
   audioMs(): number {
-    const { encoding, sampleRate } = this.#request.format;
-    return round(((this.#audioBytes / BYTES_PER_SAMPLE[encoding]) * 1000) / sampleRate);
+    return this.#timer.audioMs(this.#request.format);
+  }
+
+  /** Every inter-chunk gap, the stalls over the threshold, total time and real-time factor so far. */
+  delivery(): StreamDelivery {
+    return this.#timer.delivery(
+      this.#request.format,
+      this.#options.stallThresholdMs ?? DEFAULT_STALL_THRESHOLD_MS,
+    );
   }
 
   /** Word timestamps Sonic sent (only when the synthesizer was built with `addTimestamps`). */
@@ -145,7 +140,7 @@ export class SonicSynthesisStream implements SynthesisStream {
     const abort = new AbortController();
     let complete = false;
     try {
-      this.#clock.mark("request.sent");
+      this.#timer.requestSent();
       let response: InvokeEndpointWithResponseStreamCommandOutput;
       try {
         response = await this.#options.client.send(this.#command(), { abortSignal: abort.signal });
@@ -165,11 +160,11 @@ export class SonicSynthesisStream implements SynthesisStream {
           if (part.InternalStreamFailure !== undefined) throw part.InternalStreamFailure;
           const bytes = part.PayloadPart?.Bytes;
           if (bytes === undefined) continue;
-          const arrivedAt = this.#now();
+          const arrivedAt = this.#timer.now();
           for (const event of decoder.push(bytes)) {
             if (event.type === "chunk") {
               if (event.audio.byteLength === 0) continue;
-              this.#recordChunk(event.audio.byteLength, arrivedAt);
+              this.#timer.chunk(event.audio.byteLength, arrivedAt);
               yield event.audio;
             } else if (event.type === "timestamps") {
               this.#words.push(...event.words);
@@ -178,7 +173,7 @@ export class SonicSynthesisStream implements SynthesisStream {
                 `Sonic reported an error event${event.statusCode === undefined ? "" : ` (status ${event.statusCode})`}`,
               );
             } else {
-              this.#clock.mark("stream.done");
+              this.#timer.done();
               done = true;
               break;
             }
@@ -186,7 +181,7 @@ export class SonicSynthesisStream implements SynthesisStream {
         }
       } catch (error) {
         // Once `done` arrived the audio is whole: a failure while draining the rest does not matter.
-        if (!done) throw toSynthesisError(error, { audioStarted: this.#chunks > 0 });
+        if (!done) throw toSynthesisError(error, { audioStarted: this.#timer.chunks > 0 });
       }
       if (!done) {
         throw new SynthesisStreamInterrupted(
@@ -198,17 +193,6 @@ export class SonicSynthesisStream implements SynthesisStream {
       // The consumer stopped early, or the stream failed: drop the connection.
       if (!complete) abort.abort();
     }
-  }
-
-  #recordChunk(bytes: number, arrivedAt: number): void {
-    if (this.#chunks === 0) {
-      this.#clock.mark("audio.firstChunk");
-    } else {
-      this.#maxGap = Math.max(this.#maxGap, arrivedAt - this.#lastChunkAt);
-    }
-    this.#chunks += 1;
-    this.#lastChunkAt = arrivedAt;
-    this.#audioBytes += bytes;
   }
 
   #command(): InvokeEndpointWithResponseStreamCommand {

@@ -1,0 +1,121 @@
+import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
+import {
+  type AudioFormat,
+  EventClock,
+  round,
+  type Stall,
+  type StreamDelivery,
+  type Timing,
+} from "@voxtrail/core";
+
+/**
+ * The bookkeeping every streaming synthesizer does: when the request went out, when audio chunks
+ * arrived, when the stream said it was done. Its `timings()` are:
+ * - `synthesize.ttfb`: `request.sent` -> `audio.firstChunk` (the first chunk carrying audio, not
+ *   the response headers);
+ * - `synthesize.total`: `request.sent` -> `stream.done` (the provider's own end-of-stream event);
+ * - `synthesize.maxGap`: the largest gap between the arrivals of consecutive audio chunks
+ *   (`audio.chunk` -> `audio.chunk.next`), when there were at least two.
+ *
+ * `delivery()` keeps every one of those gaps, the stalls over a threshold, and the real-time
+ * factor. All of it is measured on the monotonic clock.
+ *
+ * @example
+ * const timer = new SynthesisTimer();
+ * timer.requestSent();
+ * for await (const audio of chunks) timer.chunk(audio.byteLength);
+ * timer.done();
+ * timer.timings(); // synthesize.ttfb, synthesize.total, synthesize.maxGap
+ */
+export class SynthesisTimer {
+  readonly #now: () => number;
+  readonly #clock: EventClock;
+  #chunks = 0;
+  #audioBytes = 0;
+  #lastChunkAt = 0;
+  readonly #gaps: number[] = [];
+
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+    this.#clock = new EventClock(now);
+  }
+
+  /** The current time on the timer's clock, for chunks that share one arrival. */
+  now(): number {
+    return this.#now();
+  }
+
+  /** Marks `request.sent`. */
+  requestSent(): void {
+    this.#clock.mark("request.sent");
+  }
+
+  /** Records a chunk of `bytes` audio bytes that arrived at `arrivedAt` (default: now). */
+  chunk(bytes: number, arrivedAt: number = this.#now()): void {
+    if (this.#chunks === 0) {
+      this.#clock.mark("audio.firstChunk");
+    } else {
+      this.#gaps.push(arrivedAt - this.#lastChunkAt);
+    }
+    this.#chunks += 1;
+    this.#lastChunkAt = arrivedAt;
+    this.#audioBytes += bytes;
+  }
+
+  /** Marks `stream.done`: the provider said the audio is complete. */
+  done(): void {
+    this.#clock.mark("stream.done");
+  }
+
+  /** How many audio chunks arrived so far. */
+  get chunks(): number {
+    return this.#chunks;
+  }
+
+  /** The timings measured so far (complete once the stream is done). */
+  timings(): Timing[] {
+    const timings: Timing[] = [];
+    if (this.#clock.has("audio.firstChunk")) {
+      timings.push(this.#clock.timing("synthesize.ttfb", "request.sent", "audio.firstChunk"));
+    }
+    if (this.#clock.has("stream.done")) {
+      timings.push(this.#clock.timing("synthesize.total", "request.sent", "stream.done"));
+    }
+    if (this.#chunks > 1) {
+      timings.push({
+        name: "synthesize.maxGap",
+        startEvent: "audio.chunk",
+        endEvent: "audio.chunk.next",
+        ms: round(Math.max(...this.#gaps)),
+      });
+    }
+    return timings;
+  }
+
+  /** Duration of the audio received so far, in milliseconds, from its byte count and `format`. */
+  audioMs(format: AudioFormat): number {
+    return round(((this.#audioBytes / BYTES_PER_SAMPLE[format.encoding]) * 1000) / format.sampleRate);
+  }
+
+  /** Every inter-chunk gap, the gaps over `stallThresholdMs`, total time and real-time factor so far. */
+  delivery(format: AudioFormat, stallThresholdMs: number): StreamDelivery {
+    const gapsMs = this.#gaps.map(round);
+    const stalls: Stall[] = [];
+    gapsMs.forEach((ms, index) => {
+      if (ms > stallThresholdMs) stalls.push({ afterChunk: index + 1, ms });
+    });
+    const totalMs = this.#clock.has("stream.done")
+      ? this.#clock.timing("synthesize.total", "request.sent", "stream.done").ms
+      : 0;
+    const audioMs = this.audioMs(format);
+    return {
+      chunks: this.#chunks,
+      gapsMs,
+      stallThresholdMs,
+      stalls,
+      totalMs,
+      audioMs,
+      rtf: audioMs > 0 ? Math.round((totalMs / audioMs) * 10_000) / 10_000 : 0,
+    };
+  }
+}
