@@ -13,6 +13,14 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: "string", default: "2" },
       json: { type: "boolean", default: false },
       "arn-prefix": { type: "string" },
+      job: { type: "string" },
+      all: { type: "boolean", default: false },
+      html: { type: "string" },
+      bucket: { type: "string" },
+      since: { type: "string" },
+      format: { type: "string" },
+      to: { type: "string" },
+      domain: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -23,6 +31,8 @@ async function main(argv: string[]): Promise<number> {
   }
   // Commands load on demand: printing a definition need not start the runtime's dependencies.
   if (command === "run") return (await import("./commands/run")).runCommand(rest, values);
+  if (command === "lineage") return (await import("./commands/lineage")).lineageCommand(rest, values);
+  if (command === "report") return (await import("./commands/report")).reportCommand(rest, values);
   if (command === "definition") {
     process.stdout.write((await import("./commands/definition")).definitionCommand(rest, values));
     return 0;

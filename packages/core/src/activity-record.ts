@@ -1,18 +1,41 @@
 import { z } from "zod";
 import { ArtifactRef } from "./artifact";
 import { Boundary, Processor } from "./boundary";
+import { PolicyDecision } from "./boundary-policy";
 import { Timing } from "./timing";
+import { SampleConditions, StreamDelivery } from "./timing-sample";
 
 /** A named error as recorded: name and safe message, never a stack or caller data. */
 export const RecordedError = z.object({ name: z.string(), message: z.string() });
 export type RecordedError = z.infer<typeof RecordedError>;
 
 /**
+ * What the channels beside the artifacts carry: logs, state payloads and events hold pointers
+ * (keys, hashes, sizes, names) and never caller data (DESIGN.md, principle 2).
+ */
+export const SideChannels = z.object({
+  logs: z.literal("pointers-only"),
+  statePayloads: z.literal("pointers-only"),
+  events: z.literal("pointers-only"),
+});
+export type SideChannels = z.infer<typeof SideChannels>;
+
+/** The side channels as every stage handler uses them. */
+export const POINTERS_ONLY: SideChannels = {
+  logs: "pointers-only",
+  statePayloads: "pointers-only",
+  events: "pointers-only",
+};
+
+/** The activity record version written now; version 1 records lack `policy` and `sideChannels`. */
+export const ACTIVITY_RECORD_VERSION = 2 as const;
+
+/**
  * One stage attempt (DESIGN.md, principle 3): what it read, what it wrote, what processed the data
  * and where, how long it took, and how it ended. Written once, never changed.
  */
 export const ActivityRecord = z.object({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.union([z.literal(1), z.literal(2)]),
   activityId: z.string(),
   jobId: z.string(),
   stage: z.string(),
@@ -26,6 +49,14 @@ export const ActivityRecord = z.object({
   outputs: z.array(ArtifactRef),
   processors: z.array(Processor),
   timings: z.array(Timing),
+  /** The conditions every timing was measured under (absent in records written before they were). */
+  conditions: SampleConditions.optional(),
+  /** How a streamed synthesis delivered its audio (Synthesize only). */
+  delivery: StreamDelivery.optional(),
   error: RecordedError.optional(),
+  /** The boundary policy's decision on the attempt's data flows (version 2). */
+  policy: PolicyDecision.optional(),
+  /** What logs, state payloads and events carry (version 2). */
+  sideChannels: SideChannels.optional(),
 });
 export type ActivityRecord = z.infer<typeof ActivityRecord>;

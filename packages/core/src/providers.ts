@@ -1,6 +1,7 @@
 import type { AudioFormat } from "./audio-format";
 import type { Processor } from "./boundary";
 import type { Timing } from "./timing";
+import type { StreamDelivery } from "./timing-sample";
 import type { Transcript } from "./transcript";
 import type { BusinessRecord, Entities, VoicemailRecord } from "./voicemail-record";
 
@@ -37,6 +38,8 @@ export interface SynthesisRequest {
  */
 export interface SynthesisStream extends AsyncIterable<Uint8Array> {
   timings(): Timing[];
+  /** Every gap between audio chunks, the stalls and the real-time factor, once iteration ends. */
+  delivery?(): StreamDelivery;
 }
 
 /** Streams speech for a text. */

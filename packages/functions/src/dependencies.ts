@@ -1,7 +1,9 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
+import type { Metrics } from "@aws-lambda-powertools/metrics";
 import type {
   AudioFormat,
   Boundary,
+  BoundaryPolicy,
   EventPublisher,
   ObjectStore,
   Reasoner,
@@ -24,12 +26,25 @@ export interface StageDependencies {
   logger: Logger;
   /** Where the handlers themselves run: `aws-account` (Lambda) or `local`. */
   compute: Boundary;
+  /** The stage environment's boundary policy, checked before any provider is called. */
+  boundaryPolicy: BoundaryPolicy;
   /** Language of voicemails and replies (BCP 47 primary tag, e.g. "en"). */
   language: string;
   /** Format of the synthesized reply. */
   replyFormat: AudioFormat;
   /** Largest voicemail accepted, in bytes. */
   maxSourceBytes: number;
+  /**
+   * Jobs the runtime has in flight now, recorded with every stage attempt. The local runtime knows;
+   * a Lambda instance, which sees one invocation, leaves this out.
+   */
+  jobsInFlight?: () => number;
+  /**
+   * Powertools Metrics: each attempt's timings go out as CloudWatch EMF (dimensions stage and
+   * provider; environment as a default dimension). Lambda sets it; locally it is left out, so
+   * nothing but the CLI's own output reaches stdout, and the figures live in the activity records.
+   */
+  metrics?: Metrics;
   /** Wall clock, injectable for tests. */
   now?: () => Date;
 }

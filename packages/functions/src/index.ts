@@ -1,3 +1,4 @@
+export * from "./boundary/policy-file";
 export * from "./dependencies";
 export * from "./events/eventbridge-publisher";
 export * from "./middleware/middy";

@@ -25,15 +25,31 @@ import {
  * await handlers.ingest(event, context);
  */
 export function createStageHandlers(deps: StageDependencies): Record<StageFunction, StageHandler<unknown>> {
-  const { logger } = deps;
+  const { logger, metrics } = deps;
   return {
-    ingest: stageHandler(logger, "Ingest", IngestInput, (input) => ingest(deps, input)),
-    transcribe: stageHandler(logger, "Transcribe", TranscribeInput, (input) => transcribe(deps, input)),
-    reason: stageHandler(logger, "Reason", ReasonInput, (input) => reason(deps, input)),
-    synthesize: stageHandler(logger, "Synthesize", SynthesizeInput, (input) => synthesize(deps, input)),
-    finalize: stageHandler(logger, "Finalize", FinalizeInput, (input) => finalize(deps, input)),
-    recordFailure: stageHandler(logger, "RecordFailure", RecordFailureInput, (input) =>
-      recordFailure(deps, input),
+    ingest: stageHandler(logger, "Ingest", IngestInput, (input) => ingest(deps, input), metrics),
+    transcribe: stageHandler(
+      logger,
+      "Transcribe",
+      TranscribeInput,
+      (input) => transcribe(deps, input),
+      metrics,
+    ),
+    reason: stageHandler(logger, "Reason", ReasonInput, (input) => reason(deps, input), metrics),
+    synthesize: stageHandler(
+      logger,
+      "Synthesize",
+      SynthesizeInput,
+      (input) => synthesize(deps, input),
+      metrics,
+    ),
+    finalize: stageHandler(logger, "Finalize", FinalizeInput, (input) => finalize(deps, input), metrics),
+    recordFailure: stageHandler(
+      logger,
+      "RecordFailure",
+      RecordFailureInput,
+      (input) => recordFailure(deps, input),
+      metrics,
     ),
   };
 }

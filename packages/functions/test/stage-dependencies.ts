@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { LOCAL_BOUNDARY, type OutcomeDetail, type Processor } from "@voxtrail/core";
 import { DirectoryStore } from "@voxtrail/storage";
+import { loadBoundaryPolicy } from "../src/boundary/policy-file";
 import type { StageDependencies } from "../src/dependencies";
 
 const processor = (provider: string): Processor => ({
@@ -36,6 +37,7 @@ export async function testDependencies(overrides: Partial<StageDependencies> = {
     },
     logger: new Logger({ serviceName: "voxtrail-test", logLevel: "SILENT" }),
     compute: LOCAL_BOUNDARY,
+    boundaryPolicy: await loadBoundaryPolicy("local"),
     language: "en",
     replyFormat: { encoding: "pcm_s16le", sampleRate: 16000, channels: 1 },
     maxSourceBytes: 1024 * 1024,

@@ -1,7 +1,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import { type AudioFormat, LOCAL_BOUNDARY } from "@voxtrail/core";
-import type { StageDependencies } from "@voxtrail/functions";
+import { type AudioFormat, type BoundaryPolicy, LOCAL_BOUNDARY } from "@voxtrail/core";
+import { loadBoundaryPolicy, type StageDependencies } from "@voxtrail/functions";
 import {
   JsonlRecordLookup,
   LocalReasoner,
@@ -25,6 +25,8 @@ export interface LocalDependencyOptions {
   recordsFile: string;
   endpoint: SonicEndpoint;
   replyFormat?: AudioFormat;
+  /** The boundary policy to enforce; the `local` stage's (config/boundary-policy/local.json) by default. */
+  boundaryPolicy?: BoundaryPolicy;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
       logLevel: (process.env.POWERTOOLS_LOG_LEVEL ?? "SILENT") as "SILENT",
     }),
     compute: LOCAL_BOUNDARY,
+    boundaryPolicy: options.boundaryPolicy ?? (await loadBoundaryPolicy("local")),
     language: "en",
     replyFormat: options.replyFormat ?? DEFAULT_REPLY_FORMAT,
     maxSourceBytes: 50 * 1024 * 1024,

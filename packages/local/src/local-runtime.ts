@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { JobReport } from "@voxtrail/core";
+import { type BoundaryPolicy, Gauge, JobReport } from "@voxtrail/core";
 import { createStageHandlers, type StageDependencies } from "@voxtrail/functions";
 import {
   buildVoicemailDefinition,
@@ -25,6 +25,8 @@ export interface LocalRuntimeOptions {
   recordsFile?: string;
   /** Wait this long before each retry instead of the definition's backoff (tests). */
   retryIntervalMs?: number;
+  /** The boundary policy to enforce; the `local` stage's by default. */
+  boundaryPolicy?: BoundaryPolicy;
 }
 
 /** Progress of one job, for a progress display. */
@@ -64,6 +66,7 @@ export class LocalRuntime {
     private readonly machine: LocalStateMachine,
     private readonly endpoint: SonicEndpoint,
     private readonly options: LocalRuntimeOptions,
+    private readonly jobsInFlight: Gauge,
   ) {}
 
   /** Starts the local Sonic-compatible endpoint and builds the state machine. */
@@ -74,14 +77,17 @@ export class LocalRuntime {
         storeDir: options.storeDir,
         recordsFile: options.recordsFile ?? BUNDLED_RECORDS_FILE,
         endpoint,
+        ...(options.boundaryPolicy ? { boundaryPolicy: options.boundaryPolicy } : {}),
       });
-      const handlers = createStageHandlers(deps);
+      // Every stage attempt records how many jobs were in flight when it started.
+      const jobsInFlight = new Gauge();
+      const handlers = createStageHandlers({ ...deps, jobsInFlight: () => jobsInFlight.value });
       const handlersByArn = Object.fromEntries(
         STAGE_FUNCTIONS.map((fn) => [LOCAL_FUNCTION_ARNS[fn], handlers[fn]]),
       );
       const definition = buildVoicemailDefinition({ functionArns: LOCAL_FUNCTION_ARNS });
       const machine = new LocalStateMachine("voxtrail-voicemail", definition, handlersByArn);
-      return new LocalRuntime(deps, machine, endpoint, options);
+      return new LocalRuntime(deps, machine, endpoint, options, jobsInFlight);
     } catch (error) {
       await endpoint.close();
       throw error;
@@ -104,7 +110,12 @@ export class LocalRuntime {
       while (next < files.length) {
         const index = next++;
         const file = files[index] as InputFile;
-        results[index] = await this.#process(file, options.onProgress);
+        this.jobsInFlight.enter();
+        try {
+          results[index] = await this.#process(file, options.onProgress);
+        } finally {
+          this.jobsInFlight.leave();
+        }
         options.onProgress?.({ type: "finished", result: results[index] });
       }
     };

@@ -1,6 +1,7 @@
 import { EventClock } from "@voxtrail/core";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
+import { enforceBoundaries } from "../lineage/boundary-check";
 import { writeReportAndAnnounce } from "../reporting";
 import type { FinalizeInput, FinalizeOutput } from "../state";
 
@@ -18,6 +19,8 @@ export async function finalize(deps: StageDependencies, job: FinalizeInput): Pro
     job.synthesize.replyAudio,
   ];
   return withActivity({ ...stageScope(deps, job.jobId, "Finalize"), inputs: artifacts }, async (activity) => {
+    // Finalize handles pointers only: no data flows, and the decision says so.
+    enforceBoundaries(deps, activity, "Finalize", []);
     const report = await writeReportAndAnnounce(deps, {
       jobId: job.jobId,
       outcome: "succeeded",

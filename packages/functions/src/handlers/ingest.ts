@@ -12,6 +12,7 @@ import { ARTIFACT_FILES, jobIdFor, keys } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
+import { enforceBoundaries } from "../lineage/boundary-check";
 import type { IngestInput, JobState } from "../state";
 
 /** The normaliser is our own code running where the handler runs. */
@@ -43,6 +44,10 @@ export async function ingest(deps: StageDependencies, input: IngestInput): Promi
   deps.logger.appendKeys({ jobId });
 
   return withActivity({ ...stageScope(deps, jobId, "Ingest"), inputs: [] }, async (activity) => {
+    const normalizer: Processor = { ...NORMALIZER, boundary: deps.compute };
+    enforceBoundaries(deps, activity, "Ingest", [
+      { processor: normalizer, kinds: ["source-audio", "normalized-audio"] },
+    ]);
     const head = await deps.store.head(object.key);
     if (head && head.bytes > deps.maxSourceBytes) {
       throw new InvalidAudio(`file is ${head.bytes} bytes; the limit is ${deps.maxSourceBytes} bytes`);
@@ -60,7 +65,7 @@ export async function ingest(deps: StageDependencies, input: IngestInput): Promi
       ...(object.etag ? { etag: object.etag } : {}),
     };
     activity.inputs.push(source);
-    activity.processors.push({ ...NORMALIZER, boundary: deps.compute });
+    activity.processors.push(normalizer);
     const normalized = normalizeForTranscription(bytes);
     const normalizedAudio = await putArtifact(
       deps.store,
@@ -70,6 +75,7 @@ export async function ingest(deps: StageDependencies, input: IngestInput): Promi
       "audio/wav",
     );
     activity.outputs.push(normalizedAudio);
+    activity.measures.audioMs = normalized.durationMs;
     clock.mark("normalized.durable");
     const queueDelayMs = Date.parse(input.execution.startTime) - Date.parse(input.event.time);
     activity.timings.push(

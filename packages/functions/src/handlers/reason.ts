@@ -3,6 +3,7 @@ import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
 import { putArtifact, putJsonArtifact, readJsonArtifact } from "../artifacts";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
+import { enforceBoundaries } from "../lineage/boundary-check";
 import type { ReasonInput, ReasonResult } from "../state";
 
 /**
@@ -16,6 +17,11 @@ export async function reason(deps: StageDependencies, job: ReasonInput): Promise
   return withActivity(
     { ...stageScope(deps, job.jobId, "Reason"), inputs: [job.transcribe.transcript] },
     async (activity) => {
+      // The lookup receives entities taken from the transcript and returns a business record.
+      enforceBoundaries(deps, activity, "Reason", [
+        { processor: deps.reasoner.processor, kinds: ["transcript", "record", "reply-text"] },
+        { processor: deps.records.processor, kinds: ["transcript", "record"] },
+      ]);
       activity.processors.push(deps.reasoner.processor, deps.records.processor);
       const transcript = await readJsonArtifact(deps.store, job.transcribe.transcript, Transcript);
       clock.mark("engine.start");

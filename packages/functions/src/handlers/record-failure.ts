@@ -9,6 +9,7 @@ import { jobIdFor } from "@voxtrail/workflow";
 import { z } from "zod";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
+import { enforceBoundaries } from "../lineage/boundary-check";
 import { writeReportAndAnnounce } from "../reporting";
 import {
   JobState,
@@ -85,6 +86,7 @@ export async function recordFailure(
   return withActivity(
     { ...stageScope(deps, draft.jobId, `Record${input.stage}Failure`), inputs: draft.artifacts },
     async (activity) => {
+      enforceBoundaries(deps, activity, `Record${input.stage}Failure`, []);
       const report = await writeReportAndAnnounce(deps, {
         ...draft,
         outcome: "failed",

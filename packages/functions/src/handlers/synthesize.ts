@@ -4,12 +4,15 @@ import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
+import { enforceBoundaries } from "../lineage/boundary-check";
+import { activeSynthesisStreams } from "../metrics/active-streams";
 import type { SynthesizeInput, SynthesizeResult } from "../state";
 
 /**
  * Synthesize: speaks `reply.txt` through the configured synthesizer (Sonic on SageMaker, or the
  * local Sonic-compatible endpoint) and writes `reply.wav`, with time to first audio, the largest
- * gap between chunks, and the real-time factor.
+ * gap between chunks, and the real-time factor. The activity record also keeps every gap between
+ * chunks, the stalls, and the number of synthesis streams open in this process when this one began.
  */
 export async function synthesize(deps: StageDependencies, job: SynthesizeInput): Promise<SynthesizeResult> {
   const clock = new EventClock();
@@ -18,11 +21,23 @@ export async function synthesize(deps: StageDependencies, job: SynthesizeInput):
   return withActivity(
     { ...stageScope(deps, job.jobId, "Synthesize"), inputs: [job.reason.replyText] },
     async (activity) => {
+      enforceBoundaries(deps, activity, "Synthesize", [
+        { processor: deps.synthesizer.processor, kinds: ["reply-text", "reply-audio"] },
+      ]);
       activity.processors.push(deps.synthesizer.processor);
       const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();
       const stream = deps.synthesizer.synthesize({ text, language: deps.language, format: deps.replyFormat });
       const chunks: Uint8Array[] = [];
-      for await (const chunk of stream) chunks.push(chunk);
+      clock.mark("stream.start");
+      activity.measures.activeStreams = activeSynthesisStreams.enter();
+      try {
+        for await (const chunk of stream) chunks.push(chunk);
+      } finally {
+        activeSynthesisStreams.leave();
+        // Kept on failure too: the gaps up to an interrupted stream are the interesting ones.
+        const delivery = stream.delivery?.();
+        if (delivery) activity.measures.delivery = delivery;
+      }
       const audio = Buffer.concat(chunks);
       const replyAudio = await putArtifact(
         deps.store,
@@ -35,9 +50,11 @@ export async function synthesize(deps: StageDependencies, job: SynthesizeInput):
       clock.mark("reply.durable");
       const audioMs =
         (audio.length / BYTES_PER_SAMPLE[deps.replyFormat.encoding] / deps.replyFormat.sampleRate) * 1000;
+      activity.measures.audioMs = round(audioMs);
       const streamTimings = stream.timings();
       const total = streamTimings.find((timing) => timing.name === "synthesize.total")?.ms ?? 0;
       activity.timings.push(
+        clock.timing("synthesize.setup", "handler.start", "stream.start"),
         ...streamTimings,
         clock.timing("synthesize.duration", "handler.start", "reply.durable"),
       );

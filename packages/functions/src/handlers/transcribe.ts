@@ -3,6 +3,7 @@ import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
+import { enforceBoundaries } from "../lineage/boundary-check";
 import type { JobState, TranscribeResult } from "../state";
 
 /** Transcribe: runs the configured transcriber on the normalised audio and writes `transcript.json`. */
@@ -13,8 +14,12 @@ export async function transcribe(deps: StageDependencies, job: JobState): Promis
   return withActivity(
     { ...stageScope(deps, job.jobId, "Transcribe"), inputs: [job.normalizedAudio] },
     async (activity) => {
+      enforceBoundaries(deps, activity, "Transcribe", [
+        { processor: deps.transcriber.processor, kinds: ["normalized-audio", "transcript"] },
+      ]);
       activity.processors.push(deps.transcriber.processor);
       const audio = await deps.store.getBytes(job.normalizedAudio.key);
+      activity.measures.audioMs = job.audioMs;
       clock.mark("engine.start");
       const transcript = await deps.transcriber.transcribe(audio, { language: deps.language });
       clock.mark("engine.end");

@@ -1,5 +1,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
+import type { Metrics } from "@aws-lambda-powertools/metrics";
+import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import middy, { type MiddlewareObj } from "@middy/core";
 import { InvalidInput, VoxtrailError } from "@voxtrail/core";
 import type { Context } from "aws-lambda";
@@ -13,7 +15,8 @@ export type StageHandler<O> = (event: unknown, context: Context) => Promise<O>;
  * Builds a thin stage handler: Powertools Logger with the Lambda context, the input parsed with
  * `schema` (a mismatch is `InvalidInput`, naming the paths, not the values), and errors that are
  * safe to cross into Step Functions: our named errors as they are, any other error reduced to its
- * name.
+ * name. With `metrics`, Powertools' `logMetrics` flushes what the attempt added (its timings, as
+ * CloudWatch EMF on stdout) when the invocation ends, failed or not.
  *
  * @example
  * export const handler = stageHandler(logger, "Transcribe", TranscribeInput, (input) => transcribe(deps, input));
@@ -23,18 +26,18 @@ export function stageHandler<I, O>(
   stage: string,
   schema: z.ZodType<I>,
   run: (input: I) => Promise<O>,
+  metrics?: Metrics,
 ): StageHandler<O> {
-  return middy<unknown, O>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(safeErrors(logger, stage))
-    .handler(async (event: unknown) => {
-      const parsed = schema.safeParse(event);
-      if (!parsed.success) {
-        const paths = parsed.error.issues.map((issue) => issue.path.join(".") || "(root)");
-        throw new InvalidInput(`${stage} input is malformed at: ${[...new Set(paths)].join(", ")}`);
-      }
-      return run(parsed.data);
-    }) as unknown as StageHandler<O>;
+  const handler = middy<unknown, O>().use(injectLambdaContext(logger, { resetKeys: true }));
+  if (metrics) handler.use(logMetrics(metrics));
+  return handler.use(safeErrors(logger, stage)).handler(async (event: unknown) => {
+    const parsed = schema.safeParse(event);
+    if (!parsed.success) {
+      const paths = parsed.error.issues.map((issue) => issue.path.join(".") || "(root)");
+      throw new InvalidInput(`${stage} input is malformed at: ${[...new Set(paths)].join(", ")}`);
+    }
+    return run(parsed.data);
+  }) as unknown as StageHandler<O>;
 }
 
 /** Logs a failure by name and replaces errors that are not ours with a name-only error. */

@@ -4,7 +4,16 @@ import type { AddressInfo } from "node:net";
 import { BYTES_PER_SAMPLE, decodeMono16, encodeSamples, resample } from "@voxtrail/audio";
 import { FLITE_VOICES, FliteEngine, type FliteVoice } from "../flite/flite-engine";
 import { payloadPartFrame, splitBytes } from "./event-stream-frames";
+import {
+  afterChunk,
+  checkFaults,
+  FIRST_CHUNK_OPENING,
+  type SonicEndpointFaults,
+  untilFirstAudio,
+} from "./faults";
 import { checkSonicRequest, type SonicRequest } from "./sonic-request";
+
+export type { SonicEndpointFaults } from "./faults";
 
 /** Options for {@link startSonicEndpoint}. */
 export interface SonicEndpointOptions {
@@ -22,6 +31,10 @@ export interface SonicEndpointOptions {
    * cutting events (and UTF-8 characters) anywhere, as SageMaker may. Unlimited by default.
    */
   maxPartBytes?: number;
+  /** Delays to inject (first audio, pacing between chunks, a stall): none by default. */
+  faults?: SonicEndpointFaults;
+  /** Called as each request arrives, before it is read: lets a test count what reached the endpoint. */
+  onRequest?: (request: { method: string; path: string }) => void;
 }
 
 /** A running local endpoint. */
@@ -71,7 +84,9 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
     engine: options.engine ?? new FliteEngine(),
     chunkMs: options.chunkMs ?? 20,
     maxPartBytes: options.maxPartBytes ?? Number.POSITIVE_INFINITY,
+    faults: options.faults ?? {},
   };
+  checkFaults(config.faults);
   if (!(config.chunkMs > 0)) throw new RangeError("chunkMs must be positive");
   const { maxPartBytes } = options;
   if (maxPartBytes !== undefined && !(Number.isInteger(maxPartBytes) && maxPartBytes >= 1)) {
@@ -79,6 +94,10 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
   }
 
   const server = createServer((req, res) => {
+    options.onRequest?.({
+      method: req.method ?? "",
+      path: new URL(req.url ?? "/", "http://localhost").pathname,
+    });
     handle(req, res, config).catch(() => {
       // An unexpected failure: answer 500 if the stream has not begun, else cut it.
       if (res.headersSent) res.destroy();
@@ -108,6 +127,7 @@ interface StreamConfig {
   engine: FliteEngine;
   chunkMs: number;
   maxPartBytes: number;
+  faults: SonicEndpointFaults;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, config: StreamConfig): Promise<void> {
@@ -118,6 +138,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: StreamC
     return;
   }
   const body = await readBody(req);
+  const receivedAt = performance.now();
   if (body === undefined) {
     // SageMaker refuses oversized payloads before they reach the model.
     const message = `Request payload exceeds ${MAX_REQUEST_BYTES} bytes`;
@@ -136,7 +157,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: StreamC
     "x-amzn-requestid": randomUUID(),
   });
   res.flushHeaders();
-  await streamSpeech(res, check.request, config);
+  await streamSpeech(res, check.request, config, receivedAt);
   if (!res.destroyed) res.end();
 }
 
@@ -144,10 +165,20 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: StreamC
  * Synthesizes, converts and sends the events. Flite runs first (it does not stream), so the first
  * `chunk` carries the synthesis time; a disconnected client stops the sending.
  */
-async function streamSpeech(res: ServerResponse, request: SonicRequest, config: StreamConfig): Promise<void> {
+async function streamSpeech(
+  res: ServerResponse,
+  request: SonicRequest,
+  config: StreamConfig,
+  receivedAt: number,
+): Promise<void> {
   const { contextId, encoding, sampleRate } = request;
+  const { faults } = config;
   const send = (events: object[]) =>
     sendEvents(res, events.map((event) => `${JSON.stringify(event)}\n`).join(""), config.maxPartBytes);
+
+  // With a first-audio delay the stream begins now, with the opening bytes of the first chunk event.
+  const openedEarly = faults.firstByteDelayMs !== undefined;
+  if (openedEarly && !(await sendEvents(res, FIRST_CHUNK_OPENING, config.maxPartBytes))) return;
 
   let stepStarted = performance.now();
   let audio: Uint8Array;
@@ -156,6 +187,8 @@ async function streamSpeech(res: ServerResponse, request: SonicRequest, config: 
     const decoded = decodeMono16(wav);
     audio = encodeSamples(resample(decoded.samples, decoded.sampleRate, sampleRate), encoding);
   } catch {
+    // Close an event opened early as an empty chunk, which clients skip.
+    if (openedEarly && !(await sendEvents(res, '","done":false}\n', config.maxPartBytes))) return;
     await send([
       { type: "error", status_code: 500, done: true, data: "synthesis failed", context_id: contextId },
     ]);
@@ -164,7 +197,8 @@ async function streamSpeech(res: ServerResponse, request: SonicRequest, config: 
 
   const bytesPerChunk =
     Math.max(1, Math.round((sampleRate * config.chunkMs) / 1000)) * BYTES_PER_SAMPLE[encoding];
-  for (let offset = 0; offset < audio.byteLength; offset += bytesPerChunk) {
+  for (let offset = 0, sent = 0; offset < audio.byteLength; offset += bytesPerChunk) {
+    if (sent > 0) await afterChunk(faults, sent);
     const data = Buffer.from(audio.subarray(offset, offset + bytesPerChunk)).toString("base64");
     const now = performance.now();
     const chunk = {
@@ -178,7 +212,15 @@ async function streamSpeech(res: ServerResponse, request: SonicRequest, config: 
       context_id: contextId,
     };
     stepStarted = now;
-    if (!(await send([chunk]))) return;
+    if (sent === 0 && openedEarly) {
+      // The rest of the event opened early: its audio, once the delay is over.
+      await untilFirstAudio(faults, receivedAt);
+      const rest = `${JSON.stringify(chunk)}\n`.slice(FIRST_CHUNK_OPENING.length);
+      if (!(await sendEvents(res, rest, config.maxPartBytes))) return;
+    } else if (!(await send([chunk]))) {
+      return;
+    }
+    sent += 1;
   }
 
   const audioSeconds = audio.byteLength / BYTES_PER_SAMPLE[encoding] / sampleRate;

@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { buildLatencyReport, lineageGraph, readJobs, renderHtml, renderText } from "@voxtrail/report";
+import { DirectoryStore } from "@voxtrail/storage";
+import { UsageError } from "../usage-error";
+
+/** Options of `voxtrail report`. */
+export interface ReportOptions {
+  store: string;
+  job?: string | undefined;
+  all?: boolean | undefined;
+  json: boolean;
+  html?: string | undefined;
+}
+
+/**
+ * `voxtrail report`: per-stage latency percentiles from the raw samples in a local store, the
+ * slowest jobs and the stage that made each slow, and the conditions behind the figures. Text on
+ * stdout, or the report as JSON with `--json`; `--html FILE` also writes a self-contained page with
+ * a waterfall per job and the lineage graph of the chosen job (`--job`, else the slowest).
+ * Resolves to the exit code: 0, or 1 when the store holds no matching job.
+ */
+export async function reportCommand(positionals: string[], options: ReportOptions): Promise<number> {
+  if (positionals.length > 0) throw new UsageError(`report takes no arguments, got ${positionals.join(" ")}`);
+  if (options.job !== undefined && options.all) throw new UsageError("give --job ID or --all, not both");
+  const storeDir = resolve(options.store);
+  if (!existsSync(storeDir)) throw new UsageError(`no store at ${storeDir} (see --store)`);
+  const store = new DirectoryStore({ root: storeDir });
+  const { jobs, unreadable } = await readJobs(
+    store,
+    options.job === undefined ? { all: true } : { jobId: options.job },
+  );
+  for (const key of unreadable) process.stderr.write(`voxtrail: skipped ${key}: not a valid document\n`);
+  if (jobs.length === 0) {
+    process.stderr.write(
+      `voxtrail: ${options.job === undefined ? "no job reports" : `no job ${options.job}`} in ${storeDir}\n`,
+    );
+    return 1;
+  }
+  const report = buildLatencyReport(jobs);
+  if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else process.stdout.write(renderText(report));
+  if (options.html !== undefined) {
+    const chosenId = options.job ?? report.slowest[0]?.jobId;
+    const chosen = jobs.find((job) => job.jobId === chosenId);
+    const page = renderHtml(
+      report,
+      chosen ? { jobId: chosen.jobId, graph: lineageGraph(chosen.records) } : undefined,
+    );
+    const file = resolve(options.html);
+    await writeFile(file, page);
+    process.stderr.write(`voxtrail: wrote ${file}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,104 @@
+import { type ArtifactRef, describeBoundary } from "@voxtrail/core";
+import type { BoundaryCount, ErasureResult, Impact, TraceNode, VerifyResult } from "@voxtrail/lineage";
+
+/** A trace as a tree: each artifact with its hash, under it the step that made it and that step's inputs. */
+export function traceTree(root: TraceNode): string {
+  const lines: string[] = [];
+  const walk = (node: TraceNode, prefix: string, last: boolean, top: boolean) => {
+    const branch = top ? "" : last ? "└─ " : "├─ ";
+    lines.push(`${prefix}${branch}${artifactLine(node.artifact)}${node.repeated ? "  (shown above)" : ""}`);
+    const inner = top ? "" : `${prefix}${last ? "   " : "│  "}`;
+    const step = node.producedBy;
+    if (node.repeated) return;
+    if (!step) {
+      lines.push(
+        `${inner}   ${node.origin === "source" ? "source audio: where the chain begins" : "NO LINEAGE: no record wrote this artifact"}`,
+      );
+      return;
+    }
+    const processors = step.processors.map(
+      (p) =>
+        `${p.provider} ${p.model} ${p.version} in ${describeBoundary(p.boundary)}${p.endpoint ? ` via ${p.endpoint}` : ""}`,
+    );
+    lines.push(
+      `${inner}   ← ${step.stage} attempt ${step.attempt} ${step.outcome}, ${step.startedAt} → ${step.endedAt}, compute ${describeBoundary(step.compute)}${step.policy ? `, policy ${step.policy.environment}: ${step.policy.outcome}` : ""}`,
+      ...processors.map((p) => `${inner}     processor ${p}`),
+      `${inner}     record ${step.record}`,
+    );
+    for (const [index, input] of node.inputs.entries()) {
+      walk(input, `${inner}   `, index === node.inputs.length - 1, false);
+    }
+  };
+  walk(root, "", true, true);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The artifacts derived from a source, as a table. */
+export function impactTable(result: Impact): string {
+  return [
+    `${artifactLine(result.source)}`,
+    `reaches ${result.artifacts.length} derived artifact(s) in ${result.jobs.length} job(s): ${result.jobs.join(", ")}`,
+    table(
+      ["kind", "key", "sha256", "bytes"],
+      result.artifacts.map((ref) => [ref.kind, ref.key, ref.sha256.slice(0, 16), String(ref.bytes)]),
+    ),
+    `activity records (kept by an erasure): ${result.records.length}`,
+  ].join("\n");
+}
+
+/** A verification's summary and findings. */
+export function verifyReport(result: VerifyResult): string {
+  const head = `${result.ok ? "OK" : "FAILED"}: ${result.jobs} job(s), ${result.artifactsChecked} artifact(s) re-hashed, ${result.linksChecked} link(s) checked, ${result.erased.length} erased chain(s), ${result.issues.length} problem(s)`;
+  const erased = result.erased.map((e) => `erased  ${e.jobId}  by erasure ${e.erasureId} at ${e.erasedAt}`);
+  const issues =
+    result.issues.length === 0
+      ? []
+      : [
+          table(
+            ["problem", "key", "detail"],
+            result.issues.map((i) => [i.problem, i.key, i.detail]),
+          ),
+        ];
+  return [head, ...erased, ...issues].join("\n");
+}
+
+/** Boundary counts as a table. */
+export function boundariesTable(rows: BoundaryCount[]): string {
+  return table(
+    ["kind", "boundary", "provider", "entered", "refused", "from"],
+    rows.map((r) => [
+      r.kind,
+      describeBoundary(r.boundary),
+      r.provider,
+      String(r.entered),
+      String(r.refused),
+      r.source,
+    ]),
+  );
+}
+
+/** What an erasure deleted. */
+export function erasureReport(result: ErasureResult): string {
+  return [
+    `erasure ${result.erasureId} of ${result.sourceKey}: ${result.erased.length} object(s), records ${result.records.join(", ") || "(none new)"}`,
+    table(
+      ["kind", "key", "sha256", "was there"],
+      result.erased.map((a) => [a.kind, a.key, a.sha256.slice(0, 16), a.existed ? "yes" : "no"]),
+    ),
+    ...(result.alreadyErased.length > 0 ? [`already erased: ${result.alreadyErased.join(", ")}`] : []),
+  ].join("\n");
+}
+
+function artifactLine(ref: ArtifactRef): string {
+  return `${ref.key}  [${ref.kind}]  sha256 ${ref.sha256.slice(0, 16)}…  ${ref.bytes} B`;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}

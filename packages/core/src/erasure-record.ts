@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { ArtifactKind } from "./artifact";
+
+/** One erased object: what it was (kind, key, hash, size), never what it held. */
+export const ErasedArtifact = z.object({
+  kind: ArtifactKind,
+  key: z.string(),
+  uri: z.string(),
+  sha256: z.string(),
+  bytes: z.number().int().nonnegative(),
+  /** Whether the object was still there to delete when the erasure ran. */
+  existed: z.boolean(),
+});
+export type ErasedArtifact = z.infer<typeof ErasedArtifact>;
+
+/**
+ * The record an erasure leaves for one job, at `erasures/<jobId>.json`: the source and every
+ * derived artifact that was deleted, by hash. The job's activity records are kept: they hold
+ * pointers and hashes only, and are what lets `verify` tell an erased chain from a broken one.
+ */
+export const ErasureRecord = z.object({
+  schemaVersion: z.literal(1),
+  erasureId: z.string(),
+  jobId: z.string(),
+  erasedAt: z.string(),
+  /** The source the erasure was asked for, by key. */
+  sourceKey: z.string(),
+  erased: z.array(ErasedArtifact),
+  /** Activity records kept as the audit trail of the erased chain. */
+  keptRecords: z.array(z.string()),
+});
+export type ErasureRecord = z.infer<typeof ErasureRecord>;

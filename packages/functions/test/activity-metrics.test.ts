@@ -1,0 +1,110 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { ActivityRecord, LOCAL_BOUNDARY } from "@voxtrail/core";
+import { keys } from "@voxtrail/workflow";
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { stageScope, withActivity } from "../src/lineage/activity";
+import { stageHandler } from "../src/middleware/middy";
+import { context, testDependencies } from "./stage-dependencies";
+
+/** Runs `call` and returns the lines it wrote to stdout (where Lambda's EMF goes). */
+async function stdoutOf(call: () => Promise<unknown>): Promise<string[]> {
+  const lines: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split("\n").filter(Boolean));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await call().catch(() => undefined);
+  } finally {
+    process.stdout.write = write;
+  }
+  return lines;
+}
+
+describe("stage metrics as CloudWatch EMF", () => {
+  test("an attempt's timings and conditions go out with low-cardinality dimensions, and into its record", async () => {
+    const metrics = new Metrics({
+      namespace: "voxtrail",
+      serviceName: "voxtrail",
+      defaultDimensions: { environment: "test" },
+    });
+    const { deps } = await testDependencies({ metrics, jobsInFlight: () => 3 });
+    const handler = stageHandler(
+      new Logger({ logLevel: "SILENT" }),
+      "Synthesize",
+      z.object({ jobId: z.string() }),
+      ({ jobId }) =>
+        withActivity({ ...stageScope(deps, jobId, "Synthesize"), inputs: [] }, async (activity) => {
+          activity.processors.push({
+            provider: "sonic-sagemaker",
+            model: "sonic",
+            version: "3.6",
+            boundary: LOCAL_BOUNDARY,
+          });
+          activity.timings.push({
+            name: "synthesize.ttfb",
+            startEvent: "request.sent",
+            endEvent: "audio.firstChunk",
+            ms: 87.5,
+          });
+          activity.measures.activeStreams = 2;
+          activity.measures.delivery = {
+            chunks: 3,
+            gapsMs: [4, 400],
+            stallThresholdMs: 250,
+            stalls: [{ afterChunk: 2, ms: 400 }],
+            totalMs: 900,
+            audioMs: 1800,
+            rtf: 0.5,
+          };
+          return "ok";
+        }),
+      metrics,
+    );
+
+    const lines = await stdoutOf(() => handler({ jobId: "job-1" }, context));
+    const emf = lines.map((line) => JSON.parse(line)).find((entry) => entry._aws);
+    const directive = emf._aws.CloudWatchMetrics[0];
+    expect(directive.Namespace).toBe("voxtrail");
+    expect(directive.Dimensions[0].sort()).toEqual(["environment", "provider", "service", "stage"]);
+    expect(emf).toMatchObject({
+      stage: "Synthesize",
+      provider: "sonic-sagemaker",
+      environment: "test",
+      jobId: "job-1", // metadata: in the log line, not a dimension
+      "synthesize.ttfb": 87.5,
+      "synthesize.activeStreams": 2,
+      "synthesize.stalls": 1,
+      "synthesize.rtf": 0.5,
+    });
+    expect(directive.Metrics.find((m: { Name: string }) => m.Name === "synthesize.ttfb")?.Unit).toBe(
+      "Milliseconds",
+    );
+
+    const record = ActivityRecord.parse(
+      JSON.parse((await deps.store.getBytes(keys.lineage("job-1", "Synthesize", 1))).toString("utf8")),
+    );
+    expect(record.conditions).toEqual({
+      provider: "sonic-sagemaker",
+      model: "sonic",
+      version: "3.6",
+      payloadBytes: 0,
+      jobsInFlight: 3,
+      activeStreams: 2,
+    });
+    expect(record.delivery?.stalls).toEqual([{ afterChunk: 2, ms: 400 }]);
+  });
+
+  test("without a Metrics instance (the local runtime) nothing reaches stdout", async () => {
+    const { deps } = await testDependencies();
+    const handler = stageHandler(new Logger({ logLevel: "SILENT" }), "Reason", z.object({}), () =>
+      withActivity({ ...stageScope(deps, "job-2", "Reason"), inputs: [] }, async (activity) => {
+        activity.timings.push({ name: "reason.duration", startEvent: "a", endEvent: "b", ms: 1 });
+      }),
+    );
+    expect(await stdoutOf(() => handler({}, context))).toEqual([]);
+  });
+});

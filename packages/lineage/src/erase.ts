@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import type { ErasedArtifact, ErasureRecord, ObjectStore } from "@voxtrail/core";
+import { erasureKey } from "./erasure-record";
+import { impact } from "./impact";
+import type { LineageGraph } from "./lineage-graph";
+
+/** What an erasure did. */
+export interface ErasureResult {
+  erasureId: string;
+  sourceKey: string;
+  /** Erasure records written, one per job. */
+  records: string[];
+  /** Objects deleted (or already gone), the source and everything derived from it. */
+  erased: ErasedArtifact[];
+  /** Jobs already erased before: left as they were. */
+  alreadyErased: string[];
+}
+
+/**
+ * Deletes a source and every artifact derived from it, and leaves one erasure record per job
+ * (`erasures/<jobId>.json`: kinds, keys, hashes and sizes, never content). Each record is written
+ * before its job's objects are deleted, so an interrupted erasure shows in `verify` as
+ * `erasure-incomplete` rather than as a broken chain; running it again finishes it. Activity
+ * records are kept: they hold pointers and hashes, and are the audit trail of what was erased.
+ *
+ * @example
+ * const result = await erase(store, graph, "incoming/voicemail/billing.wav");
+ */
+export async function erase(
+  store: ObjectStore,
+  graph: LineageGraph,
+  name: string,
+  now: () => Date = () => new Date(),
+): Promise<ErasureResult> {
+  const reach = impact(graph, name);
+  const erasureId = randomUUID();
+  const result: ErasureResult = {
+    erasureId,
+    sourceKey: reach.source.key,
+    records: [],
+    erased: [],
+    alreadyErased: [],
+  };
+  for (const jobId of reach.jobs) {
+    const previous = graph.erasures.get(jobId);
+    if (previous) {
+      // Finish an interrupted erasure: delete whatever it recorded and is still there.
+      for (const artifact of previous.erased) await store.delete(artifact.key);
+      result.alreadyErased.push(jobId);
+      continue;
+    }
+    const jobArtifacts = [
+      reach.source,
+      ...reach.artifacts.filter((ref) => graph.writers.get(ref.key)?.some((w) => w.record.jobId === jobId)),
+    ];
+    const erased = await Promise.all(
+      jobArtifacts.map(
+        async (ref): Promise<ErasedArtifact> => ({
+          kind: ref.kind,
+          key: ref.key,
+          uri: ref.uri,
+          sha256: ref.sha256,
+          bytes: ref.bytes,
+          existed: (await store.head(ref.key)) !== undefined,
+        }),
+      ),
+    );
+    const record: ErasureRecord = {
+      schemaVersion: 1,
+      erasureId,
+      jobId,
+      erasedAt: now().toISOString(),
+      sourceKey: reach.source.key,
+      erased,
+      keptRecords: (graph.jobs.get(jobId) ?? []).map((activity) => activity.key),
+    };
+    const key = erasureKey(jobId);
+    await store.put(key, `${JSON.stringify(record, null, 2)}\n`, { contentType: "application/json" });
+    for (const artifact of erased) await store.delete(artifact.key);
+    result.records.push(key);
+    result.erased.push(
+      ...erased.filter((artifact) => !result.erased.some((seen) => seen.key === artifact.key)),
+    );
+  }
+  return result;
+}

@@ -1,0 +1,289 @@
+import { createHash } from "node:crypto";
+import {
+  type ArtifactRef,
+  type ErasureRecord,
+  JobReport,
+  ObjectNotFound,
+  type ObjectStore,
+} from "@voxtrail/core";
+import { keys } from "@voxtrail/workflow";
+import type { LineageGraph } from "./lineage-graph";
+import type { StoredActivity } from "./lineage-snapshot";
+import { mapLimit } from "./parallel";
+
+/** What can be wrong with the lineage of a store. */
+export type VerifyProblem =
+  | "hash-mismatch"
+  | "missing-artifact"
+  | "artifact-without-lineage"
+  | "broken-chain"
+  | "unreadable-record"
+  | "erasure-incomplete";
+
+/** One finding: the problem, the object it concerns, and a sentence saying what was expected. */
+export interface VerifyIssue {
+  problem: VerifyProblem;
+  key: string;
+  jobId?: string;
+  detail: string;
+}
+
+/** The outcome of {@link verify}. */
+export interface VerifyResult {
+  ok: boolean;
+  jobs: number;
+  /** Artifacts re-hashed. */
+  artifactsChecked: number;
+  /** Links checked: each input of each successful attempt against what its producer wrote. */
+  linksChecked: number;
+  /** Jobs whose chain was erased, with the erasure's id: reported as erased, not broken. */
+  erased: Array<{ jobId: string; erasureId: string; erasedAt: string }>;
+  issues: VerifyIssue[];
+}
+
+/** Options of {@link verify}. */
+export interface VerifyOptions {
+  /** Only this job. */
+  jobId?: string;
+  /** Reads in flight at once (default 32). */
+  concurrency?: number;
+}
+
+/**
+ * Re-hashes every artifact the lineage names and checks every link: each artifact's bytes against
+ * the hash its producer recorded, each input of each successful attempt against what the attempt
+ * that produced it wrote, each report's artifacts against the lineage, and that every object under
+ * `artifacts/` and `reports/` was written by a recorded attempt. Erased jobs are checked against
+ * their erasure record instead: every erased object must be gone.
+ *
+ * @example
+ * const result = await verify(store, LineageGraph.of(await readLineage(store)));
+ * if (!result.ok) for (const issue of result.issues) console.log(issue.problem, issue.key);
+ */
+export async function verify(
+  store: ObjectStore,
+  graph: LineageGraph,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
+  const concurrency = options.concurrency ?? 32;
+  const issues: VerifyIssue[] = graph.unreadable.map(({ key, problem }) => ({
+    problem: "unreadable-record",
+    key,
+    detail: `lineage record ${problem}`,
+  }));
+  const jobIds = options.jobId
+    ? [options.jobId]
+    : [...new Set([...graph.jobs.keys(), ...graph.erasures.keys()])];
+  const erased: VerifyResult["erased"] = [];
+  const expected = new Map<string, { ref: ArtifactRef; jobId: string }>();
+  let linksChecked = 0;
+  const erasedChecks: Array<{ erasure: ErasureRecord; key: string }> = [];
+
+  for (const jobId of jobIds) {
+    const erasure = graph.erasures.get(jobId);
+    if (erasure) {
+      erased.push({ jobId, erasureId: erasure.erasureId, erasedAt: erasure.erasedAt });
+      for (const artifact of erasure.erased) erasedChecks.push({ erasure, key: artifact.key });
+      continue;
+    }
+    const activities = graph.jobs.get(jobId) ?? [];
+    if (activities.length === 0) {
+      issues.push({
+        problem: "broken-chain",
+        key: keys.lineagePrefix(jobId),
+        jobId,
+        detail: "the job has no activity records",
+      });
+      continue;
+    }
+    for (const activity of activities) {
+      if (activity.record.outcome !== "succeeded") continue;
+      for (const input of activity.record.inputs) {
+        linksChecked++;
+        const issue = checkLink(graph, activity, input);
+        if (issue) issues.push(issue);
+        else if (input.kind === "source-audio") expected.set(input.key, { ref: input, jobId });
+      }
+      for (const output of activity.record.outputs) {
+        if (graph.producers.get(output.key)?.activity === activity)
+          expected.set(output.key, { ref: output, jobId });
+      }
+    }
+  }
+
+  // Objects under artifacts/ and reports/ that no recorded attempt wrote.
+  const erasedJobs = new Set(erased.map((entry) => entry.jobId));
+  const listed = options.jobId
+    ? [
+        ...(await store.list(`artifacts/${options.jobId}/`)),
+        ...(await store.list(keys.report(options.jobId))),
+      ]
+    : [...(await store.list("artifacts/")), ...(await store.list("reports/"))];
+  for (const key of listed) {
+    if (graph.writers.has(key)) continue;
+    const jobId = /^(?:artifacts\/([^/]+)\/|reports\/([^/]+)\.json$)/.exec(key)?.slice(1).find(Boolean);
+    if (jobId && erasedJobs.has(jobId)) continue;
+    issues.push({
+      problem: "artifact-without-lineage",
+      key,
+      ...(jobId ? { jobId } : {}),
+      detail: "no activity record says it wrote this object",
+    });
+  }
+
+  // Re-hash every expected artifact; check that erased ones are gone.
+  const hashed = await mapLimit([...expected.values()], concurrency, async ({ ref, jobId }) => {
+    const actual = await sha256Of(store, ref.key);
+    if (actual === undefined) {
+      return issue(
+        "missing-artifact",
+        ref.key,
+        jobId,
+        `${ref.kind} recorded with sha256 ${ref.sha256} is not in the store`,
+      );
+    }
+    if (actual.sha256 !== ref.sha256) {
+      return issue(
+        "hash-mismatch",
+        ref.key,
+        jobId,
+        `${ref.kind} should have sha256 ${ref.sha256} (${ref.bytes} bytes), has ${actual.sha256} (${actual.bytes} bytes)`,
+      );
+    }
+    return undefined;
+  });
+  const leftovers = await mapLimit(erasedChecks, concurrency, async ({ erasure, key }) =>
+    (await store.head(key))
+      ? issue(
+          "erasure-incomplete",
+          key,
+          erasure.jobId,
+          `erasure ${erasure.erasureId} recorded this object as deleted, but it exists`,
+        )
+      : undefined,
+  );
+  issues.push(...hashed.filter(isIssue), ...leftovers.filter(isIssue));
+  issues.push(
+    ...(await checkReports(
+      store,
+      graph,
+      jobIds.filter((id) => !erasedJobs.has(id)),
+      concurrency,
+    )),
+  );
+
+  issues.sort((a, b) => (a.key === b.key ? a.problem.localeCompare(b.problem) : a.key < b.key ? -1 : 1));
+  return {
+    ok: issues.length === 0,
+    jobs: jobIds.length,
+    artifactsChecked: expected.size,
+    linksChecked,
+    erased,
+    issues,
+  };
+}
+
+/** An input of a successful attempt: a source, or exactly what the attempt that produced it wrote. */
+function checkLink(
+  graph: LineageGraph,
+  activity: StoredActivity,
+  input: ArtifactRef,
+): VerifyIssue | undefined {
+  const { record } = activity;
+  const step = `${record.stage} attempt ${record.attempt} (${activity.key})`;
+  const producer = graph.producers.get(input.key);
+  if (!producer) {
+    if (input.kind === "source-audio") return undefined;
+    return issue(
+      "broken-chain",
+      input.key,
+      record.jobId,
+      `${step} read this ${input.kind}, but no successful attempt wrote it`,
+    );
+  }
+  if (producer.ref.sha256 !== input.sha256) {
+    return issue(
+      "broken-chain",
+      input.key,
+      record.jobId,
+      `${step} read sha256 ${input.sha256}, but ${producer.activity.record.stage} wrote ${producer.ref.sha256}`,
+    );
+  }
+  return undefined;
+}
+
+/** Each report's artifacts must be the ones the lineage recorded. */
+async function checkReports(
+  store: ObjectStore,
+  graph: LineageGraph,
+  jobIds: string[],
+  concurrency: number,
+): Promise<VerifyIssue[]> {
+  const found = await mapLimit(jobIds, concurrency, async (jobId): Promise<VerifyIssue[]> => {
+    const key = keys.report(jobId);
+    if (!graph.producers.has(key)) return [];
+    let report: JobReport;
+    try {
+      const parsed = JobReport.safeParse(JSON.parse((await store.getBytes(key)).toString("utf8")));
+      if (!parsed.success) return [issue("broken-chain", key, jobId, "the report does not match its schema")];
+      report = parsed.data;
+    } catch {
+      return []; // Missing or altered: the re-hash already names it.
+    }
+    return report.artifacts.flatMap((ref) => {
+      const producer = graph.producers.get(ref.key);
+      if (!producer) {
+        return ref.kind === "source-audio" || graph.readers.has(ref.key)
+          ? []
+          : [
+              issue(
+                "artifact-without-lineage",
+                ref.key,
+                jobId,
+                `the report lists this ${ref.kind}, but no activity record wrote it`,
+              ),
+            ];
+      }
+      return producer.ref.sha256 === ref.sha256
+        ? []
+        : [
+            issue(
+              "broken-chain",
+              ref.key,
+              jobId,
+              `the report says sha256 ${ref.sha256}, the lineage ${producer.ref.sha256}`,
+            ),
+          ];
+    });
+  });
+  return found.flat();
+}
+
+/** Streams the object through sha256; `undefined` when it is not there. */
+async function sha256Of(
+  store: ObjectStore,
+  key: string,
+): Promise<{ sha256: string; bytes: number } | undefined> {
+  let body: AsyncIterable<Buffer>;
+  try {
+    body = await store.get(key);
+  } catch (error) {
+    if (error instanceof ObjectNotFound) return undefined;
+    throw error;
+  }
+  const hash = createHash("sha256");
+  let bytes = 0;
+  for await (const chunk of body) {
+    hash.update(chunk);
+    bytes += chunk.byteLength;
+  }
+  return { sha256: hash.digest("hex"), bytes };
+}
+
+function issue(problem: VerifyProblem, key: string, jobId: string, detail: string): VerifyIssue {
+  return { problem, key, jobId, detail };
+}
+
+function isIssue(value: VerifyIssue | undefined): value is VerifyIssue {
+  return value !== undefined;
+}

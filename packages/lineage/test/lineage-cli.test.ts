@@ -1,0 +1,152 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { DirectoryStore, S3Store } from "@voxtrail/storage";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { motoClientConfig } from "../../../test/setup/aws";
+import { type SyntheticJob, writeSyntheticJob } from "./synthetic-jobs";
+
+const BIN = fileURLToPath(new URL("../../cli/bin/voxtrail.js", import.meta.url));
+
+/** Runs `voxtrail` as a user would, with extra environment variables. */
+function voxtrail(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe("voxtrail lineage on a local store", () => {
+  let root: string;
+  let jobs: SyntheticJob[];
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "voxtrail-lineage-cli-"));
+    const store = new DirectoryStore({ root });
+    jobs = [await writeSyntheticJob(store, 1), await writeSyntheticJob(store, 2)];
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("traces an artifact as a tree, and as JSON", async () => {
+    const reply = jobs[0]!.artifacts.replyAudio;
+    const text = await voxtrail(["lineage", "trace", reply.key, "--store", root]);
+    expect(text.stderr).toBe("");
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split("\n");
+    expect(lines[0]).toContain(reply.key);
+    expect(text.stdout).toMatch(/← Synthesize attempt 1 succeeded/);
+    expect(text.stdout).toMatch(/processor local-sonic-endpoint flite 1 in local/);
+    expect(text.stdout).toMatch(/└─ incoming\/voicemail\/call-000001\.wav {2}\[source-audio\]/);
+    expect(text.stdout).toContain("source audio: where the chain begins");
+
+    const json = await voxtrail(["lineage", "trace", reply.uri, "--store", root, "--json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      artifact: { key: reply.key },
+      producedBy: { stage: "Synthesize" },
+    });
+  });
+
+  it("verifies, then fails naming an altered artifact with exit code 1", async () => {
+    const ok = await voxtrail(["lineage", "verify", "--store", root]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^OK: 2 job\(s\), 14 artifact\(s\) re-hashed/);
+
+    const transcript = jobs[1]!.artifacts.transcript;
+    const file = join(root, ...transcript.key.split("/"));
+    const original = await readFile(file);
+    await writeFile(file, Buffer.concat([original.subarray(0, -1), Buffer.from([original.at(-1)! ^ 1])]));
+    try {
+      const failed = await voxtrail(["lineage", "verify", "--store", root]);
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toMatch(/^FAILED: .* 1 problem\(s\)/);
+      expect(failed.stdout).toMatch(new RegExp(`hash-mismatch +${transcript.key}`));
+      const json = await voxtrail(["lineage", "verify", "--store", root, "--json", "--job", jobs[1]!.jobId]);
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout).issues).toEqual([
+        expect.objectContaining({ problem: "hash-mismatch", key: transcript.key }),
+      ]);
+    } finally {
+      await writeFile(file, original);
+    }
+  });
+
+  it("lists impact and boundary counts, exports NDJSON, and erases", async () => {
+    const [job] = jobs as [SyntheticJob];
+    const impact = await voxtrail(["lineage", "impact", job.source.key, "--store", root, "--json"]);
+    expect(JSON.parse(impact.stdout).artifacts).toHaveLength(6);
+
+    const counts = await voxtrail(["lineage", "boundaries", "--store", root]);
+    expect(counts.stdout.split("\n")[0]).toMatch(/^kind +boundary +provider +entered +refused +from$/);
+    expect(counts.stdout).toMatch(/transcript +local +pocketsphinx +2 +0 +policy-decision/);
+
+    const exported = await voxtrail(["lineage", "export", "--format", "openlineage", "--store", root]);
+    const events = exported.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events).toHaveLength(20);
+
+    const erased = await voxtrail(["lineage", "erase", job.source.key, "--store", root]);
+    expect(erased.code).toBe(0);
+    expect(erased.stdout).toMatch(
+      /^erasure [0-9a-f-]{36} of incoming\/voicemail\/call-000001\.wav: 7 object\(s\)/,
+    );
+    const after = await voxtrail(["lineage", "verify", "--store", root]);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toContain(`erased  ${job.jobId}`);
+  });
+
+  it("refuses a missing artifact argument with the usage and exit code 2", async () => {
+    const result = await voxtrail(["lineage", "trace", "--store", root]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/lineage trace needs an artifact/);
+  });
+});
+
+describe("voxtrail lineage --bucket (S3 through moto_server)", () => {
+  it("traces and verifies lineage in a bucket with the standard AWS configuration", async () => {
+    const bucket = `lineage-${randomUUID().slice(0, 8)}`;
+    const client = new S3Client(motoClientConfig());
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    const store = new S3Store({ client, bucket });
+    const job = await writeSyntheticJob(store, 7);
+    const env = {
+      AWS_ENDPOINT_URL_S3: inject("motoEndpoint"),
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "testing",
+      AWS_SECRET_ACCESS_KEY: "testing",
+    };
+    const verified = await voxtrail(["lineage", "verify", "--bucket", bucket, "--json"], env);
+    expect(verified.stderr).not.toMatch(/voxtrail:/);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, jobs: 1, artifactsChecked: 7 });
+    const traced = await voxtrail(
+      ["lineage", "trace", `s3://${bucket}/${job.artifacts.record.key}`, "--bucket", bucket, "--json"],
+      env,
+    );
+    expect(JSON.parse(traced.stdout).producedBy).toMatchObject({ stage: "Reason", jobId: job.jobId });
+
+    await store.put(job.artifacts.replyText.key, "Something else entirely.\n", { contentType: "text/plain" });
+    const failed = await voxtrail(["lineage", "verify", "--bucket", bucket], env);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(new RegExp(`hash-mismatch +${job.artifacts.replyText.key}`));
+  });
+});

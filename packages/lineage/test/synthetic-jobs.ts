@@ -1,0 +1,188 @@
+import { randomUUID } from "node:crypto";
+import {
+  type ActivityRecord,
+  type ArtifactKind,
+  type ArtifactRef,
+  LOCAL_BOUNDARY,
+  type ObjectStore,
+  POINTERS_ONLY,
+  type Processor,
+} from "@voxtrail/core";
+import { ARTIFACT_FILES, type ArtifactFile, jobIdFor, keys } from "@voxtrail/workflow";
+
+/** What a synthetic job wrote. */
+export interface SyntheticJob {
+  jobId: string;
+  source: ArtifactRef;
+  artifacts: Record<
+    "normalizedAudio" | "transcript" | "record" | "replyText" | "replyAudio" | "report",
+    ArtifactRef
+  >;
+}
+
+const processor = (provider: string, model: string): Processor => ({
+  provider,
+  model,
+  version: "1",
+  boundary: LOCAL_BOUNDARY,
+});
+
+/**
+ * Writes one voicemail job's objects and lineage the way the stage handlers do (source, five
+ * artifacts, report, one activity record per stage, with policy decisions), with small synthetic
+ * bodies: lineage at scale without running the engines.
+ */
+export async function writeSyntheticJob(
+  store: ObjectStore,
+  index: number,
+  start = Date.UTC(2026, 0, 1),
+): Promise<SyntheticJob> {
+  const sourceKey = keys.incomingVoicemail(`call-${String(index).padStart(6, "0")}.wav`);
+  const stored = await store.put(sourceKey, `RIFF synthetic voicemail ${index}`, {
+    contentType: "audio/wav",
+  });
+  const jobId = jobIdFor({ bucket: store.bucket, key: sourceKey, etag: stored.etag });
+  const source: ArtifactRef = refOf("source-audio", stored);
+  let clock = start + index * 10_000;
+  const at = () => new Date(clock++).toISOString();
+  const put = async (kind: ArtifactKind, file: ArtifactFile, body: string, contentType: string) =>
+    refOf(kind, await store.put(keys.artifact(jobId, file), body, { contentType }));
+  const record = async (
+    stage: string,
+    inputs: ArtifactRef[],
+    outputs: () => Promise<ArtifactRef[]>,
+    processors: Processor[],
+    kinds: ArtifactKind[],
+  ) => {
+    const startedAt = at();
+    const written = await outputs();
+    const activity: ActivityRecord = {
+      schemaVersion: 2,
+      activityId: randomUUID(),
+      jobId,
+      stage,
+      attempt: 1,
+      startedAt,
+      endedAt: at(),
+      outcome: "succeeded",
+      compute: LOCAL_BOUNDARY,
+      inputs,
+      outputs: written,
+      processors,
+      timings: [
+        { name: `${stage.toLowerCase()}.duration`, startEvent: "handler.start", endEvent: "done", ms: 5 },
+      ],
+      policy: {
+        environment: "local",
+        outcome: "allowed",
+        flows: processors.flatMap((p) =>
+          kinds.map((kind) => ({
+            kind,
+            provider: p.provider,
+            model: p.model,
+            boundary: p.boundary,
+            allowed: true,
+          })),
+        ),
+      },
+      sideChannels: POINTERS_ONLY,
+    };
+    await store.put(keys.lineage(jobId, stage, 1), `${JSON.stringify(activity, null, 2)}\n`, {
+      contentType: "application/json",
+    });
+    return written;
+  };
+
+  const [normalizedAudio] = await record(
+    "Ingest",
+    [source],
+    async () => [await put("normalized-audio", ARTIFACT_FILES.normalizedAudio, `pcm ${index}`, "audio/wav")],
+    [processor("voxtrail", "wav-normalizer")],
+    ["source-audio", "normalized-audio"],
+  );
+  const [transcript] = await record(
+    "Transcribe",
+    [normalizedAudio as ArtifactRef],
+    async () => [
+      await put("transcript", ARTIFACT_FILES.transcript, `{"text":"call ${index}"}`, "application/json"),
+    ],
+    [processor("pocketsphinx", "en-us")],
+    ["normalized-audio", "transcript"],
+  );
+  const [recordRef, replyText] = await record(
+    "Reason",
+    [transcript as ArtifactRef],
+    async () => [
+      await put("record", ARTIFACT_FILES.record, `{"intent":"billing","n":${index}}`, "application/json"),
+      await put(
+        "reply-text",
+        ARTIFACT_FILES.replyText,
+        `Thanks, caller ${index}.\n`,
+        "text/plain; charset=utf-8",
+      ),
+    ],
+    [processor("voxtrail", "local-reasoner"), processor("jsonl-records", "lookup")],
+    ["transcript", "record", "reply-text"],
+  );
+  const [replyAudio] = await record(
+    "Synthesize",
+    [replyText as ArtifactRef],
+    async () => [await put("reply-audio", ARTIFACT_FILES.replyAudio, `reply audio ${index}`, "audio/wav")],
+    [processor("local-sonic-endpoint", "flite")],
+    ["reply-text", "reply-audio"],
+  );
+  const artifacts = [source, normalizedAudio, transcript, recordRef, replyText, replyAudio] as ArtifactRef[];
+  const [report] = await record(
+    "Finalize",
+    artifacts,
+    async () => [
+      refOf(
+        "report",
+        await store.put(
+          keys.report(jobId),
+          `${JSON.stringify({
+            schemaVersion: 1,
+            jobId,
+            outcome: "succeeded",
+            source: { bucket: store.bucket, key: sourceKey, sha256: source.sha256 },
+            eventTime: new Date(start).toISOString(),
+            execution: { id: `exec-${index}`, startTime: new Date(start).toISOString() },
+            artifacts,
+            stages: [],
+            timings: [],
+            writtenAt: new Date(clock).toISOString(),
+          })}\n`,
+          { contentType: "application/json" },
+        ),
+      ),
+    ],
+    [],
+    [],
+  );
+  return {
+    jobId,
+    source,
+    artifacts: {
+      normalizedAudio: normalizedAudio as ArtifactRef,
+      transcript: transcript as ArtifactRef,
+      record: recordRef as ArtifactRef,
+      replyText: replyText as ArtifactRef,
+      replyAudio: replyAudio as ArtifactRef,
+      report: report as ArtifactRef,
+    },
+  };
+}
+
+function refOf(
+  kind: ArtifactKind,
+  stored: { key: string; uri: string; sha256?: string; bytes: number; contentType: string },
+): ArtifactRef {
+  return {
+    kind,
+    key: stored.key,
+    uri: stored.uri,
+    sha256: stored.sha256 ?? "",
+    bytes: stored.bytes,
+    contentType: stored.contentType,
+  };
+}
