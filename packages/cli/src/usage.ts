@@ -2,7 +2,7 @@
 export const USAGE = `voxtrail: event-driven voicemail pipeline, run locally on embedded engines
 
 Usage:
-  voxtrail run [FILE|DIR ...] [--store DIR] [--concurrency N] [--json]
+  voxtrail run [FILE|DIR ...] [--store DIR] [--records FILE] [--concurrency N] [--json]
       Upload each voicemail under incoming/voicemail/ in the local store, deliver the S3
       "Object Created" event, and run the voicemail workflow. A directory contributes its .wav
       files. With no paths, processes the bundled fixtures. Exit code 1 if any job failed.
