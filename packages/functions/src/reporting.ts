@@ -3,12 +3,18 @@ import {
   type JobReport,
   OUTCOME_DETAIL_TYPES,
   type OutcomeDetail,
+  type Processor,
   round,
   type Timing,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { putJsonArtifact } from "./artifacts";
 import type { StageDependencies } from "./dependencies";
+
+/** The report writer is our own code, running where the handler runs. */
+export function reportWriter(deps: StageDependencies): Processor {
+  return { provider: "voxtrail", model: "report-writer", version: "1", boundary: deps.compute };
+}
 
 /** A report before it is written: `writtenAt`, `schemaVersion` and `job.endToEnd` are added on write. */
 export type ReportDraft = Omit<JobReport, "schemaVersion" | "writtenAt" | "timings">;

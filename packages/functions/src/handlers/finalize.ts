@@ -2,7 +2,7 @@ import { EventClock } from "@voxtrail/core";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
 import { enforceBoundaries } from "../lineage/boundary-check";
-import { writeReportAndAnnounce } from "../reporting";
+import { reportWriter, writeReportAndAnnounce } from "../reporting";
 import type { FinalizeInput, FinalizeOutput } from "../state";
 
 /** Finalize: writes the job report (source, artifacts, per-stage timings) and announces success. */
@@ -21,6 +21,7 @@ export async function finalize(deps: StageDependencies, job: FinalizeInput): Pro
   return withActivity({ ...stageScope(deps, job.jobId, "Finalize"), inputs: artifacts }, async (activity) => {
     // Finalize handles pointers only: no data flows, and the decision says so.
     enforceBoundaries(deps, activity, "Finalize", []);
+    activity.processors.push(reportWriter(deps));
     const report = await writeReportAndAnnounce(deps, {
       jobId: job.jobId,
       outcome: "succeeded",

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
 import { enforceBoundaries } from "../lineage/boundary-check";
-import { writeReportAndAnnounce } from "../reporting";
+import { reportWriter, writeReportAndAnnounce } from "../reporting";
 import {
   JobState,
   ObjectCreatedEvent,
@@ -87,6 +87,7 @@ export async function recordFailure(
     { ...stageScope(deps, draft.jobId, `Record${input.stage}Failure`), inputs: draft.artifacts },
     async (activity) => {
       enforceBoundaries(deps, activity, `Record${input.stage}Failure`, []);
+      activity.processors.push(reportWriter(deps));
       const report = await writeReportAndAnnounce(deps, {
         ...draft,
         outcome: "failed",
