@@ -1,36 +1,16 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { DirectoryStore, S3Store } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runCli } from "../../../test/e2e/run-cli";
 import { motoClientConfig } from "../../../test/setup/aws";
 import { type SyntheticJob, writeSyntheticJob } from "./synthetic-jobs";
 
-const BIN = fileURLToPath(new URL("../../cli/bin/voxtrail.js", import.meta.url));
-
 /** Runs `voxtrail` as a user would, with extra environment variables. */
-function voxtrail(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const voxtrail = runCli;
 
 describe("voxtrail lineage on a local store", () => {
   let root: string;
