@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { SonicSageMakerSynthesizer } from "@voxtrail/providers";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FliteEngine } from "../../src/flite/flite-engine";
@@ -19,16 +20,38 @@ import { invoke, localClient, sonicBody, TEST_PROCESSOR } from "./helpers";
 const FIRST_AUDIO_MS = 800;
 const STALL_MS = 300;
 const STALL_AFTER_CHUNK = 5;
-/** Allowed excess: request signing, a local connection, event decoding, timers on a busy 2-CPU box. */
+/**
+ * Allowed excess: request signing, a local connection, event decoding. On top of it the test allows
+ * whatever this process's event loop was held up while it ran (measured, not guessed): the
+ * endpoint's timers and the client's reads share that loop, and a loaded CI machine delays both.
+ */
 const TOLERANCE_MS = 25;
 
 const TEXT = "Thanks for calling back.";
-const engine = new FliteEngine();
+
+/**
+ * flite's speech for TEXT, rendered once before anything is timed: a synthesis runs in a child
+ * process whose start-up on a loaded machine can outlast the injected delay, and the endpoint sends
+ * first audio only when both the delay and the synthesis are over. The delays under test are the
+ * endpoint's, not flite's.
+ */
+class PrerenderedFlite extends FliteEngine {
+  #wav: Uint8Array | undefined;
+  async prerender(): Promise<void> {
+    this.#wav = await super.synthesizeWav(TEXT, "slt");
+  }
+  override async synthesizeWav(text: string): Promise<Uint8Array> {
+    if (text !== TEXT || !this.#wav) throw new Error("only the prerendered text is available");
+    return this.#wav;
+  }
+}
+
+const engine = new PrerenderedFlite();
 let endpoint: SonicEndpoint;
 let client: ReturnType<typeof localClient>;
 
 beforeAll(async () => {
-  await engine.synthesizeWav(TEXT, "slt"); // compile flite's WebAssembly before anything is timed
+  await engine.prerender();
   endpoint = await startSonicEndpoint({
     engine,
     faults: { firstByteDelayMs: FIRST_AUDIO_MS, stall: { afterChunk: STALL_AFTER_CHUNK, ms: STALL_MS } },
@@ -58,14 +81,19 @@ describe("latency injected into the local Sonic endpoint", () => {
       language: "en",
       format: { encoding: "pcm_s16le", sampleRate: 16000, channels: 1 },
     });
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     for await (const _ of stream) {
       // drain
     }
+    loopDelay.disable();
+    // Timers in this process fired up to this much late while the synthesis ran (ns -> ms).
+    const lateMs = loopDelay.max / 1e6;
     const timings = Object.fromEntries(stream.timings().map((timing) => [timing.name, timing.ms]));
     expect(timings["synthesize.ttfb"]).toBeGreaterThanOrEqual(FIRST_AUDIO_MS);
-    expect(timings["synthesize.ttfb"]).toBeLessThan(FIRST_AUDIO_MS + TOLERANCE_MS);
+    expect(timings["synthesize.ttfb"]).toBeLessThan(FIRST_AUDIO_MS + TOLERANCE_MS + lateMs);
     expect(timings["synthesize.maxGap"]).toBeGreaterThanOrEqual(STALL_MS - 1);
-    expect(timings["synthesize.maxGap"]).toBeLessThan(STALL_MS + TOLERANCE_MS);
+    expect(timings["synthesize.maxGap"]).toBeLessThan(STALL_MS + TOLERANCE_MS + lateMs);
 
     const delivery = stream.delivery();
     expect(delivery.chunks).toBeGreaterThan(STALL_AFTER_CHUNK + 1);
@@ -74,7 +102,7 @@ describe("latency injected into the local Sonic endpoint", () => {
     expect(delivery.stalls[0]?.afterChunk).toBe(STALL_AFTER_CHUNK);
     expect(delivery.stalls[0]?.ms).toBe(timings["synthesize.maxGap"]);
     console.info(
-      `injected first audio ${FIRST_AUDIO_MS} ms, stall ${STALL_MS} ms; recorded ttfb ${timings["synthesize.ttfb"]} ms, largest gap ${timings["synthesize.maxGap"]} ms`,
+      `injected first audio ${FIRST_AUDIO_MS} ms, stall ${STALL_MS} ms; recorded ttfb ${timings["synthesize.ttfb"]} ms, largest gap ${timings["synthesize.maxGap"]} ms; event loop late by up to ${lateMs.toFixed(1)} ms`,
     );
   });
 
