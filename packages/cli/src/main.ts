@@ -10,6 +10,13 @@ async function main(argv: string[]): Promise<number> {
     options: {
       store: { type: "string", default: ".voxtrail" },
       records: { type: "string" },
+      synthesizer: { type: "string" },
+      "sonic-endpoint": { type: "string" },
+      "voice-id": { type: "string" },
+      transcriber: { type: "string" },
+      reasoner: { type: "string" },
+      "reply-format": { type: "string", default: "pcm16" },
+      "boundary-policy": { type: "string", default: "local" },
       concurrency: { type: "string", default: "2" },
       json: { type: "boolean", default: false },
       "arn-prefix": { type: "string" },

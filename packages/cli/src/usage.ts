@@ -3,6 +3,9 @@ export const USAGE = `voxtrail: event-driven voicemail pipeline, run locally on 
 
 Usage:
   voxtrail run [FILE|DIR ...] [--store DIR] [--records FILE] [--concurrency N] [--json]
+               [--synthesizer NAME] [--sonic-endpoint NAME] [--voice-id ID]
+               [--transcriber NAME] [--reasoner NAME] [--reply-format NAME]
+               [--boundary-policy ENV]
       Upload each voicemail under incoming/voicemail/ in the local store, deliver the S3
       "Object Created" event, and run the voicemail workflow. A directory contributes its .wav
       files. With no paths, processes the bundled fixtures. Exit code 1 if any job failed.
@@ -10,6 +13,26 @@ Usage:
         --records FILE     JSON Lines business records (default: bundled fixtures)
         --concurrency N    jobs in flight at once (default 2)
         --json             print the job results and reports as JSON on stdout
+        --synthesizer NAME local (flite behind a local Sonic-compatible endpoint, the default),
+                           sonic-sagemaker (InvokeEndpointWithResponseStream on --sonic-endpoint;
+                           region, credentials and AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME from the
+                           standard AWS configuration) or cartesia-api (needs CARTESIA_API_KEY)
+        --sonic-endpoint NAME
+                           the SageMaker endpoint serving Sonic (sonic-sagemaker)
+        --voice-id ID      the Sonic voice of a cloud synthesizer (default: the examples' voice)
+        --transcriber NAME local (pocketsphinx, the default) or cartesia-ink (needs
+                           CARTESIA_API_KEY)
+        --reasoner NAME    local (rule-based, the default) or bedrock (Converse; the model from
+                           VOXTRAIL_BEDROCK_MODEL_ID)
+        --reply-format NAME
+                           pcm16 (16 kHz mono 16-bit PCM WAV, the default) or telephony
+                           (Amazon Connect prompts: 8 kHz mono mu-law WAV)
+        --boundary-policy ENV
+                           enforce config/boundary-policy/ENV.json (default local: data may
+                           reach our AWS account, never a third party; dev admits Cartesia)
+      A flag left out falls back to its environment variable (VOXTRAIL_SYNTHESIZER,
+      VOXTRAIL_SONIC_ENDPOINT, VOXTRAIL_VOICE_ID, VOXTRAIL_TRANSCRIBER, VOXTRAIL_REASONER),
+      as the Lambda functions read them.
 
   voxtrail report [--job ID | --all] [--store DIR] [--json] [--html FILE]
       Latency from the raw samples in the store: per stage and timing, count, p50, p95, p99 and

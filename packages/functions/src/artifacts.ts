@@ -1,13 +1,14 @@
+import type { Readable } from "node:stream";
 import type { ArtifactKind, ArtifactRef, ObjectStore } from "@voxtrail/core";
 import { InvalidInput } from "@voxtrail/core";
 import type { z } from "zod";
 
-/** Writes `body` under `key` and returns the pointer that state payloads carry. */
+/** Writes `body` (a Readable is streamed) under `key` and returns the pointer that state payloads carry. */
 export async function putArtifact(
   store: ObjectStore,
   kind: ArtifactKind,
   key: string,
-  body: Uint8Array | string,
+  body: Uint8Array | string | Readable,
   contentType: string,
 ): Promise<ArtifactRef> {
   const stored = await store.put(key, body, { contentType });

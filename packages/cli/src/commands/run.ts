@@ -1,5 +1,11 @@
 import { resolve } from "node:path";
-import { BUNDLED_VOICEMAILS_DIR, collectInputFiles, LocalRuntime } from "@voxtrail/local";
+import {
+  BUNDLED_VOICEMAILS_DIR,
+  collectInputFiles,
+  LocalRuntime,
+  providerSelection,
+  replyFormatNamed,
+} from "@voxtrail/local";
 import { jobLine, summaryLine } from "../job-lines";
 import { ProgressLine } from "../progress";
 import { UsageError } from "../usage-error";
@@ -10,6 +16,13 @@ export interface RunOptions {
   records?: string | undefined;
   concurrency: string;
   json: boolean;
+  synthesizer?: string | undefined;
+  "sonic-endpoint"?: string | undefined;
+  "voice-id"?: string | undefined;
+  transcriber?: string | undefined;
+  reasoner?: string | undefined;
+  "reply-format": string;
+  "boundary-policy": string;
 }
 
 /**
@@ -23,6 +36,7 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
       `--concurrency must be a positive integer, got ${JSON.stringify(options.concurrency)}`,
     );
   }
+  const { providers, replyFormat } = runChoices(options);
   const files = await collectInputFiles(paths.length > 0 ? paths : [BUNDLED_VOICEMAILS_DIR]);
   if (files.length === 0)
     throw new UsageError(`no .wav files found in ${paths.join(", ") || BUNDLED_VOICEMAILS_DIR}`);
@@ -36,6 +50,9 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
   const runtime = await LocalRuntime.start({
     storeDir,
     ...(options.records ? { recordsFile: resolve(options.records) } : {}),
+    providers,
+    replyFormat,
+    policyEnvironment: options["boundary-policy"],
   });
   const progress = new ProgressLine(files.length);
   try {
@@ -53,5 +70,24 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
   } finally {
     progress.clear();
     await runtime.close();
+  }
+}
+
+/** The providers and reply format the flags (and, for what they omit, the environment) choose. */
+function runChoices(options: RunOptions) {
+  try {
+    return {
+      providers: providerSelection({
+        synthesizer: options.synthesizer,
+        sonicEndpoint: options["sonic-endpoint"],
+        voiceId: options["voice-id"],
+        transcriber: options.transcriber,
+        reasoner: options.reasoner,
+      }),
+      replyFormat: replyFormatNamed(options["reply-format"]),
+    };
+  } catch (error) {
+    if (error instanceof Error && error.name === "InvalidInput") throw new UsageError(error.message);
+    throw error;
   }
 }

@@ -1,5 +1,5 @@
-import { BYTES_PER_SAMPLE, writeWav } from "@voxtrail/audio";
-import { EventClock, round } from "@voxtrail/core";
+import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
+import { type ArtifactRef, EventClock, round } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import type { StageDependencies } from "../dependencies";
@@ -7,10 +7,12 @@ import { stageScope, withActivity } from "../lineage/activity";
 import { enforceBoundaries } from "../lineage/boundary-check";
 import { activeSynthesisStreams } from "../metrics/active-streams";
 import type { SynthesizeInput, SynthesizeResult } from "../state";
+import { WavSpool } from "../wav-spool";
 
 /**
  * Synthesize: speaks `reply.txt` through the configured synthesizer (Sonic on SageMaker, or the
- * local Sonic-compatible endpoint) and writes `reply.wav`, with time to first audio, the largest
+ * local Sonic-compatible endpoint) and writes `reply.wav` (spooled to local disk as the audio
+ * streams, then streamed into the store: memory stays flat), with time to first audio, the largest
  * gap between chunks, and the real-time factor. The activity record also keeps every gap between
  * chunks, the stalls, and the number of synthesis streams open in this process when this one began.
  */
@@ -27,29 +29,35 @@ export async function synthesize(deps: StageDependencies, job: SynthesizeInput):
       activity.processors.push(deps.synthesizer.processor);
       const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();
       const stream = deps.synthesizer.synthesize({ text, language: deps.language, format: deps.replyFormat });
-      const chunks: Uint8Array[] = [];
-      clock.mark("stream.start");
-      activity.measures.activeStreams = activeSynthesisStreams.enter();
+      // The reply is spooled to local disk as it streams and stored once whole: memory stays flat,
+      // and an interrupted stream leaves no reply artifact.
+      const spool = await WavSpool.open(deps.replyFormat);
+      let replyAudio: ArtifactRef;
       try {
-        for await (const chunk of stream) chunks.push(chunk);
+        clock.mark("stream.start");
+        activity.measures.activeStreams = activeSynthesisStreams.enter();
+        try {
+          for await (const chunk of stream) await spool.write(chunk);
+        } finally {
+          activeSynthesisStreams.leave();
+          // Kept on failure too: the gaps up to an interrupted stream are the interesting ones.
+          const delivery = stream.delivery?.();
+          if (delivery) activity.measures.delivery = delivery;
+        }
+        replyAudio = await putArtifact(
+          deps.store,
+          "reply-audio",
+          keys.artifact(job.jobId, ARTIFACT_FILES.replyAudio),
+          await spool.finish(),
+          "audio/wav",
+        );
+        activity.outputs.push(replyAudio);
       } finally {
-        activeSynthesisStreams.leave();
-        // Kept on failure too: the gaps up to an interrupted stream are the interesting ones.
-        const delivery = stream.delivery?.();
-        if (delivery) activity.measures.delivery = delivery;
+        await spool.discard();
       }
-      const audio = Buffer.concat(chunks);
-      const replyAudio = await putArtifact(
-        deps.store,
-        "reply-audio",
-        keys.artifact(job.jobId, ARTIFACT_FILES.replyAudio),
-        writeWav(deps.replyFormat, audio),
-        "audio/wav",
-      );
-      activity.outputs.push(replyAudio);
       clock.mark("reply.durable");
       const audioMs =
-        (audio.length / BYTES_PER_SAMPLE[deps.replyFormat.encoding] / deps.replyFormat.sampleRate) * 1000;
+        (spool.dataBytes / BYTES_PER_SAMPLE[deps.replyFormat.encoding] / deps.replyFormat.sampleRate) * 1000;
       activity.measures.audioMs = round(audioMs);
       const streamTimings = stream.timings();
       const total = streamTimings.find((timing) => timing.name === "synthesize.total")?.ms ?? 0;

@@ -19,6 +19,21 @@ export function payloadPartFrame(bytes: Uint8Array): Uint8Array {
   });
 }
 
+/**
+ * An exception message of SageMaker's `ResponseStream` (`ModelStreamError`, `InternalStreamFailure`):
+ * the SDK throws it from the stream as an error of that name, with the body's fields.
+ */
+export function exceptionFrame(type: string, body: { Message: string; ErrorCode?: string }): Uint8Array {
+  return codec.encode({
+    headers: {
+      ":message-type": { type: "string", value: "exception" },
+      ":exception-type": { type: "string", value: type },
+      ":content-type": { type: "string", value: "application/json" },
+    },
+    body: fromUtf8(JSON.stringify(body)),
+  });
+}
+
 /** Splits `bytes` into consecutive slices of at most `maxBytes` each (one slice when it fits). */
 export function splitBytes(bytes: Uint8Array, maxBytes: number): Uint8Array[] {
   if (bytes.byteLength <= maxBytes) return [bytes];

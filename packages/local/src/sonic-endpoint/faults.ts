@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
 /**
- * Delays the local Sonic endpoint can inject, to test what the client measures. Every delay is
- * measured on the endpoint's monotonic clock.
+ * Delays and failures the local Sonic endpoint can inject, to test what the client measures and how
+ * it recovers. Every delay is measured on the endpoint's monotonic clock. Failures hit only the
+ * first `requests` invocations (1 by default; counted from the endpoint's start), so a retry can
+ * succeed.
  */
 export interface SonicEndpointFaults {
   /**
@@ -17,6 +19,16 @@ export interface SonicEndpointFaults {
   interChunkDelayMs?: number;
   /** After the `afterChunk`-th chunk event (1-based), wait a further `ms` before the next one. */
   stall?: { afterChunk: number; ms: number };
+  /**
+   * After the `afterChunk`-th chunk event (1-based), end the stream with a `ModelStreamError`
+   * exception message, as SageMaker does when the model container fails mid-stream.
+   */
+  streamError?: { afterChunk: number; requests?: number };
+  /**
+   * Answer before any stream as SageMaker does when the container answers `originalStatus`:
+   * HTTP 424 `ModelError` with `OriginalStatusCode` (429: no capacity; 422: rejected input).
+   */
+  modelError?: { originalStatus: 422 | 429; requests?: number };
 }
 
 /** Throws a `RangeError` naming the first fault setting that is not a usable delay. */
@@ -31,10 +43,26 @@ export function checkFaults(faults: SonicEndpointFaults): void {
       throw new RangeError(`faults.${name} must be a non-negative number of milliseconds`);
     }
   }
-  const afterChunk = faults.stall?.afterChunk;
-  if (afterChunk !== undefined && !(Number.isInteger(afterChunk) && afterChunk >= 1)) {
-    throw new RangeError("faults.stall.afterChunk must be a positive integer");
+  const counts: Array<[string, number | undefined]> = [
+    ["stall.afterChunk", faults.stall?.afterChunk],
+    ["streamError.afterChunk", faults.streamError?.afterChunk],
+    ["streamError.requests", faults.streamError?.requests],
+    ["modelError.requests", faults.modelError?.requests],
+  ];
+  for (const [name, count] of counts) {
+    if (count !== undefined && !(Number.isInteger(count) && count >= 1)) {
+      throw new RangeError(`faults.${name} must be a positive integer`);
+    }
   }
+  const status = faults.modelError?.originalStatus;
+  if (status !== undefined && status !== 422 && status !== 429) {
+    throw new RangeError("faults.modelError.originalStatus must be 422 or 429");
+  }
+}
+
+/** Whether a failure limited to its first `requests` invocations (1 by default) hits invocation `n` (1-based). */
+export function hits(failure: { requests?: number } | undefined, n: number): boolean {
+  return failure !== undefined && n <= (failure.requests ?? 1);
 }
 
 /** How every `chunk` event's JSON begins, up to its audio: what goes out early when audio is delayed. */

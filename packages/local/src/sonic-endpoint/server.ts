@@ -3,11 +3,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { BYTES_PER_SAMPLE, decodeMono16, encodeSamples, resample } from "@voxtrail/audio";
 import { FLITE_VOICES, FliteEngine, type FliteVoice } from "../flite/flite-engine";
-import { payloadPartFrame, splitBytes } from "./event-stream-frames";
+import { exceptionFrame, payloadPartFrame, splitBytes } from "./event-stream-frames";
 import {
   afterChunk,
   checkFaults,
   FIRST_CHUNK_OPENING,
+  hits,
   type SonicEndpointFaults,
   untilFirstAudio,
 } from "./faults";
@@ -31,7 +32,7 @@ export interface SonicEndpointOptions {
    * cutting events (and UTF-8 characters) anywhere, as SageMaker may. Unlimited by default.
    */
   maxPartBytes?: number;
-  /** Delays to inject (first audio, pacing between chunks, a stall): none by default. */
+  /** Delays and failures to inject (see {@link SonicEndpointFaults}): none by default. */
   faults?: SonicEndpointFaults;
   /** Called as each request arrives, before it is read: lets a test count what reached the endpoint. */
   onRequest?: (request: { method: string; path: string }) => void;
@@ -85,6 +86,7 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
     chunkMs: options.chunkMs ?? 20,
     maxPartBytes: options.maxPartBytes ?? Number.POSITIVE_INFINITY,
     faults: options.faults ?? {},
+    invocations: 0,
   };
   checkFaults(config.faults);
   if (!(config.chunkMs > 0)) throw new RangeError("chunkMs must be positive");
@@ -128,6 +130,8 @@ interface StreamConfig {
   chunkMs: number;
   maxPartBytes: number;
   faults: SonicEndpointFaults;
+  /** Invocations received so far, which decides whether a failure fault hits. */
+  invocations: number;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, config: StreamConfig): Promise<void> {
@@ -137,6 +141,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: StreamC
     json(res, 404, {}, { message: "Not Found" });
     return;
   }
+  const invocation = ++config.invocations;
   const body = await readBody(req);
   const receivedAt = performance.now();
   if (body === undefined) {
@@ -145,9 +150,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: StreamC
     json(res, 400, { "x-amzn-errortype": "ValidationError" }, { message });
     return;
   }
+  const { modelError } = config.faults;
+  if (modelError !== undefined && hits(modelError, invocation)) {
+    modelErrorResponse(res, modelError.originalStatus, { error: "injected fault" });
+    return;
+  }
   const check = checkSonicRequest(body);
   if (!check.ok) {
-    rejectInput(res, check.problems);
+    modelErrorResponse(res, 422, { error: "invalid request", details: check.problems });
     return;
   }
 
@@ -157,7 +167,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: StreamC
     "x-amzn-requestid": randomUUID(),
   });
   res.flushHeaders();
-  await streamSpeech(res, check.request, config, receivedAt);
+  await streamSpeech(res, check.request, config, receivedAt, invocation);
   if (!res.destroyed) res.end();
 }
 
@@ -170,9 +180,11 @@ async function streamSpeech(
   request: SonicRequest,
   config: StreamConfig,
   receivedAt: number,
+  invocation: number,
 ): Promise<void> {
   const { contextId, encoding, sampleRate } = request;
   const { faults } = config;
+  const breakAfter = hits(faults.streamError, invocation) ? faults.streamError?.afterChunk : undefined;
   const send = (events: object[]) =>
     sendEvents(res, events.map((event) => `${JSON.stringify(event)}\n`).join(""), config.maxPartBytes);
 
@@ -221,6 +233,10 @@ async function streamSpeech(
       return;
     }
     sent += 1;
+    if (sent === breakAfter) {
+      if (!res.destroyed) res.write(exceptionFrame("ModelStreamError", MODEL_STREAM_ERROR));
+      return;
+    }
   }
 
   const audioSeconds = audio.byteLength / BYTES_PER_SAMPLE[encoding] / sampleRate;
@@ -298,21 +314,25 @@ async function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
   return bytes <= MAX_REQUEST_BYTES ? Buffer.concat(chunks) : undefined;
 }
 
+/** The body of the injected mid-stream failure, shaped as SageMaker's `ModelStreamError`. */
+const MODEL_STREAM_ERROR = { Message: "Model stream failed (injected fault)", ErrorCode: "ModelStreamError" };
+
 /**
- * What SageMaker Runtime answers when the model container rejects the input (422) before streaming:
- * 424 `ModelError`, with the container's status and body as `OriginalStatusCode` / `OriginalMessage`.
+ * What SageMaker Runtime answers when the model container answers an error (422: rejected input;
+ * 429: no capacity) before streaming: 424 `ModelError`, with the container's status and body as
+ * `OriginalStatusCode` / `OriginalMessage`.
  */
-function rejectInput(res: ServerResponse, problems: string[]): void {
-  const originalMessage = JSON.stringify({ error: "invalid request", details: problems });
+function modelErrorResponse(res: ServerResponse, originalStatus: number, containerBody: object): void {
+  const originalMessage = JSON.stringify(containerBody);
   json(
     res,
     424,
     { "x-amzn-errortype": "ModelError" },
     {
       ErrorCode: "CLIENT_ERROR_FROM_MODEL",
-      OriginalStatusCode: 422,
+      OriginalStatusCode: originalStatus,
       OriginalMessage: originalMessage,
-      Message: `Received client error (422) from primary with message "${originalMessage}".`,
+      Message: `Received client error (${originalStatus}) from primary with message "${originalMessage}".`,
     },
   );
 }

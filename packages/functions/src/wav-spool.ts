@@ -1,0 +1,75 @@
+import { createReadStream } from "node:fs";
+import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { wavHeader } from "@voxtrail/audio";
+import type { AudioFormat } from "@voxtrail/core";
+
+/**
+ * A WAV file built on local disk (the OS temp directory; `/tmp` in Lambda) while audio streams in,
+ * so a reply of any length is never held in memory: chunks are appended as they arrive, the header
+ * is written last, once the data size is known, and the finished file is streamed into the store.
+ * Until `finish()` nothing exists but a temp file, so an interrupted stream leaves no artifact;
+ * `discard()` removes the temp file whatever happened.
+ *
+ * @example
+ * const spool = await WavSpool.open(format);
+ * try {
+ *   for await (const chunk of stream) await spool.write(chunk);
+ *   await store.put(key, await spool.finish(), { contentType: "audio/wav" });
+ * } finally {
+ *   await spool.discard();
+ * }
+ */
+export class WavSpool {
+  #dataBytes = 0;
+
+  private constructor(
+    private readonly format: AudioFormat,
+    private readonly dir: string,
+    private readonly file: FileHandle,
+    private readonly headerBytes: number,
+  ) {}
+
+  /** Creates the temp file, with room for the header, in a new directory under `parent`. */
+  static async open(format: AudioFormat, parent: string = tmpdir()): Promise<WavSpool> {
+    const dir = await mkdtemp(join(parent, "voxtrail-reply-"));
+    try {
+      const file = await open(join(dir, "reply.wav"), "w+");
+      const headerBytes = wavHeader(format, 0).byteLength;
+      await file.write(new Uint8Array(headerBytes), 0, headerBytes, 0);
+      return new WavSpool(format, dir, file, headerBytes);
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Bytes of audio data written so far. */
+  get dataBytes(): number {
+    return this.#dataBytes;
+  }
+
+  /** Appends audio in the spool's format. */
+  async write(chunk: Uint8Array): Promise<void> {
+    await this.file.write(chunk, 0, chunk.byteLength, this.headerBytes + this.#dataBytes);
+    this.#dataBytes += chunk.byteLength;
+  }
+
+  /** Writes the pad byte an odd data length needs and the header, and streams the finished file. */
+  async finish(): Promise<Readable> {
+    const end = this.headerBytes + this.#dataBytes;
+    if (this.#dataBytes % 2 === 1) await this.file.write(new Uint8Array(1), 0, 1, end);
+    const header = wavHeader(this.format, this.#dataBytes);
+    await this.file.write(header, 0, header.byteLength, 0);
+    await this.file.close();
+    return createReadStream(join(this.dir, "reply.wav"));
+  }
+
+  /** Removes the temp file (after `finish()`'s stream has been consumed, or on failure). */
+  async discard(): Promise<void> {
+    await this.file.close().catch(() => undefined);
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}

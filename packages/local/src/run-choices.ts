@@ -1,0 +1,88 @@
+import { type AudioFormat, InvalidInput } from "@voxtrail/core";
+import {
+  type ProviderSelection,
+  REASONERS,
+  SYNTHESIZERS,
+  selectionFromEnvironment,
+  TRANSCRIBERS,
+} from "@voxtrail/providers";
+import { DEFAULT_REPLY_FORMAT } from "./local-dependencies";
+
+/** Amazon Connect's prompt format: WAV, 8 kHz, mono, mu-law. */
+export const TELEPHONY_REPLY_FORMAT: AudioFormat = { encoding: "pcm_mulaw", sampleRate: 8000, channels: 1 };
+
+/** The reply formats `voxtrail run --reply-format` offers, by name. */
+export const REPLY_FORMATS = { pcm16: DEFAULT_REPLY_FORMAT, telephony: TELEPHONY_REPLY_FORMAT } as const;
+
+/**
+ * The Sonic voice a cloud synthesizer speaks with when no voice id is chosen: the id used in this
+ * repository's examples and tests. Choose your own with `--voice-id` or `VOXTRAIL_VOICE_ID`.
+ */
+export const DEFAULT_CLOUD_VOICE_ID = "bf0a246a-8642-498a-9950-80c35e9276b5";
+
+/** Provider choices given on the command line; an omitted one falls back to the environment. */
+export interface ProviderChoices {
+  transcriber?: string | undefined;
+  reasoner?: string | undefined;
+  synthesizer?: string | undefined;
+  sonicEndpoint?: string | undefined;
+  voiceId?: string | undefined;
+}
+
+/**
+ * The provider selection of a local run: the environment's choices (`VOXTRAIL_SYNTHESIZER`,
+ * `CARTESIA_API_KEY`, `VOXTRAIL_BEDROCK_MODEL_ID`, ...; see `PROVIDER_ENVIRONMENT`), overridden by
+ * the ones given. A cloud synthesizer without a voice id gets {@link DEFAULT_CLOUD_VOICE_ID}. An
+ * unknown provider name, or `sonic-sagemaker` without an endpoint name, is `InvalidInput`; other
+ * missing settings are reported by `cloudProviders` when the runtime starts.
+ *
+ * @example
+ * const providers = providerSelection({ synthesizer: "sonic-sagemaker", sonicEndpoint: "sonic-3-6" });
+ * const runtime = await LocalRuntime.start({ storeDir: ".voxtrail", providers });
+ */
+export function providerSelection(
+  choices: ProviderChoices,
+  env: NodeJS.ProcessEnv = process.env,
+): ProviderSelection {
+  checkChoice("transcriber", TRANSCRIBERS, choices.transcriber);
+  checkChoice("reasoner", REASONERS, choices.reasoner);
+  checkChoice("synthesizer", SYNTHESIZERS, choices.synthesizer);
+  const overrides: Record<string, string> = {
+    VOXTRAIL_TRANSCRIBER: choices.transcriber ?? "",
+    VOXTRAIL_REASONER: choices.reasoner ?? "",
+    VOXTRAIL_SYNTHESIZER: choices.synthesizer ?? "",
+    VOXTRAIL_SONIC_ENDPOINT: choices.sonicEndpoint ?? "",
+    VOXTRAIL_VOICE_ID: choices.voiceId ?? "",
+  };
+  const merged = { ...env };
+  for (const [name, value] of Object.entries(overrides)) if (value !== "") merged[name] = value;
+  const selection = selectionFromEnvironment(merged);
+  if (selection.synthesizer === "sonic-sagemaker" && selection.sonicEndpoint === undefined) {
+    throw new InvalidInput("synthesizer sonic-sagemaker needs the endpoint's name (--sonic-endpoint NAME)");
+  }
+  if (selection.synthesizer !== "local" && selection.voiceId === undefined) {
+    selection.voiceId = DEFAULT_CLOUD_VOICE_ID;
+  }
+  return selection;
+}
+
+function checkChoice(setting: string, valid: readonly string[], value: string | undefined): void {
+  if (value !== undefined && !valid.includes(value)) {
+    throw new InvalidInput(
+      `${setting} must be one of ${valid.join(", ")}; got ${JSON.stringify(value.slice(0, 40))}`,
+    );
+  }
+}
+
+/** The reply format named `name` (`pcm16` or `telephony`); anything else is `InvalidInput`. */
+export function replyFormatNamed(name: string): AudioFormat {
+  const format = Object.hasOwn(REPLY_FORMATS, name)
+    ? (REPLY_FORMATS as Record<string, AudioFormat>)[name]
+    : undefined;
+  if (format === undefined) {
+    throw new InvalidInput(
+      `reply format must be one of ${Object.keys(REPLY_FORMATS).join(", ")}; got ${JSON.stringify(name.slice(0, 40))}`,
+    );
+  }
+  return format;
+}
