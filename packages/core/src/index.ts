@@ -7,6 +7,7 @@ export * from "./boundary-policy";
 export * from "./erasure-record";
 export * from "./errors";
 export * from "./job-report";
+export * from "./lineage-summary";
 export * from "./object-store";
 export * from "./outcome-event";
 export * from "./providers";

@@ -1,5 +1,6 @@
 import { encodeMuLaw, writeWav } from "@voxtrail/audio";
-import { ActivityRecord, JobReport } from "@voxtrail/core";
+import { ActivityRecord, JobReport, LineageSummary } from "@voxtrail/core";
+import { keys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 import { createStageHandlers } from "../src/stage-handlers";
 import type { JobState } from "../src/state";
@@ -145,6 +146,37 @@ describe("recordFailure", () => {
         }),
       },
     ]);
+  });
+
+  it("ends the job with a lineage summary copying every record of the job, its own included", async () => {
+    const { deps } = await testDependencies();
+    await deps.store.put("incoming/voicemail/notes.txt", "call me maybe", { contentType: "text/plain" });
+    const event = objectCreated(deps.store.bucket, "incoming/voicemail/notes.txt");
+    const handlers = createStageHandlers(deps);
+    await expect(handlers.ingest({ event, execution }, context)).rejects.toMatchObject({
+      name: "InvalidAudio",
+    });
+    const out = (await handlers.recordFailure(
+      { stage: "Ingest", state: { ...event, failure: { Error: "InvalidAudio" } }, execution },
+      context,
+    )) as { jobId: string };
+    const records = await deps.store.list(keys.lineagePrefix(out.jobId));
+    expect(records.map((key) => key.split("/").at(-1))).toEqual([
+      "ingest-01.json",
+      "recordingestfailure-01.json",
+    ]);
+    const summary = LineageSummary.parse(
+      JSON.parse((await deps.store.getBytes(keys.lineageSummary(out.jobId))).toString()),
+    );
+    expect(summary.jobId).toBe(out.jobId);
+    expect(summary.records).toEqual(
+      await Promise.all(
+        records.map(async (key) => ({
+          key,
+          record: ActivityRecord.parse(JSON.parse((await deps.store.getBytes(key)).toString())),
+        })),
+      ),
+    );
   });
 
   it("keeps a Step Functions error's plain-text cause", async () => {

@@ -4,3 +4,8 @@ import { VoxtrailError } from "@voxtrail/core";
 export class ArtifactNotInLineage extends VoxtrailError {
   readonly retryable = false;
 }
+
+/** `verify` was given a graph read from lineage summaries: it checks the records themselves. */
+export class VerifyNeedsRecords extends VoxtrailError {
+  readonly retryable = false;
+}

@@ -30,6 +30,8 @@ export class LineageGraph {
     readonly activities: StoredActivity[],
     readonly erasures: Map<string, ErasureRecord>,
     readonly unreadable: UnreadableRecord[],
+    /** Jobs whose records came from their lineage summary (see `readLineage`'s `from`). */
+    readonly summarized = 0,
   ) {
     const ordered = [...activities].sort(byRunOrder);
     for (const entry of ordered) {
@@ -50,7 +52,7 @@ export class LineageGraph {
 
   /** Builds the graph of a snapshot. */
   static of(snapshot: LineageSnapshot): LineageGraph {
-    return new LineageGraph(snapshot.activities, snapshot.erasures, snapshot.unreadable);
+    return new LineageGraph(snapshot.activities, snapshot.erasures, snapshot.unreadable, snapshot.summarized);
   }
 
   /**

@@ -1,4 +1,10 @@
-import { ActivityRecord, ErasureRecord, type ObjectStore } from "@voxtrail/core";
+import {
+  ActivityRecord,
+  ErasureRecord,
+  LineageSummary,
+  ObjectNotFound,
+  type ObjectStore,
+} from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { ERASURES_PREFIX, erasureKey } from "./erasure-record";
 import { mapLimit } from "./parallel";
@@ -20,6 +26,8 @@ export interface LineageSnapshot {
   activities: StoredActivity[];
   erasures: Map<string, ErasureRecord>;
   unreadable: UnreadableRecord[];
+  /** Jobs whose records were taken from their lineage summary rather than read one by one. */
+  summarized: number;
 }
 
 /** The part of a zod schema used here. */
@@ -33,6 +41,12 @@ export interface ReadLineageOptions {
   jobId?: string;
   /** Reads in flight at once (default 64). */
   concurrency?: number;
+  /**
+   * `summaries`: take a job's records from its lineage summary when the summary names exactly the
+   * record keys the store lists for the job (one read per job instead of one per record); read the
+   * records of every other job. Default `records`: read every record (what `verify` needs).
+   */
+  from?: "records" | "summaries";
 }
 
 /**
@@ -55,20 +69,44 @@ export async function readLineage(
       : store.list(ERASURES_PREFIX),
   ]);
   const unreadable: UnreadableRecord[] = [];
-  const read = async <T>(key: string, schema: Schema<T>): Promise<T | undefined> => {
+  const read = async <T>(key: string, schema: Schema<T>, quiet = false): Promise<T | undefined> => {
     let json: unknown;
     try {
       json = JSON.parse((await store.getBytes(key)).toString("utf8"));
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
-      unreadable.push({ key, problem: "not JSON" });
+      if (!quiet) unreadable.push({ key, problem: "not JSON" });
       return undefined;
     }
     const parsed = schema.safeParse(json);
-    if (!parsed.success) unreadable.push({ key, problem: "does not match its schema" });
+    if (!parsed.success && !quiet) unreadable.push({ key, problem: "does not match its schema" });
     return parsed.data;
   };
+  const summarized = new Set<string>();
+  const copied = new Map<string, StoredActivity>();
+  if (options.from === "summaries") {
+    const byJob = recordKeysByJob(activityKeys);
+    const summaryKeys = options.jobId
+      ? [keys.lineageSummary(options.jobId)]
+      : await store.list(keys.lineageSummaries);
+    await mapLimit(summaryKeys, concurrency, async (key) => {
+      const jobId = key.slice(keys.lineageSummaries.length, -".json".length);
+      const expected = byJob.get(jobId);
+      if (!expected) return; // No records: nothing a summary could stand for.
+      // A summary that is unreadable or does not name exactly the listed records is not used;
+      // `verify` reports it. Its job's records are read instead.
+      const summary = await read(key, LineageSummary, true).catch((error: unknown) => {
+        if (error instanceof ObjectNotFound) return undefined;
+        throw error;
+      });
+      if (!summary || summary.jobId !== jobId || !sameKeys(summary.records, expected)) return;
+      summarized.add(jobId);
+      for (const entry of summary.records) copied.set(entry.key, entry);
+    });
+  }
+  // In the order of the listing, whichever way each record was read.
   const activities = await mapLimit(activityKeys, concurrency, async (key) => {
+    if (summarized.has(jobOfRecordKey(key))) return copied.get(key);
     const record = await read(key, ActivityRecord);
     return record ? { key, record } : undefined;
   });
@@ -79,5 +117,30 @@ export async function readLineage(
       erasures.filter((entry): entry is ErasureRecord => entry !== undefined).map((e) => [e.jobId, e]),
     ),
     unreadable: unreadable.sort((a, b) => a.key.localeCompare(b.key)),
+    summarized: summarized.size,
   };
+}
+
+/** The job an activity record's key belongs to (`lineage/<jobId>/<stage>-NN.json`); `""` for none. */
+function jobOfRecordKey(key: string): string {
+  const slash = key.indexOf("/", "lineage/".length);
+  return slash < 0 ? "" : key.slice("lineage/".length, slash);
+}
+
+function recordKeysByJob(recordKeys: string[]): Map<string, string[]> {
+  const byJob = new Map<string, string[]>();
+  for (const key of recordKeys) {
+    const jobId = jobOfRecordKey(key);
+    if (!jobId) continue;
+    const list = byJob.get(jobId);
+    if (list) list.push(key);
+    else byJob.set(jobId, [key]);
+  }
+  return byJob;
+}
+
+function sameKeys(records: ReadonlyArray<{ key: string }>, listed: readonly string[]): boolean {
+  if (records.length !== listed.length) return false;
+  const names = new Set(listed);
+  return records.every(({ key }) => names.delete(key));
 }

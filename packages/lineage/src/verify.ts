@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import {
   type ArtifactRef,
   type ErasureRecord,
   JobReport,
+  LineageSummary,
   ObjectNotFound,
   type ObjectStore,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
+import { VerifyNeedsRecords } from "./errors";
 import type { LineageGraph } from "./lineage-graph";
 import type { StoredActivity } from "./lineage-snapshot";
 import { mapLimit } from "./parallel";
@@ -18,7 +21,8 @@ export type VerifyProblem =
   | "artifact-without-lineage"
   | "broken-chain"
   | "unreadable-record"
-  | "erasure-incomplete";
+  | "erasure-incomplete"
+  | "summary-mismatch";
 
 /** One finding: the problem, the object it concerns, and a sentence saying what was expected. */
 export interface VerifyIssue {
@@ -54,7 +58,9 @@ export interface VerifyOptions {
  * the hash its producer recorded, each input of each successful attempt against what the attempt
  * that produced it wrote, each report's artifacts against the lineage, and that every object under
  * `artifacts/` and `reports/` was written by a recorded attempt. Erased jobs are checked against
- * their erasure record instead: every erased object must be gone.
+ * their erasure record instead: every erased object must be gone. Each job's lineage summary must
+ * copy exactly the records the graph was built from: a summary that disagrees is a
+ * `summary-mismatch`. A graph read from summaries is refused with `VerifyNeedsRecords`.
  *
  * @example
  * const result = await verify(store, LineageGraph.of(await readLineage(store)));
@@ -65,6 +71,11 @@ export async function verify(
   graph: LineageGraph,
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
+  if (graph.summarized > 0) {
+    throw new VerifyNeedsRecords(
+      "verify needs the lineage read from the activity records (readLineage without from: summaries)",
+    );
+  }
   const concurrency = options.concurrency ?? 32;
   const issues: VerifyIssue[] = graph.unreadable.map(({ key, problem }) => ({
     problem: "unreadable-record",
@@ -133,7 +144,7 @@ export async function verify(
 
   // Re-hash every expected artifact; check that erased ones are gone.
   const hashed = await mapLimit([...expected.values()], concurrency, async ({ ref, jobId }) => {
-    const actual = await sha256Of(store, ref.key);
+    const actual = await sha256Of(store, ref.key, ref.bytes);
     if (actual === undefined) {
       return issue(
         "missing-artifact",
@@ -171,6 +182,8 @@ export async function verify(
       concurrency,
     )),
   );
+
+  issues.push(...(await checkSummaries(store, graph, options.jobId, concurrency)));
 
   issues.sort((a, b) => (a.key === b.key ? a.problem.localeCompare(b.problem) : a.key < b.key ? -1 : 1));
   return {
@@ -259,23 +272,95 @@ async function checkReports(
   return found.flat();
 }
 
-/** Streams the object through sha256; `undefined` when it is not there. */
+/**
+ * Each lineage summary against the records: the same record keys, and each copied record equal to
+ * the one in the store. A summary is never trusted here; it is only checked.
+ */
+async function checkSummaries(
+  store: ObjectStore,
+  graph: LineageGraph,
+  jobId: string | undefined,
+  concurrency: number,
+): Promise<VerifyIssue[]> {
+  const summaryKeys = jobId
+    ? (await store.head(keys.lineageSummary(jobId)))
+      ? [keys.lineageSummary(jobId)]
+      : []
+    : await store.list(keys.lineageSummaries);
+  const unreadableKeys = new Set(graph.unreadable.map((entry) => entry.key));
+  const found = await mapLimit(summaryKeys, concurrency, async (key): Promise<VerifyIssue | undefined> => {
+    const summaryJob = key.slice(keys.lineageSummaries.length, -".json".length);
+    const mismatch = (detail: string) => issue("summary-mismatch", key, summaryJob, detail);
+    let summary: LineageSummary;
+    try {
+      const parsed = LineageSummary.safeParse(JSON.parse((await store.getBytes(key)).toString("utf8")));
+      if (!parsed.success) return mismatch("the lineage summary does not match its schema");
+      summary = parsed.data;
+    } catch (error) {
+      if (error instanceof SyntaxError) return mismatch("the lineage summary is not JSON");
+      if (error instanceof ObjectNotFound) return undefined;
+      throw error;
+    }
+    if (summary.jobId !== summaryJob) return mismatch(`the lineage summary names job ${summary.jobId}`);
+    const records = new Map((graph.jobs.get(summaryJob) ?? []).map((entry) => [entry.key, entry.record]));
+    for (const { key: recordKey, record } of summary.records) {
+      if (!records.has(recordKey)) {
+        return unreadableKeys.has(recordKey)
+          ? mismatch(`the lineage summary copies ${recordKey}, which is no longer readable`)
+          : mismatch(`the lineage summary copies ${recordKey}, which the store does not hold`);
+      }
+      if (!sameRecord(records.get(recordKey), record)) {
+        return mismatch(`the lineage summary's copy of ${recordKey} differs from the record`);
+      }
+      records.delete(recordKey);
+    }
+    const [extra] = records.keys();
+    return extra === undefined
+      ? undefined
+      : mismatch(
+          `the lineage summary leaves out ${extra}${records.size > 1 ? ` and ${records.size - 1} more` : ""}`,
+        );
+  });
+  return found.filter(isIssue);
+}
+
+/**
+ * Whether two parsed records hold the same: equal serialisations settle it quickly; otherwise
+ * (a difference, or only the order of keys differs) the deep comparison decides.
+ */
+function sameRecord(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b) || isDeepStrictEqual(a, b);
+}
+
+/** Objects recorded at most this size are read in one piece; larger ones are streamed. */
+const WHOLE_READ_BYTES = 1 << 20;
+
+/**
+ * The sha256 and size of the object; `undefined` when it is not there. An object recorded as small
+ * is read in one piece (far less overhead per object than a stream: a store holds tens of
+ * thousands of small artifacts); a large one streams through the hash.
+ */
 async function sha256Of(
   store: ObjectStore,
   key: string,
+  recordedBytes: number,
 ): Promise<{ sha256: string; bytes: number } | undefined> {
-  let body: AsyncIterable<Buffer>;
+  const hash = createHash("sha256");
+  let bytes = 0;
   try {
-    body = await store.get(key);
+    if (recordedBytes <= WHOLE_READ_BYTES) {
+      const body = await store.getBytes(key);
+      hash.update(body);
+      bytes = body.byteLength;
+    } else {
+      for await (const chunk of await store.get(key)) {
+        hash.update(chunk);
+        bytes += chunk.byteLength;
+      }
+    }
   } catch (error) {
     if (error instanceof ObjectNotFound) return undefined;
     throw error;
-  }
-  const hash = createHash("sha256");
-  let bytes = 0;
-  for await (const chunk of body) {
-    hash.update(chunk);
-    bytes += chunk.byteLength;
   }
   return { sha256: hash.digest("hex"), bytes };
 }

@@ -130,6 +130,8 @@ describe("verify", () => {
         ["missing-artifact", job.artifacts.record.key],
         ["artifact-without-lineage", `artifacts/${job.jobId}/extra.bin`],
         ["broken-chain", other.artifacts.normalizedAudio.key],
+        // The summary written when the job ended copies the record as it was.
+        ["summary-mismatch", keys.lineageSummary(other.jobId)],
         ["unreadable-record", `lineage/${other.jobId}/reason-02.json`],
       ].sort((a, b) => (a[1]! < b[1]! ? -1 : a[1]! > b[1]! ? 1 : a[0]!.localeCompare(b[0]!))),
     );

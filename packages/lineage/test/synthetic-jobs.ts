@@ -3,6 +3,7 @@ import {
   type ActivityRecord,
   type ArtifactKind,
   type ArtifactRef,
+  type LineageSummary,
   LOCAL_BOUNDARY,
   type ObjectStore,
   POINTERS_ONLY,
@@ -30,12 +31,14 @@ const processor = (provider: string, model: string): Processor => ({
 /**
  * Writes one voicemail job's objects and lineage the way the stage handlers do (source, five
  * artifacts, report, one activity record per stage, with policy decisions), with small synthetic
- * bodies: lineage at scale without running the engines.
+ * bodies: lineage at scale without running the engines. With `summary` (the default) it ends with
+ * the job's lineage summary, as Finalize does.
  */
 export async function writeSyntheticJob(
   store: ObjectStore,
   index: number,
   start = Date.UTC(2026, 0, 1),
+  summary = true,
 ): Promise<SyntheticJob> {
   const sourceKey = keys.incomingVoicemail(`call-${String(index).padStart(6, "0")}.wav`);
   const stored = await store.put(sourceKey, `RIFF synthetic voicemail ${index}`, {
@@ -45,6 +48,7 @@ export async function writeSyntheticJob(
   const source: ArtifactRef = refOf("source-audio", stored);
   let clock = start + index * 10_000;
   const at = () => new Date(clock++).toISOString();
+  const recorded: LineageSummary["records"] = [];
   const put = async (kind: ArtifactKind, file: ArtifactFile, body: string, contentType: string) =>
     refOf(kind, await store.put(keys.artifact(jobId, file), body, { contentType }));
   const record = async (
@@ -90,6 +94,7 @@ export async function writeSyntheticJob(
     await store.put(keys.lineage(jobId, stage, 1), `${JSON.stringify(activity, null, 2)}\n`, {
       contentType: "application/json",
     });
+    recorded.push({ key: keys.lineage(jobId, stage, 1), record: activity });
     return written;
   };
 
@@ -159,6 +164,17 @@ export async function writeSyntheticJob(
     [],
     [],
   );
+  if (summary) {
+    const written: LineageSummary = {
+      schemaVersion: 1,
+      jobId,
+      writtenAt: new Date(clock).toISOString(),
+      records: recorded.sort((a, b) => (a.key < b.key ? -1 : 1)),
+    };
+    await store.put(keys.lineageSummary(jobId), `${JSON.stringify(written)}\n`, {
+      contentType: "application/json",
+    });
+  }
   return {
     jobId,
     source,

@@ -2,7 +2,6 @@ import { createWriteStream } from "node:fs";
 import { type FileHandle, mkdir, open, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { buffer } from "node:stream/consumers";
 import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import {
@@ -18,6 +17,7 @@ import { hasErrorCode } from "./errno";
 import { HashingStream } from "./hashing-stream";
 import { assertValidKey } from "./object-key";
 import { isInside, realpathOfExisting } from "./path-containment";
+import { sortByUtf8 } from "./utf8-order";
 
 /** Top-level directory holding the sidecars; keys under it are refused. */
 const META_DIR = ".meta";
@@ -101,22 +101,17 @@ export class DirectoryStore implements ObjectStore {
   }
 
   async get(key: string): Promise<Readable> {
-    const file = await this.#locate(key);
-    let handle: FileHandle;
-    try {
-      handle = await open(file, "r");
-    } catch (error) {
-      throw hasErrorCode(error, "ENOENT", "ENOTDIR") ? notFound() : error;
-    }
-    if (!(await handle.stat()).isFile()) {
-      await handle.close();
-      throw notFound();
-    }
-    return handle.createReadStream();
+    return (await this.#openFile(key)).createReadStream();
   }
 
   async getBytes(key: string): Promise<Buffer> {
-    return buffer(await this.get(key));
+    // One read of the whole file: no stream machinery per object (lineage reads tens of thousands).
+    const handle = await this.#openFile(key);
+    try {
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   }
 
   async head(key: string): Promise<StoredObject | undefined> {
@@ -148,9 +143,7 @@ export class DirectoryStore implements ObjectStore {
     const keys = await listFiles(directory, keyPrefix, (candidate) => {
       return candidate === META_DIR || path.posix.basename(candidate).startsWith(TEMP_FILE_PREFIX);
     });
-    return keys
-      .filter((candidate) => candidate.startsWith(prefix))
-      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return sortByUtf8(keys.filter((candidate) => candidate.startsWith(prefix)));
   }
 
   async delete(key: string): Promise<void> {
@@ -164,6 +157,22 @@ export class DirectoryStore implements ObjectStore {
 
   uri(key: string): string {
     return pathToFileURL(this.#path(key)).href;
+  }
+
+  /** Opens the regular file under `key`; `ObjectNotFound` when there is none. */
+  async #openFile(key: string): Promise<FileHandle> {
+    const file = await this.#locate(key);
+    let handle: FileHandle;
+    try {
+      handle = await open(file, "r");
+    } catch (error) {
+      throw hasErrorCode(error, "ENOENT", "ENOTDIR") ? notFound() : error;
+    }
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      throw notFound();
+    }
+    return handle;
   }
 
   /** The path of `key` after the key rules (common and this store's) and the lexical root check. */

@@ -7,7 +7,7 @@ import { isInside } from "./path-containment";
 /**
  * Collects, as `/`-joined keys starting with `keyPrefix`, the regular files below `directory`.
  * Symbolic links are not followed; entries whose key `skip` accepts are left out with their
- * subtrees. A missing `directory` has no files.
+ * subtrees. A missing `directory` has no files. The keys come in no particular order.
  */
 export async function listFiles(
   directory: string,
@@ -24,16 +24,21 @@ export async function listFiles(
     throw error;
   }
   const keys: string[] = [];
+  const below: Array<Promise<string[]>> = [];
   for (const entry of entries) {
     const key = keyPrefix + entry.name;
     if (skip(key)) {
       continue;
     }
     if (entry.isDirectory()) {
-      keys.push(...(await listFiles(path.join(directory, entry.name), `${key}/`, skip)));
+      // Subdirectories are read in parallel (the thread pool bounds the reads actually in flight).
+      below.push(listFiles(path.join(directory, entry.name), `${key}/`, skip));
     } else if (entry.isFile()) {
       keys.push(key);
     }
+  }
+  for (const files of await Promise.all(below)) {
+    for (const file of files) keys.push(file);
   }
   return keys;
 }

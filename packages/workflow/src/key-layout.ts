@@ -28,6 +28,10 @@ export const keys = {
   /** One activity record: one per stage attempt. */
   lineage: (jobId: string, stage: string, attempt: number) =>
     `lineage/${jobId}/${stage.toLowerCase()}-${String(attempt).padStart(2, "0")}.json`,
+  /** Prefix of the jobs' lineage summaries. */
+  lineageSummaries: "lineage-summaries/",
+  /** A job's lineage summary: a copy of its activity records, written when the job ends. */
+  lineageSummary: (jobId: string) => `lineage-summaries/${jobId}.json`,
   /** A job's report. */
   report: (jobId: string) => `reports/${jobId}.json`,
   /** An outcome event the local runtime keeps instead of sending it to an event bus. */

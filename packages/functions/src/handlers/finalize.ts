@@ -18,27 +18,30 @@ export async function finalize(deps: StageDependencies, job: FinalizeInput): Pro
     job.reason.replyText,
     job.synthesize.replyAudio,
   ];
-  return withActivity({ ...stageScope(deps, job.jobId, "Finalize"), inputs: artifacts }, async (activity) => {
-    // Finalize handles pointers only: no data flows, and the decision says so.
-    enforceBoundaries(deps, activity, "Finalize", []);
-    activity.processors.push(reportWriter(deps));
-    const report = await writeReportAndAnnounce(deps, {
-      jobId: job.jobId,
-      outcome: "succeeded",
-      source: { ...job.source, audioMs: job.audioMs },
-      eventTime: job.eventTime,
-      execution: job.execution,
-      artifacts,
-      stages: [
-        { stage: "Ingest", timings: job.timings },
-        { stage: "Transcribe", timings: job.transcribe.timings },
-        { stage: "Reason", timings: job.reason.timings },
-        { stage: "Synthesize", timings: job.synthesize.timings },
-      ],
-    });
-    activity.outputs.push(report);
-    clock.mark("report.announced");
-    activity.timings.push(clock.timing("finalize.duration", "handler.start", "report.announced"));
-    return { jobId: job.jobId, outcome: "succeeded", report };
-  });
+  return withActivity(
+    { ...stageScope(deps, job.jobId, "Finalize"), inputs: artifacts, endsJob: true },
+    async (activity) => {
+      // Finalize handles pointers only: no data flows, and the decision says so.
+      enforceBoundaries(deps, activity, "Finalize", []);
+      activity.processors.push(reportWriter(deps));
+      const report = await writeReportAndAnnounce(deps, {
+        jobId: job.jobId,
+        outcome: "succeeded",
+        source: { ...job.source, audioMs: job.audioMs },
+        eventTime: job.eventTime,
+        execution: job.execution,
+        artifacts,
+        stages: [
+          { stage: "Ingest", timings: job.timings },
+          { stage: "Transcribe", timings: job.transcribe.timings },
+          { stage: "Reason", timings: job.reason.timings },
+          { stage: "Synthesize", timings: job.synthesize.timings },
+        ],
+      });
+      activity.outputs.push(report);
+      clock.mark("report.announced");
+      activity.timings.push(clock.timing("finalize.duration", "handler.start", "report.announced"));
+      return { jobId: job.jobId, outcome: "succeeded", report };
+    },
+  );
 }

@@ -84,7 +84,11 @@ export async function recordFailure(
   }
   deps.logger.appendKeys({ jobId: draft.jobId });
   return withActivity(
-    { ...stageScope(deps, draft.jobId, `Record${input.stage}Failure`), inputs: draft.artifacts },
+    {
+      ...stageScope(deps, draft.jobId, `Record${input.stage}Failure`),
+      inputs: draft.artifacts,
+      endsJob: true,
+    },
     async (activity) => {
       enforceBoundaries(deps, activity, `Record${input.stage}Failure`, []);
       activity.processors.push(reportWriter(deps));

@@ -17,6 +17,7 @@ import { keys } from "@voxtrail/workflow";
 import type { StageDependencies } from "../dependencies";
 import { addActivityMetrics } from "../metrics/activity-metrics";
 import { recordedError } from "../recorded-error";
+import { writeLineageSummary } from "./lineage-summary";
 
 /** What an attempt has read, written and used so far. */
 export interface Activity {
@@ -39,6 +40,8 @@ interface ActivityScope {
   now: () => Date;
   jobsInFlight?: (() => number) | undefined;
   metrics?: Metrics | undefined;
+  /** The job ends with this attempt: write its lineage summary after the record. */
+  endsJob?: boolean;
 }
 
 /**
@@ -47,6 +50,8 @@ interface ActivityScope {
  * The attempt number counts the stage's earlier records, so retries by either engine are visible.
  * The record carries the conditions its timings were measured under (first processor, input bytes,
  * jobs in flight when it started, the stage's measures); its figures go to `metrics` when set.
+ * When the attempt `endsJob` (Finalize, the failure recorder), the job's lineage summary is written
+ * after the record, so it copies every record including this one.
  *
  * @example
  * const ref = await withActivity({ store, jobId, stage: "Transcribe", compute, inputs: [audio], now }, async (activity) => {
@@ -71,7 +76,7 @@ export async function withActivity<T>(
   const jobsInFlight = scope.jobsInFlight?.();
   const attempt =
     (await scope.store.list(`${keys.lineagePrefix(scope.jobId)}${scope.stage.toLowerCase()}-`)).length + 1;
-  const write = (outcome: ActivityRecord["outcome"], error?: unknown) => {
+  const write = async (outcome: ActivityRecord["outcome"], error?: unknown) => {
     const { measures, ...recorded } = activity;
     const { delivery, ...stageConditions } = measures;
     const conditions: SampleConditions = {
@@ -99,13 +104,14 @@ export async function withActivity<T>(
       ...(error === undefined ? {} : { error: recordedError(error) }),
     };
     if (scope.metrics) addActivityMetrics(scope.metrics, record);
-    return scope.store.put(
+    await scope.store.put(
       keys.lineage(scope.jobId, scope.stage, attempt),
       `${JSON.stringify(record, null, 2)}\n`,
       {
         contentType: "application/json",
       },
     );
+    if (scope.endsJob) await writeLineageSummary(scope.store, scope.jobId, scope.now());
   };
   try {
     const result = await run(activity);

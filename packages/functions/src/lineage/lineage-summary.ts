@@ -1,0 +1,30 @@
+import { ActivityRecord, type LineageSummary, type ObjectStore } from "@voxtrail/core";
+import { keys } from "@voxtrail/workflow";
+
+/**
+ * Writes `lineage-summaries/<jobId>.json`: a copy of every activity record the job has, in key
+ * order, so whole-store lineage queries read one object per job. A record that does not parse is
+ * left out; the summary then no longer names every record, and readers fall back to the records.
+ *
+ * @example
+ * await writeLineageSummary(store, "vm-0123456789abcdef0123", new Date());
+ */
+export async function writeLineageSummary(store: ObjectStore, jobId: string, now: Date): Promise<void> {
+  const recordKeys = await store.list(keys.lineagePrefix(jobId));
+  const records: LineageSummary["records"] = [];
+  for (const key of recordKeys) {
+    let json: unknown;
+    try {
+      json = JSON.parse((await store.getBytes(key)).toString("utf8"));
+    } catch (error) {
+      if (error instanceof SyntaxError) continue;
+      throw error;
+    }
+    const parsed = ActivityRecord.safeParse(json);
+    if (parsed.success) records.push({ key, record: parsed.data });
+  }
+  const summary: LineageSummary = { schemaVersion: 1, jobId, writtenAt: now.toISOString(), records };
+  await store.put(keys.lineageSummary(jobId), `${JSON.stringify(summary)}\n`, {
+    contentType: "application/json",
+  });
+}
