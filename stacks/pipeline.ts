@@ -1,11 +1,14 @@
-import { readFileSync } from "node:fs";
-import { PROVIDER_ENVIRONMENT } from "../packages/providers/src/selection";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CARTESIA_SECRET } from "../packages/functions/src/lambda/linked-secret";
+import { PROVIDER_ENVIRONMENT, selectionFromEnvironment } from "../packages/providers/src/selection";
 import {
   buildVoicemailDefinition,
   STAGE_FUNCTIONS,
   type StageFunction,
   voicemailRulePattern,
 } from "../packages/workflow/src";
+import { stagePermissions } from "./permissions";
 
 /** Memory (MB) and timeout (s) per stage function; synthesis and transcription move audio. */
 const FUNCTION_SIZES: Record<StageFunction, { memory: `${number} MB`; timeout: `${number} seconds` }> = {
@@ -29,16 +32,16 @@ const ENTRY_FILES: Record<StageFunction, string> = {
 
 /**
  * The stage's boundary policy, from the repository: `config/boundary-policy/<stage>.json` when the
- * stage has its own, `dev.json` otherwise. Deployed into the functions' environment.
+ * stage has its own, `dev.json` otherwise. Deployed into the functions' environment. Read from
+ * the project root (`$cli.paths.root`): the CLI runs a bundle of this file from `.sst/platform/`,
+ * so `import.meta.url` does not point here.
  */
 function boundaryPolicyOf(stage: string): string {
-  const own = new URL(`../config/boundary-policy/${stage}.json`, import.meta.url);
-  const fallback = new URL("../config/boundary-policy/dev.json", import.meta.url);
-  try {
-    return JSON.stringify(JSON.parse(readFileSync(own, "utf8")));
-  } catch {
-    return JSON.stringify(JSON.parse(readFileSync(fallback, "utf8")));
-  }
+  const directory = join($cli.paths.root, "config/boundary-policy");
+  const own = join(directory, `${stage}.json`);
+  return JSON.stringify(
+    JSON.parse(readFileSync(existsSync(own) ? own : join(directory, "dev.json"), "utf8")),
+  );
 }
 
 /** Provider choices (VOXTRAIL_TRANSCRIBER, ...) set in the deploying shell, passed on to the functions. */
@@ -58,6 +61,23 @@ function providerEnvironment(): Record<string, string> {
 export function pipeline({ bucket }: { bucket: sst.aws.Bucket }) {
   const outcomeBus = new aws.cloudwatch.EventBus("Outcomes", { name: `${$app.name}-${$app.stage}-outcomes` });
 
+  const partition = aws.getPartitionOutput().partition;
+  const region = aws.getRegionOutput().region;
+  const account = aws.getCallerIdentityOutput().accountId;
+  const configured = selectionFromEnvironment(process.env);
+  // The Cartesia key exists only in stages that chose a Cartesia provider, and is linked only to
+  // the function that calls Cartesia (read at first use: packages/functions/src/lambda/linked-secret.ts).
+  const callsCartesia: Record<StageFunction, boolean> = {
+    ingest: false,
+    transcribe: configured.transcriber === "cartesia-ink",
+    reason: false,
+    synthesize: configured.synthesizer === "cartesia-api",
+    finalize: false,
+    recordFailure: false,
+  };
+  const cartesiaApiKey = Object.values(callsCartesia).some(Boolean)
+    ? new sst.Secret(CARTESIA_SECRET)
+    : undefined;
   const functions = Object.fromEntries(
     STAGE_FUNCTIONS.map((fn) => [
       fn,
@@ -65,7 +85,7 @@ export function pipeline({ bucket }: { bucket: sst.aws.Bucket }) {
         handler: `packages/functions/src/lambda/${ENTRY_FILES[fn]}.handler`,
         runtime: "nodejs22.x",
         ...FUNCTION_SIZES[fn],
-        link: [bucket],
+        link: cartesiaApiKey && callsCartesia[fn] ? [cartesiaApiKey] : [],
         environment: {
           ...providerEnvironment(),
           VOXTRAIL_STAGE: $app.stage,
@@ -74,7 +94,21 @@ export function pipeline({ bucket }: { bucket: sst.aws.Bucket }) {
           VOXTRAIL_EVENT_BUS: outcomeBus.name,
           POWERTOOLS_SERVICE_NAME: "voxtrail",
         },
-        permissions: [{ actions: ["events:PutEvents"], resources: [outcomeBus.arn] }],
+        // Exactly what the stage calls (stacks/permissions.ts), instead of `link`'s whole-bucket access.
+        permissions: $util
+          .all([partition, region, account, bucket.name, outcomeBus.arn])
+          .apply(([partition, region, account, bucketName, outcomeBusArn]) =>
+            stagePermissions(fn, {
+              partition,
+              region,
+              account,
+              bucket: bucketName,
+              outcomeBusArn,
+              sonicEndpoint: configured.sonicEndpoint,
+              bedrockModelId: configured.bedrockModelId,
+              recordsUri: configured.recordsUri,
+            }),
+          ),
       }),
     ]),
   ) as Record<StageFunction, sst.aws.Function>;

@@ -12,6 +12,7 @@ import {
 import { S3Store } from "@voxtrail/storage";
 import type { StageDependencies } from "../dependencies";
 import { EventBridgePublisher } from "../events/eventbridge-publisher";
+import { CARTESIA_SECRET, linkedSecret } from "./linked-secret";
 
 /** The environment variables a stage function reads, besides the providers' (PROVIDER_ENVIRONMENT). */
 export const LAMBDA_ENVIRONMENT = {
@@ -36,7 +37,11 @@ export const LAMBDA_ENVIRONMENT = {
  */
 export async function lambdaDependencies(env: NodeJS.ProcessEnv = process.env): Promise<StageDependencies> {
   const stage = required(env, LAMBDA_ENVIRONMENT.stage);
-  const providers = await cloudProviders(selectionFromEnvironment(env));
+  const selection = selectionFromEnvironment(env);
+  // Deployed, the Cartesia key is the stage's sst.Secret, linked only to the functions that call
+  // Cartesia; CARTESIA_API_KEY in the environment still wins (tests, a function run by hand).
+  selection.cartesiaApiKey ??= linkedSecret(CARTESIA_SECRET);
+  const providers = await cloudProviders(selection);
   return {
     store: new S3Store({ client: new S3Client({}), bucket: required(env, LAMBDA_ENVIRONMENT.bucket) }),
     transcriber: providers.transcriber ?? notInLambda("transcriber", "cartesia-ink"),
