@@ -1,4 +1,5 @@
 import type { StageFunction } from "@voxtrail/workflow";
+import type { z } from "zod";
 import type { StageDependencies } from "./dependencies";
 import { finalize } from "./handlers/finalize";
 import { ingest } from "./handlers/ingest";
@@ -25,31 +26,14 @@ import {
  * await handlers.ingest(event, context);
  */
 export function createStageHandlers(deps: StageDependencies): Record<StageFunction, StageHandler<unknown>> {
-  const { logger, metrics } = deps;
+  const handler = <I, O>(stage: string, schema: z.ZodType<I>, run: (input: I) => Promise<O>) =>
+    stageHandler(deps.logger, stage, schema, run, deps.metrics);
   return {
-    ingest: stageHandler(logger, "Ingest", IngestInput, (input) => ingest(deps, input), metrics),
-    transcribe: stageHandler(
-      logger,
-      "Transcribe",
-      TranscribeInput,
-      (input) => transcribe(deps, input),
-      metrics,
-    ),
-    reason: stageHandler(logger, "Reason", ReasonInput, (input) => reason(deps, input), metrics),
-    synthesize: stageHandler(
-      logger,
-      "Synthesize",
-      SynthesizeInput,
-      (input) => synthesize(deps, input),
-      metrics,
-    ),
-    finalize: stageHandler(logger, "Finalize", FinalizeInput, (input) => finalize(deps, input), metrics),
-    recordFailure: stageHandler(
-      logger,
-      "RecordFailure",
-      RecordFailureInput,
-      (input) => recordFailure(deps, input),
-      metrics,
-    ),
+    ingest: handler("Ingest", IngestInput, (input) => ingest(deps, input)),
+    transcribe: handler("Transcribe", TranscribeInput, (input) => transcribe(deps, input)),
+    reason: handler("Reason", ReasonInput, (input) => reason(deps, input)),
+    synthesize: handler("Synthesize", SynthesizeInput, (input) => synthesize(deps, input)),
+    finalize: handler("Finalize", FinalizeInput, (input) => finalize(deps, input)),
+    recordFailure: handler("RecordFailure", RecordFailureInput, (input) => recordFailure(deps, input)),
   };
 }
