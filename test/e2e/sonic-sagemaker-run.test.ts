@@ -110,6 +110,8 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
         "sonic-sagemaker",
         "--sonic-endpoint",
         ENDPOINT_NAME,
+        "--voice-id",
+        "slt",
       ],
       {
         AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: faulty.endpoint.url,
@@ -268,6 +270,18 @@ describe("the local policy and a third-party synthesizer", () => {
     ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--sonic-endpoint NAME");
+    const voiceless = await runCli([
+      "run",
+      VOICEMAIL,
+      "--store",
+      join(workDir, "unused"),
+      "--synthesizer",
+      "sonic-sagemaker",
+      "--sonic-endpoint",
+      ENDPOINT_NAME,
+    ]);
+    expect(voiceless.code).toBe(2);
+    expect(voiceless.stderr).toContain("needs a Sonic voice id (--voice-id ID)");
     const run = await runCli([
       "run",
       VOICEMAIL,

@@ -19,7 +19,7 @@ Usage:
                            standard AWS configuration) or cartesia-api (needs CARTESIA_API_KEY)
         --sonic-endpoint NAME
                            the SageMaker endpoint serving Sonic (sonic-sagemaker)
-        --voice-id ID      the Sonic voice of a cloud synthesizer (default: the examples' voice)
+        --voice-id ID      the Sonic voice of a cloud synthesizer (required with one)
         --transcriber NAME local (pocketsphinx, the default) or cartesia-ink (needs
                            CARTESIA_API_KEY)
         --reasoner NAME    local (rule-based, the default) or bedrock (Converse; the model from

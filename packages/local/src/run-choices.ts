@@ -14,12 +14,6 @@ export const TELEPHONY_REPLY_FORMAT: AudioFormat = { encoding: "pcm_mulaw", samp
 /** The reply formats `voxtrail run --reply-format` offers, by name. */
 export const REPLY_FORMATS = { pcm16: DEFAULT_REPLY_FORMAT, telephony: TELEPHONY_REPLY_FORMAT } as const;
 
-/**
- * The Sonic voice a cloud synthesizer speaks with when no voice id is chosen: the id used in this
- * repository's examples and tests. Choose your own with `--voice-id` or `VOXTRAIL_VOICE_ID`.
- */
-export const DEFAULT_CLOUD_VOICE_ID = "bf0a246a-8642-498a-9950-80c35e9276b5";
-
 /** Provider choices given on the command line; an omitted one falls back to the environment. */
 export interface ProviderChoices {
   transcriber?: string | undefined;
@@ -32,12 +26,12 @@ export interface ProviderChoices {
 /**
  * The provider selection of a local run: the environment's choices (`VOXTRAIL_SYNTHESIZER`,
  * `CARTESIA_API_KEY`, `VOXTRAIL_BEDROCK_MODEL_ID`, ...; see `PROVIDER_ENVIRONMENT`), overridden by
- * the ones given. A cloud synthesizer without a voice id gets {@link DEFAULT_CLOUD_VOICE_ID}. An
- * unknown provider name, or `sonic-sagemaker` without an endpoint name, is `InvalidInput`; other
+ * the ones given. An unknown provider name, `sonic-sagemaker` without an endpoint name, or a cloud
+ * synthesizer without a voice id (there is no voice every account has) is `InvalidInput`; other
  * missing settings are reported by `cloudProviders` when the runtime starts.
  *
  * @example
- * const providers = providerSelection({ synthesizer: "sonic-sagemaker", sonicEndpoint: "sonic-3-6" });
+ * const providers = providerSelection({ synthesizer: "sonic-sagemaker", sonicEndpoint: "sonic-3-6", voiceId });
  * const runtime = await LocalRuntime.start({ storeDir: ".voxtrail", providers });
  */
 export function providerSelection(
@@ -61,7 +55,7 @@ export function providerSelection(
     throw new InvalidInput("synthesizer sonic-sagemaker needs the endpoint's name (--sonic-endpoint NAME)");
   }
   if (selection.synthesizer !== "local" && selection.voiceId === undefined) {
-    selection.voiceId = DEFAULT_CLOUD_VOICE_ID;
+    throw new InvalidInput(`synthesizer ${selection.synthesizer} needs a Sonic voice id (--voice-id ID)`);
   }
   return selection;
 }
