@@ -33,11 +33,11 @@ export {
 export { type FailureContext, toSynthesisError } from "./synthesis/sagemaker-errors";
 export type { WordTiming } from "./synthesis/sonic-events";
 export {
-  DEFAULT_STALL_THRESHOLD_MS,
   type SonicSageMakerOptions,
   SonicSageMakerSynthesizer,
   SonicSynthesisStream,
 } from "./synthesis/sonic-sagemaker";
+export { DEFAULT_STALL_THRESHOLD_MS, TimedSynthesisStream } from "./synthesis/timed-synthesis-stream";
 export { type CartesiaInkOptions, CartesiaInkTranscriber, INK_WHISPER } from "./transcription/cartesia-ink";
 export { type PocketsphinxOptions, PocketsphinxTranscriber } from "./transcription/pocketsphinx";
 export {

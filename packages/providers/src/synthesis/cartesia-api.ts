@@ -2,19 +2,15 @@ import type Cartesia from "@cartesia/cartesia-js";
 import { VERSION as CARTESIA_SDK_VERSION } from "@cartesia/cartesia-js/version";
 import {
   type Processor,
-  type StreamDelivery,
   SynthesisFailed,
   SynthesisRejected,
   type SynthesisRequest,
-  type SynthesisStream,
   SynthesisStreamInterrupted,
   type Synthesizer,
-  type Timing,
 } from "@voxtrail/core";
 import { CartesiaConnection, type CartesiaConnectionOptions } from "../cartesia/cartesia-connection";
 import { synthesisErrorForEvent, toCartesiaSynthesisError } from "../cartesia/cartesia-errors";
-import { DEFAULT_STALL_THRESHOLD_MS } from "./sonic-sagemaker";
-import { SynthesisTimer } from "./synthesis-timer";
+import { TimedSynthesisStream } from "./timed-synthesis-stream";
 
 /** Sample rates Cartesia's TTS API accepts for raw output. */
 export const CARTESIA_SAMPLE_RATES = [8000, 16000, 22050, 24000, 44100, 48000] as const;
@@ -80,52 +76,25 @@ export class CartesiaApiSynthesizer implements Synthesizer {
 
 /**
  * One Cartesia TTS synthesis: iterate it once for raw audio chunks. Its `timings()` and `delivery()`
- * are those of {@link SynthesisTimer}: ttfb at the first `chunk` event carrying audio, total at the
+ * are those of {@link TimedSynthesisStream}: ttfb at the first `chunk` event carrying audio, total at the
  * `done` event.
  */
-export class CartesiaSynthesisStream implements SynthesisStream {
+export class CartesiaSynthesisStream extends TimedSynthesisStream {
   readonly #client: () => Promise<Cartesia>;
   readonly #options: CartesiaApiSynthesizerOptions;
-  readonly #request: SynthesisRequest;
-  readonly #timer = new SynthesisTimer();
-  #iterated = false;
 
   constructor(
     client: () => Promise<Cartesia>,
     options: CartesiaApiSynthesizerOptions,
     request: SynthesisRequest,
   ) {
+    super(request, options.stallThresholdMs);
     this.#client = client;
     this.#options = options;
-    this.#request = request;
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    if (this.#iterated) throw new Error("a synthesis stream can be iterated only once");
-    this.#iterated = true;
-    return this.#run();
-  }
-
-  /** The timings measured so far (complete once iteration ends). */
-  timings(): Timing[] {
-    return this.#timer.timings();
-  }
-
-  /** Every inter-chunk gap, the stalls over the threshold, total time and real-time factor so far. */
-  delivery(): StreamDelivery {
-    return this.#timer.delivery(
-      this.#request.format,
-      this.#options.stallThresholdMs ?? DEFAULT_STALL_THRESHOLD_MS,
-    );
-  }
-
-  /** Duration of the audio delivered so far, in milliseconds. */
-  audioMs(): number {
-    return this.#timer.audioMs(this.#request.format);
-  }
-
-  async *#run(): AsyncGenerator<Uint8Array> {
-    const { text, language, format, voiceId } = this.#request;
+  protected async *run(): AsyncGenerator<Uint8Array> {
+    const { text, language, format, voiceId } = this.request;
     const sampleRate = format.sampleRate;
     if (!isCartesiaSampleRate(sampleRate)) {
       throw new SynthesisRejected(
@@ -135,7 +104,7 @@ export class CartesiaSynthesisStream implements SynthesisStream {
     let events: AsyncIterable<unknown>;
     try {
       const client = await this.#client();
-      this.#timer.requestSent();
+      this.timer.requestSent();
       events = await client.tts.generateSSE({
         model_id: this.#options.model,
         transcript: text,
@@ -157,12 +126,12 @@ export class CartesiaSynthesisStream implements SynthesisStream {
           // Copied out of Buffer's shared pool, so that `audio.buffer` holds this chunk only.
           const audio = new Uint8Array(Buffer.from(data, "base64"));
           if (audio.byteLength === 0) continue;
-          this.#timer.chunk(audio.byteLength);
+          this.timer.chunk(audio.byteLength);
           yield audio;
         } else if (type === "error") {
           throw synthesisErrorForEvent(typeof statusCode === "number" ? statusCode : undefined);
         } else if (type === "done") {
-          this.#timer.done();
+          this.timer.done();
           done = true;
           break;
         }

@@ -6,17 +6,14 @@ import {
 } from "@aws-sdk/client-sagemaker-runtime";
 import {
   type Processor,
-  type StreamDelivery,
   SynthesisFailed,
   type SynthesisRequest,
-  type SynthesisStream,
   SynthesisStreamInterrupted,
   type Synthesizer,
-  type Timing,
 } from "@voxtrail/core";
 import { toSynthesisError } from "./sagemaker-errors";
 import { SonicEventDecoder, type WordTiming } from "./sonic-events";
-import { SynthesisTimer } from "./synthesis-timer";
+import { TimedSynthesisStream } from "./timed-synthesis-stream";
 
 /** How to reach a Cartesia Sonic model deployed as a SageMaker endpoint. */
 export interface SonicSageMakerOptions {
@@ -32,9 +29,6 @@ export interface SonicSageMakerOptions {
   /** A gap between audio chunks longer than this is a stall in `delivery()`; 250 ms by default. */
   stallThresholdMs?: number;
 }
-
-/** The default stall threshold: Sonic sends 20 ms chunks well ahead of real time. */
-export const DEFAULT_STALL_THRESHOLD_MS = 250;
 
 /**
  * Cartesia Sonic served by a SageMaker endpoint, streamed with `InvokeEndpointWithResponseStream`
@@ -95,40 +89,13 @@ export class SonicSageMakerSynthesizer implements Synthesizer {
  * `delivery()` keeps every one of those gaps, the stalls over the threshold, and the real-time
  * factor. All of it is measured on the monotonic clock.
  */
-export class SonicSynthesisStream implements SynthesisStream {
+export class SonicSynthesisStream extends TimedSynthesisStream {
   readonly #options: SonicSageMakerOptions;
-  readonly #request: SynthesisRequest;
-  readonly #timer = new SynthesisTimer();
   readonly #words: WordTiming[] = [];
-  #iterated = false;
 
   constructor(options: SonicSageMakerOptions, request: SynthesisRequest) {
+    super(request, options.stallThresholdMs);
     this.#options = options;
-    this.#request = request;
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    if (this.#iterated) throw new Error("a synthesis stream can be iterated only once");
-    this.#iterated = true;
-    return this.#run();
-  }
-
-  /** The timings measured so far (complete once iteration ends). */
-  timings(): Timing[] {
-    return this.#timer.timings();
-  }
-
-  /** Duration of the audio delivered so far, in milliseconds, from its byte count and format. */
-  audioMs(): number {
-    return this.#timer.audioMs(this.#request.format);
-  }
-
-  /** Every inter-chunk gap, the stalls over the threshold, total time and real-time factor so far. */
-  delivery(): StreamDelivery {
-    return this.#timer.delivery(
-      this.#request.format,
-      this.#options.stallThresholdMs ?? DEFAULT_STALL_THRESHOLD_MS,
-    );
   }
 
   /** Word timestamps Sonic sent (only when the synthesizer was built with `addTimestamps`). */
@@ -136,11 +103,11 @@ export class SonicSynthesisStream implements SynthesisStream {
     return [...this.#words];
   }
 
-  async *#run(): AsyncGenerator<Uint8Array> {
+  protected async *run(): AsyncGenerator<Uint8Array> {
     const abort = new AbortController();
     let complete = false;
     try {
-      this.#timer.requestSent();
+      this.timer.requestSent();
       let response: InvokeEndpointWithResponseStreamCommandOutput;
       try {
         response = await this.#options.client.send(this.#command(), { abortSignal: abort.signal });
@@ -160,11 +127,11 @@ export class SonicSynthesisStream implements SynthesisStream {
           if (part.InternalStreamFailure !== undefined) throw part.InternalStreamFailure;
           const bytes = part.PayloadPart?.Bytes;
           if (bytes === undefined) continue;
-          const arrivedAt = this.#timer.now();
+          const arrivedAt = this.timer.now();
           for (const event of decoder.push(bytes)) {
             if (event.type === "chunk") {
               if (event.audio.byteLength === 0) continue;
-              this.#timer.chunk(event.audio.byteLength, arrivedAt);
+              this.timer.chunk(event.audio.byteLength, arrivedAt);
               yield event.audio;
             } else if (event.type === "timestamps") {
               this.#words.push(...event.words);
@@ -173,7 +140,7 @@ export class SonicSynthesisStream implements SynthesisStream {
                 `Sonic reported an error event${event.statusCode === undefined ? "" : ` (status ${event.statusCode})`}`,
               );
             } else {
-              this.#timer.done();
+              this.timer.done();
               done = true;
               break;
             }
@@ -181,7 +148,7 @@ export class SonicSynthesisStream implements SynthesisStream {
         }
       } catch (error) {
         // Once `done` arrived the audio is whole: a failure while draining the rest does not matter.
-        if (!done) throw toSynthesisError(error, { audioStarted: this.#timer.chunks > 0 });
+        if (!done) throw toSynthesisError(error, { audioStarted: this.timer.chunks > 0 });
       }
       if (!done) {
         throw new SynthesisStreamInterrupted(
@@ -196,7 +163,7 @@ export class SonicSynthesisStream implements SynthesisStream {
   }
 
   #command(): InvokeEndpointWithResponseStreamCommand {
-    const { text, language, format, voiceId } = this.#request;
+    const { text, language, format, voiceId } = this.request;
     const body = {
       context_id: randomUUID(),
       transcript: text,
