@@ -38,17 +38,10 @@ const MINUTE_TEENS: Readonly<Record<string, number>> = {
   nineteen: 19,
 };
 const MINUTE_TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50 };
-const UNITS: Readonly<Record<string, number>> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-};
+/** "one" .. "nine": the hours below ten. */
+const UNITS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(HOURS).filter(([, hour]) => hour < 10),
+);
 /** Words that put a bare hour ("at four") in a time. */
 const TIME_CUES = new Set(["at", "around", "by", "after", "before", "until", "till", "from"]);
 
