@@ -40,15 +40,15 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
 /**
  * Speech recognition with CMU pocketsphinx and its US English model, run out of process
  * (`pocketsphinx_continuous -infile <16 kHz WAV> -time yes`) on this machine: the audio never
- * leaves it (boundary `local`). About 0.2x real time on one core; telephone audio takes longer.
+ * leaves it (boundary `local`). Its cost shows in each job's `transcribe.engine` timing.
  *
  * The recogniser normalises features with a running cepstral mean that starts from the model's
  * default and is first updated after several seconds of speech, so the opening words of audio
  * whose channel differs from the training data (telephone band-limited speech above all) come out
  * as noise. With `cmnWarmup` (the default) a quick measuring pass (narrow search, words
  * discarded) reads the mean off this audio first, and the real decode starts from it: on 8 kHz
- * voicemails this cuts the word error rate a lot, on wideband audio a little, for about 1.3x the
- * compute of one pass. Audio with nothing above the telephone band
+ * voicemails this cuts the word error rate a lot, on wideband audio a little (the fixture tests
+ * pin both), for the price of the extra, cheaper pass. Audio with nothing above the telephone band
  * ({@link isNarrowband}) is also decoded without pocketsphinx's noise removal, whose noise
  * estimate the empty upper bands mislead.
  *
