@@ -3,9 +3,13 @@ import type { JobResult } from "@voxtrail/local";
 
 /** One line per job: outcome, name, job id, and per-stage times (or the failed stage and cause). */
 export function jobLine(result: JobResult): string {
-  const mark = result.status === "SUCCEEDED" ? "ok  " : "FAIL";
+  const mark = result.status === "SUCCEEDED" ? "ok  " : result.status === "DUPLICATE" ? "skip" : "FAIL";
   const head = `${mark} ${result.file.name}  ${result.jobId}`;
   if (result.status === "NOT_MATCHED") return `${head}  not matched by the workflow's rule`;
+  if (result.status === "DUPLICATE")
+    return result.duplicate?.reason === "completed"
+      ? `${head}  already done (run ${result.duplicate.run}); nothing written`
+      : `${head}  running in another execution (run ${result.duplicate?.run}); nothing written`;
   const times = result.report ? stageTimes(result.report) : "";
   if (result.status === "FAILED")
     return `${head}  ${result.error?.error}: ${result.error?.cause}${times ? `  (${times})` : ""}`;
@@ -14,9 +18,21 @@ export function jobLine(result: JobResult): string {
 
 /** The closing summary: counts, wall time, where to look. */
 export function summaryLine(results: JobResult[], elapsedMs: number, storeDir: string): string {
-  const succeeded = results.filter((result) => result.status === "SUCCEEDED").length;
-  const failed = results.length - succeeded;
-  return `${results.length} job(s): ${succeeded} succeeded, ${failed} failed in ${seconds(elapsedMs)}; artifacts, lineage and reports in ${storeDir}`;
+  const count = (wanted: (result: JobResult) => boolean) => results.filter(wanted).length;
+  const succeeded = count((result) => result.status === "SUCCEEDED");
+  const done = count((result) => result.duplicate?.reason === "completed");
+  const elsewhere = count((result) => result.duplicate?.reason === "in-progress");
+  const failed = results.length - succeeded - done - elsewhere;
+  const skipped = [
+    ...(done > 0 ? [`${done} already done`] : []),
+    ...(elsewhere > 0 ? [`${elsewhere} running elsewhere`] : []),
+  ];
+  return `${results.length} job(s): ${[`${succeeded} succeeded`, ...skipped, `${failed} failed`].join(", ")} in ${seconds(elapsedMs)}; artifacts, lineage and reports in ${storeDir}`;
+}
+
+/** A job counts as done when it succeeded now or in an earlier run. */
+export function isDone(result: JobResult): boolean {
+  return result.status === "SUCCEEDED" || result.duplicate?.reason === "completed";
 }
 
 function stageTimes(report: JobReport): string {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ArtifactRef } from "./artifact";
+import { ArtifactRef, SourceRef } from "./artifact";
 import { Boundary, Processor } from "./boundary";
 import { PolicyDecision } from "./boundary-policy";
 import { Timing } from "./timing";
@@ -27,6 +27,22 @@ export const POINTERS_ONLY: SideChannels = {
   events: "pointers-only",
 };
 
+/**
+ * One call an AWS SDK client made for the attempt: the command, how many HTTP attempts the SDK's own
+ * retry strategy made (`$metadata.attempts`; 1 when it did not retry) and how long it waited
+ * between them. Step Functions' retries are separate attempts, with records of their own.
+ */
+export const SdkCall = z.object({
+  /** The client's service, e.g. `sagemaker-runtime`, `bedrock-runtime`, `s3`. */
+  service: z.string(),
+  /** The SDK command, e.g. `InvokeEndpointWithResponseStreamCommand`. */
+  command: z.string(),
+  attempts: z.number().int().positive(),
+  totalRetryDelayMs: z.number().nonnegative(),
+  outcome: z.enum(["succeeded", "failed"]),
+});
+export type SdkCall = z.infer<typeof SdkCall>;
+
 /** The activity record version written now; version 1 records lack `policy` and `sideChannels`. */
 export const ACTIVITY_RECORD_VERSION = 2 as const;
 
@@ -45,7 +61,8 @@ export const ActivityRecord = z.object({
   outcome: z.enum(["succeeded", "failed"]),
   /** Where the stage's own code ran (Lambda in the account, or this machine). */
   compute: Boundary,
-  inputs: z.array(ArtifactRef),
+  /** Inputs; the caller's audio keeps its source identity (bucket, version id, etag). */
+  inputs: z.array(z.union([SourceRef, ArtifactRef])),
   outputs: z.array(ArtifactRef),
   processors: z.array(Processor),
   timings: z.array(Timing),
@@ -58,5 +75,7 @@ export const ActivityRecord = z.object({
   policy: PolicyDecision.optional(),
   /** What logs, state payloads and events carry (version 2). */
   sideChannels: SideChannels.optional(),
+  /** The AWS SDK calls the attempt made, with the SDK's own retries (absent when it made none). */
+  sdkCalls: z.array(SdkCall).optional(),
 });
 export type ActivityRecord = z.infer<typeof ActivityRecord>;

@@ -27,6 +27,12 @@ export interface ObjectStore {
   readonly bucket: string;
   /** Writes the whole body and returns its hash, size and uri; a Readable is streamed. */
   put(key: string, body: Uint8Array | string | Readable, options: PutOptions): Promise<StoredObject>;
+  /**
+   * Writes a small body only if no object exists under `key`, atomically: of concurrent callers
+   * exactly one succeeds (S3's conditional `If-None-Match: *`). Resolves to `undefined`, writing
+   * nothing, when the key is taken.
+   */
+  putIfAbsent(key: string, body: Uint8Array | string, options: PutOptions): Promise<StoredObject | undefined>;
   /** Streams the body; rejects with `ObjectNotFound` when there is none. */
   get(key: string): Promise<Readable>;
   /** Reads the whole body into memory: for small objects (JSON documents, short audio). */

@@ -5,6 +5,7 @@ import type {
   Boundary,
   BoundaryPolicy,
   EventPublisher,
+  ExecutionLiveness,
   ObjectStore,
   Reasoner,
   RecordLookup,
@@ -32,6 +33,8 @@ export interface StageDependencies {
   language: string;
   /** Format of the synthesized reply. */
   replyFormat: AudioFormat;
+  /** Whether the execution that claimed a job still runs (duplicate deliveries ask). */
+  executions: ExecutionLiveness;
   /** Largest voicemail accepted, in bytes. */
   maxSourceBytes: number;
   /**

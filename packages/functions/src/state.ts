@@ -16,11 +16,25 @@ export const ObjectCreatedEvent = z.object({
       key: z.string(),
       size: z.number().optional(),
       etag: z.string().optional(),
+      /** moto's S3 events spell the etag this way (DESIGN.md); AWS's say `etag`. */
+      eTag: z.string().optional(),
       "version-id": z.string().optional(),
     }),
   }),
 });
 export type ObjectCreatedEvent = z.infer<typeof ObjectCreatedEvent>;
+
+/** The source identity an event names: the same for Ingest and the failure recorder. */
+export function sourceIdentityOf(event: ObjectCreatedEvent) {
+  const { bucket, object } = event.detail;
+  const etag = object.etag ?? object.eTag;
+  return {
+    bucket: bucket.name,
+    key: object.key,
+    ...(object["version-id"] ? { versionId: object["version-id"] } : {}),
+    ...(etag ? { etag } : {}),
+  };
+}
 
 /** Input of Ingest: the event that started the execution, and the execution. */
 export const IngestInput = z.object({ event: ObjectCreatedEvent, execution: ExecutionInfo });

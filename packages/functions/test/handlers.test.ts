@@ -48,6 +48,23 @@ describe("ingest", () => {
     expect(activity.outputs[0]?.sha256).toBe(job.normalizedAudio.sha256);
   });
 
+  it("runs nothing for a second delivery of an upload whose job another execution owns", async () => {
+    const { deps } = await testDependencies({
+      executions: { isRunning: async (executionId) => executionId === execution.id },
+    });
+    await deps.store.put("incoming/voicemail/a.wav", telephonyTone(), { contentType: "audio/wav" });
+    const ingest = createStageHandlers(deps).ingest;
+    const event = objectCreated(deps.store.bucket, "incoming/voicemail/a.wav");
+    const first = (await ingest({ event, execution }, context)) as JobState;
+    const before = await deps.store.list("");
+    const second = await ingest({ event, execution: { ...execution, id: `${execution.id}-again` } }, context);
+    expect(second).toEqual({
+      jobId: first.jobId,
+      duplicate: { reason: "in-progress", executionId: execution.id, run: 1 },
+    });
+    expect(await deps.store.list("")).toEqual(before);
+  });
+
   it("rejects a non-audio file with InvalidAudio, records the failed attempt, and counts attempts", async () => {
     const { deps } = await testDependencies();
     await deps.store.put("incoming/voicemail/notes.txt", "call me maybe", { contentType: "text/plain" });

@@ -41,6 +41,8 @@ export async function testDependencies(overrides: Partial<StageDependencies> = {
     language: "en",
     replyFormat: { encoding: "pcm_s16le", sampleRate: 16000, channels: 1 },
     maxSourceBytes: 1024 * 1024,
+    // No earlier execution of any job is running unless a test says so.
+    executions: { isRunning: async () => false },
     ...overrides,
   };
   return { deps, published };

@@ -26,6 +26,7 @@ function counting(inner: ObjectStore): ObjectStore & { read: string[] } {
     read,
     bucket: inner.bucket,
     put: (key, body, options) => inner.put(key, body, options),
+    putIfAbsent: (key, body, options) => inner.putIfAbsent(key, body, options),
     get: (key) => inner.get(key),
     getBytes: (key) => {
       read.push(key);

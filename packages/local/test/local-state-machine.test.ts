@@ -42,11 +42,20 @@ describe("LocalStateMachine running the voicemail definition", () => {
     expect(calls[1]?.functionName).toBe("voxtrail-local-transcribe");
     expect(transitions.filter((t) => t.type === "entered").map((t) => t.state)).toEqual([
       "Ingest",
+      "IsDuplicate",
       "Transcribe",
       "Reason",
       "Synthesize",
       "Finalize",
     ]);
+  });
+
+  it("ends a duplicate delivery after Ingest, calling no other stage", async () => {
+    const duplicate = { jobId: "job-1", duplicate: { reason: "completed", executionId: "e-0", run: 1 } };
+    const { byArn, calls } = handlers({ ingest: async () => duplicate });
+    const result = await new LocalStateMachine("test", definition, byArn).start(event);
+    expect(result).toMatchObject({ status: "SUCCEEDED", output: duplicate });
+    expect(calls.map((c) => c.fn)).toEqual(["ingest"]);
   });
 
   it("retries a transient named error and then succeeds", async () => {

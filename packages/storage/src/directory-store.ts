@@ -1,5 +1,16 @@
+import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { type FileHandle, mkdir, open, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import {
+  type FileHandle,
+  link,
+  mkdir,
+  open,
+  readFile,
+  realpath,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -88,16 +99,42 @@ export class DirectoryStore implements ObjectStore {
       pipeline(source, hashing, createWriteStream(temp, { flush: true })),
     );
 
-    const sidecar: Sidecar = {
+    return this.#writeSidecar(key, {
       contentType: options.contentType,
       sha256: hashing.hex("sha256"),
       bytes: hashing.bytes,
       etag: `"${hashing.hex("md5")}"`,
-    };
-    const sidecarFile = this.#sidecarPath(key);
-    await mkdir(path.dirname(sidecarFile), { recursive: true });
-    await writeAtomically(sidecarFile, (temp) => writeFile(temp, JSON.stringify(sidecar), { flush: true }));
-    return { key, uri: this.uri(key), ...sidecar };
+    });
+  }
+
+  /**
+   * The body goes to a temporary file that is then hard-linked to the key's path: `link` fails
+   * when the path exists, so of concurrent callers exactly one wins. The sidecar follows, as in `put`.
+   */
+  async putIfAbsent(
+    key: string,
+    body: Uint8Array | string,
+    options: PutOptions,
+  ): Promise<StoredObject | undefined> {
+    const file = await this.#locate(key);
+    await this.#makeParentDirectory(file);
+    const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+    const temp = path.join(path.dirname(file), `${TEMP_FILE_PREFIX}${randomUUID()}`);
+    try {
+      await writeFile(temp, bytes, { flush: true });
+      await link(temp, file);
+    } catch (error) {
+      if (hasErrorCode(error, "EEXIST")) return undefined;
+      throw error;
+    } finally {
+      await rm(temp, { force: true });
+    }
+    return this.#writeSidecar(key, {
+      contentType: options.contentType,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      bytes: bytes.byteLength,
+      etag: `"${createHash("md5").update(bytes).digest("hex")}"`,
+    });
   }
 
   async get(key: string): Promise<Readable> {
@@ -222,6 +259,13 @@ export class DirectoryStore implements ObjectStore {
     if ((await stat(file).catch(() => undefined))?.isDirectory()) {
       throw new InvalidKey(PREFIX_CONFLICT);
     }
+  }
+
+  async #writeSidecar(key: string, sidecar: Sidecar): Promise<StoredObject> {
+    const sidecarFile = this.#sidecarPath(key);
+    await mkdir(path.dirname(sidecarFile), { recursive: true });
+    await writeAtomically(sidecarFile, (temp) => writeFile(temp, JSON.stringify(sidecar), { flush: true }));
+    return { key, uri: this.uri(key), ...sidecar };
   }
 
   #sidecarPath(key: string): string {

@@ -69,6 +69,28 @@ export class S3Store implements ObjectStore {
     return this.#putBytes(key, typeof body === "string" ? Buffer.from(body, "utf8") : body, options);
   }
 
+  /**
+   * One PutObject with `If-None-Match: *`: S3 answers 412 when the key exists. A 409
+   * (a concurrent conditional write to the same key was in progress) is retried, up to 3 times.
+   */
+  async putIfAbsent(
+    key: string,
+    body: Uint8Array | string,
+    options: PutOptions,
+  ): Promise<StoredObject | undefined> {
+    assertValidKey(key);
+    const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#putBytes(key, bytes, options, { IfNoneMatch: "*" });
+      } catch (error) {
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === 412) return undefined;
+        if (status !== 409 || attempt === 3) throw error;
+      }
+    }
+  }
+
   async get(key: string): Promise<Readable> {
     assertValidKey(key);
     let output: GetObjectCommandOutput;
@@ -133,7 +155,12 @@ export class S3Store implements ObjectStore {
     return `s3://${this.bucket}/${key}`;
   }
 
-  async #putBytes(key: string, body: Uint8Array, { contentType }: PutOptions): Promise<StoredObject> {
+  async #putBytes(
+    key: string,
+    body: Uint8Array,
+    { contentType }: PutOptions,
+    condition: { IfNoneMatch?: string } = {},
+  ): Promise<StoredObject> {
     const digest = createHash("sha256").update(body).digest();
     const sha256 = digest.toString("hex");
     const output = await this.#client.send(
@@ -146,6 +173,7 @@ export class S3Store implements ObjectStore {
         ChecksumAlgorithm: "SHA256",
         ChecksumSHA256: digest.toString("base64"),
         Metadata: { sha256 },
+        ...condition,
       }),
     );
     return {

@@ -203,6 +203,40 @@ export function describeObjectStoreContract(name: string, makeStore: () => Promi
       expect(await store.list(key(""))).toEqual([]);
     });
 
+    it("putIfAbsent writes a new key and reports it like put", async () => {
+      const key = scopedKeys();
+      const stored = await store.putIfAbsent(key("a.json"), '{"run":1}', { contentType: "application/json" });
+      expect(stored).toMatchObject({
+        key: key("a.json"),
+        bytes: 9,
+        contentType: "application/json",
+        sha256: sha256(Buffer.from('{"run":1}')),
+      });
+      expect((await store.getBytes(key("a.json"))).toString()).toBe('{"run":1}');
+    });
+
+    it("putIfAbsent leaves an existing object alone and says so", async () => {
+      const key = scopedKeys()("b.json");
+      await store.put(key, "first", { contentType: "text/plain" });
+      expect(await store.putIfAbsent(key, "second", { contentType: "application/json" })).toBeUndefined();
+      expect((await store.getBytes(key)).toString()).toBe("first");
+      expect((await store.head(key))?.contentType).toBe("text/plain");
+    });
+
+    it("putIfAbsent: of concurrent callers exactly one wins", async () => {
+      const key = scopedKeys()("c.json");
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          store.putIfAbsent(key, `writer ${index}`, { contentType: "text/plain" }),
+        ),
+      );
+      const winners = results.filter((result) => result !== undefined);
+      expect(winners).toHaveLength(1);
+      expect((await store.getBytes(key)).toString()).toBe(
+        `writer ${results.findIndex((result) => result !== undefined)}`,
+      );
+    });
+
     it("lists keys under a prefix in UTF-8 byte order, excluding other prefixes", async () => {
       const key = scopedKeys();
       const prefix = key("");

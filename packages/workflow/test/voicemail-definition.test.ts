@@ -4,6 +4,8 @@ import aslValidator from "asl-validator";
 import { describe, expect, it } from "vitest";
 import {
   buildVoicemailDefinition,
+  DUPLICATE_CHOICE,
+  DUPLICATE_STATE,
   STAGE_FUNCTIONS,
   type StageFunction,
   VOICEMAIL_STAGES,
@@ -30,10 +32,20 @@ describe("buildVoicemailDefinition", () => {
     while (name) {
       visited.push(name);
       const state: Record<string, unknown> | undefined = definition.States[name];
-      name = state?.Next as string | undefined;
+      name = (state?.Next ?? state?.Default) as string | undefined;
     }
-    expect(visited).toEqual([...VOICEMAIL_STAGES]);
+    expect(visited).toEqual(["Ingest", DUPLICATE_CHOICE, ...VOICEMAIL_STAGES.slice(1)]);
     expect(definition.States.Finalize?.End).toBe(true);
+  });
+
+  it("ends a duplicate delivery after Ingest, in a Succeed state", () => {
+    expect(definition.States.Ingest?.Next).toBe(DUPLICATE_CHOICE);
+    expect(definition.States[DUPLICATE_CHOICE]).toMatchObject({
+      Type: "Choice",
+      Choices: [{ Variable: "$.duplicate", IsPresent: true, Next: DUPLICATE_STATE }],
+      Default: "Transcribe",
+    });
+    expect(definition.States[DUPLICATE_STATE]).toMatchObject({ Type: "Succeed" });
   });
 
   it("retries only transient named errors, with backoff and full jitter", () => {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { normalizeForTranscription } from "@voxtrail/audio";
 import {
+  type DuplicateDelivery,
   EventClock,
   InvalidAudio,
   InvalidInput,
@@ -10,10 +11,11 @@ import {
 } from "@voxtrail/core";
 import { ARTIFACT_FILES, jobIdFor, keys } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
+import { claimJob } from "../claims/job-claim";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
 import { enforceBoundaries } from "../lineage/boundary-check";
-import type { IngestInput, JobState } from "../state";
+import { type IngestInput, type JobState, sourceIdentityOf } from "../state";
 
 /** The normaliser is our own code running where the handler runs. */
 const NORMALIZER: Omit<Processor, "boundary"> = {
@@ -23,25 +25,35 @@ const NORMALIZER: Omit<Processor, "boundary"> = {
 };
 
 /**
- * Ingest: reads the voicemail the event points at, checks it is audio the pipeline can decode
+ * Ingest: first claims the job for this execution (a duplicate delivery of an upload whose job
+ * another execution owns returns `{ jobId, duplicate }` and does nothing else); then reads the
+ * voicemail the event points at, checks it is audio the pipeline can decode
  * (`InvalidAudio` otherwise, with what is wrong), and writes a 16 kHz mono PCM copy for the
  * transcriber. Returns the job state every later stage reads.
  */
-export async function ingest(deps: StageDependencies, input: IngestInput): Promise<JobState> {
+export async function ingest(
+  deps: StageDependencies,
+  input: IngestInput,
+): Promise<JobState | DuplicateDelivery> {
   const clock = new EventClock();
   clock.mark("handler.start");
   const { bucket, object } = input.event.detail;
   if (bucket.name !== deps.store.bucket) {
     throw new InvalidInput(`event names bucket ${bucket.name}, but this stage reads ${deps.store.bucket}`);
   }
-  const identity = {
-    bucket: bucket.name,
-    key: object.key,
-    versionId: object["version-id"],
-    etag: object.etag,
-  };
+  const identity = sourceIdentityOf(input.event);
   const jobId = jobIdFor(identity);
   deps.logger.appendKeys({ jobId });
+  const claim = await claimJob(deps.store, deps.executions, {
+    jobId,
+    executionId: input.execution.id,
+    source: identity,
+    now: deps.now?.() ?? new Date(),
+  });
+  if (!claim.claimed) {
+    deps.logger.info("duplicate delivery: another execution owns this job", claim.duplicate);
+    return { jobId, duplicate: claim.duplicate };
+  }
 
   return withActivity({ ...stageScope(deps, jobId, "Ingest"), inputs: [] }, async (activity) => {
     const normalizer: Processor = { ...NORMALIZER, boundary: deps.compute };
@@ -62,7 +74,7 @@ export async function ingest(deps: StageDependencies, input: IngestInput): Promi
       bytes: bytes.length,
       contentType: head?.contentType ?? "application/octet-stream",
       ...(object["version-id"] ? { versionId: object["version-id"] } : {}),
-      ...(object.etag ? { etag: object.etag } : {}),
+      ...(identity.etag ? { etag: identity.etag } : {}),
     };
     activity.inputs.push(source);
     activity.processors.push(normalizer);

@@ -18,6 +18,7 @@ import {
   type RecordFailureInput,
   type RecordFailureOutput,
   SynthesizeResult,
+  sourceIdentityOf,
   TranscribeResult,
 } from "../state";
 
@@ -69,13 +70,7 @@ export async function recordFailure(
       ],
     };
   } else if (event.success) {
-    const { bucket, object } = event.data.detail;
-    const source = {
-      bucket: bucket.name,
-      key: object.key,
-      ...(object["version-id"] ? { versionId: object["version-id"] } : {}),
-      ...(object.etag ? { etag: object.etag } : {}),
-    };
+    const source = sourceIdentityOf(event.data);
     draft = { jobId: jobIdFor(source), source, eventTime: event.data.time, artifacts: [], stages: [] };
   } else {
     throw new InvalidInput(

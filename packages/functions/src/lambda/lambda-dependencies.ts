@@ -2,6 +2,7 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { S3Client } from "@aws-sdk/client-s3";
+import { SFNClient } from "@aws-sdk/client-sfn";
 import { BoundaryPolicy, BoundaryPolicyInvalid, InvalidInput } from "@voxtrail/core";
 import {
   cloudProviders,
@@ -10,6 +11,7 @@ import {
   selectionFromEnvironment,
 } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
+import { StepFunctionsLiveness } from "../claims/step-functions-liveness";
 import type { StageDependencies } from "../dependencies";
 import { EventBridgePublisher } from "../events/eventbridge-publisher";
 import { CARTESIA_SECRET, linkedSecret } from "./linked-secret";
@@ -58,6 +60,7 @@ export async function lambdaDependencies(env: NodeJS.ProcessEnv = process.env): 
       serviceName: "voxtrail",
       defaultDimensions: { environment: stage },
     }),
+    executions: new StepFunctionsLiveness(new SFNClient({})),
     compute: { kind: "aws-account", service: "lambda", region: required(env, "AWS_REGION") },
     boundaryPolicy: policyFrom(required(env, LAMBDA_ENVIRONMENT.boundaryPolicy)),
     language: env[LAMBDA_ENVIRONMENT.language] || "en",
@@ -66,7 +69,8 @@ export async function lambdaDependencies(env: NodeJS.ProcessEnv = process.env): 
   };
 }
 
-function required(env: NodeJS.ProcessEnv, name: string): string {
+/** The trimmed value of an environment variable that must be set; `InvalidInput` naming it otherwise. */
+export function required(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name]?.trim();
   if (!value) throw new InvalidInput(`${name} is not set`);
   return value;
@@ -78,7 +82,8 @@ function notInLambda(role: keyof typeof PROVIDER_ENVIRONMENT, choices: string): 
   );
 }
 
-function policyFrom(json: string): BoundaryPolicy {
+/** The boundary policy a stage function was given as JSON in its environment. */
+export function policyFrom(json: string): BoundaryPolicy {
   let value: unknown;
   try {
     value = JSON.parse(json);

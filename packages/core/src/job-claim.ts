@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/**
+ * The content of `claims/<jobId>/run-NN.json`: which execution runs the job's NN-th run. Written
+ * once with a conditional create before any work, so two deliveries of one upload cannot both
+ * run it. Pointers and ids only.
+ */
+export const JobClaim = z.object({
+  jobId: z.string(),
+  run: z.number().int().positive(),
+  executionId: z.string(),
+  claimedAt: z.string(),
+  source: z.object({
+    bucket: z.string(),
+    key: z.string(),
+    versionId: z.string().optional(),
+    etag: z.string().optional(),
+  }),
+});
+export type JobClaim = z.infer<typeof JobClaim>;
+
+/** Why a delivery was not run: the job is already done, or another execution is running it. */
+export const DuplicateReason = z.enum(["completed", "in-progress"]);
+export type DuplicateReason = z.infer<typeof DuplicateReason>;
+
+/** What Ingest returns for a delivery of a job that another execution owns. */
+export const DuplicateDelivery = z.object({
+  jobId: z.string(),
+  duplicate: z.object({ reason: DuplicateReason, executionId: z.string(), run: z.number().int() }),
+});
+export type DuplicateDelivery = z.infer<typeof DuplicateDelivery>;
+
+/** Whether an execution is still running: Step Functions in AWS, the runner's own table locally. */
+export interface ExecutionLiveness {
+  isRunning(executionId: string): Promise<boolean>;
+}
