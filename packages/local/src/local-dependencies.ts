@@ -1,6 +1,13 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import { type AudioFormat, type BoundaryPolicy, LOCAL_BOUNDARY, type Synthesizer } from "@voxtrail/core";
+import {
+  type AudioFormat,
+  type BoundaryPolicy,
+  type ExecutionLiveness,
+  LOCAL_BOUNDARY,
+  type ObjectStore,
+  type Synthesizer,
+} from "@voxtrail/core";
 import { loadBoundaryPolicy, type StageDependencies } from "@voxtrail/functions";
 import {
   cloudProviders,
@@ -27,7 +34,10 @@ export const ALL_LOCAL: ProviderSelection = { transcriber: "local", reasoner: "l
 
 /** Options of the embedded defaults. */
 export interface LocalDependencyOptions {
-  storeDir: string;
+  /** The directory store's root; unused with `store`. */
+  storeDir?: string;
+  /** The store to use instead of a directory store on `storeDir` (e.g. an `S3Store`). */
+  store?: ObjectStore;
   recordsFile: string;
   /** The local Sonic-compatible endpoint; required when the synthesizer is `local`. */
   endpoint?: SonicEndpoint;
@@ -36,6 +46,8 @@ export interface LocalDependencyOptions {
   /** SDK clients for the cloud providers instead of ones from the standard AWS configuration. */
   providerClients?: ProviderClients;
   replyFormat?: AudioFormat;
+  /** Which executions are running, for duplicate-job claims (the local state machine's table). */
+  executions: ExecutionLiveness;
   /** The boundary policy to enforce; the `local` stage's (config/boundary-policy/local.json) by default. */
   boundaryPolicy?: BoundaryPolicy;
   /** Without `boundaryPolicy`: the stage environment whose policy file to enforce (`local` by default). */
@@ -43,8 +55,8 @@ export interface LocalDependencyOptions {
 }
 
 /**
- * The stage dependencies of the local runtime. By default the embedded engines: a directory store,
- * pocketsphinx, the local rule-based reasoner over a JSON Lines records file, and synthesis through
+ * The stage dependencies of the local runtime. By default the embedded engines: a directory store
+ * (or the `store` given), pocketsphinx, the local rule-based reasoner over a JSON Lines records file, and synthesis through
  * the real SageMaker Runtime client against the local Sonic-compatible endpoint (flite behind
  * Sonic's wire format), every processor's boundary `local`. A stage whose `providers` choice is not
  * `local` gets the cloud provider from `cloudProviders` instead (its own boundary, which the
@@ -52,7 +64,7 @@ export interface LocalDependencyOptions {
  * asks for them.
  */
 export async function localDependencies(options: LocalDependencyOptions): Promise<StageDependencies> {
-  const store = new DirectoryStore({ root: options.storeDir });
+  const store = options.store ?? new DirectoryStore({ root: options.storeDir ?? ".voxtrail" });
   const cloud = await cloudProviders(options.providers ?? ALL_LOCAL, options.providerClients);
   return {
     store,
@@ -65,6 +77,7 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
       serviceName: "voxtrail",
       logLevel: (process.env.POWERTOOLS_LOG_LEVEL ?? "SILENT") as "SILENT",
     }),
+    executions: options.executions,
     compute: LOCAL_BOUNDARY,
     boundaryPolicy:
       options.boundaryPolicy ?? (await loadBoundaryPolicy(options.policyEnvironment ?? "local")),

@@ -1,12 +1,26 @@
 import { createReadStream } from "node:fs";
-import { type AudioFormat, type BoundaryPolicy, Gauge, JobReport } from "@voxtrail/core";
-import { createStageHandlers, type StageDependencies } from "@voxtrail/functions";
+import {
+  type AudioFormat,
+  type BoundaryPolicy,
+  DuplicateDelivery,
+  Gauge,
+  InvalidInput,
+  JobReport,
+  type ObjectStore,
+} from "@voxtrail/core";
+import {
+  createStageHandlers,
+  ObjectCreatedEvent,
+  type StageDependencies,
+  sourceIdentityOf,
+} from "@voxtrail/functions";
 import type { ProviderClients, ProviderSelection } from "@voxtrail/providers";
 import {
   buildVoicemailDefinition,
   jobIdFor,
   keys,
   STAGE_FUNCTIONS,
+  VOICEMAIL_INCOMING_PREFIX,
   voicemailRulePattern,
 } from "@voxtrail/workflow";
 import { BUNDLED_RECORDS_FILE } from "./bundled-fixtures";
@@ -17,11 +31,14 @@ import { ALL_LOCAL, localDependencies } from "./local-dependencies";
 import { LOCAL_FUNCTION_ARNS } from "./local-functions";
 import { type SonicEndpoint, startSonicEndpoint } from "./sonic-endpoint/server";
 import { LocalStateMachine, type StateTransition } from "./state-machine/local-state-machine";
+import { RunningExecutions } from "./state-machine/running-executions";
 
 /** Options of the local runtime. */
 export interface LocalRuntimeOptions {
-  /** The directory that stands in for the stage's bucket (default `./.voxtrail`). */
-  storeDir: string;
+  /** The directory that stands in for the stage's bucket (default `./.voxtrail`); unused with `store`. */
+  storeDir?: string;
+  /** The store to run against (e.g. an `S3Store` on a bucket) instead of a directory store. */
+  store?: ObjectStore;
   /** The JSON Lines business records (default: the bundled fixtures). */
   recordsFile?: string;
   /** Wait this long before each retry instead of the definition's backoff (tests). */
@@ -52,7 +69,10 @@ export interface JobResult {
   file: InputFile;
   key: string;
   jobId: string;
-  status: "SUCCEEDED" | "FAILED" | "NOT_MATCHED";
+  /** `DUPLICATE`: another execution owns the job (it is done, or running); this one did nothing. */
+  status: "SUCCEEDED" | "FAILED" | "NOT_MATCHED" | "DUPLICATE";
+  /** Which execution owns the job, and why this delivery was a duplicate. */
+  duplicate?: DuplicateDelivery["duplicate"];
   /** The Fail state's error (`IngestFailed`, ...) and cause (`InvalidAudio: ...`), when failed. */
   error?: { error: string; cause: string };
   report?: JobReport;
@@ -86,8 +106,10 @@ export class LocalRuntime {
     const providers = options.providers ?? ALL_LOCAL;
     const endpoint = providers.synthesizer === "local" ? await startSonicEndpoint() : undefined;
     try {
+      const running = new RunningExecutions();
       const deps = await localDependencies({
-        storeDir: options.storeDir,
+        executions: running,
+        ...(options.store ? { store: options.store } : { storeDir: options.storeDir ?? ".voxtrail" }),
         recordsFile: options.recordsFile ?? BUNDLED_RECORDS_FILE,
         providers,
         ...(endpoint ? { endpoint } : {}),
@@ -103,7 +125,7 @@ export class LocalRuntime {
         STAGE_FUNCTIONS.map((fn) => [LOCAL_FUNCTION_ARNS[fn], handlers[fn]]),
       );
       const definition = buildVoicemailDefinition({ functionArns: LOCAL_FUNCTION_ARNS });
-      const machine = new LocalStateMachine("voxtrail-voicemail", definition, handlersByArn);
+      const machine = new LocalStateMachine("voxtrail-voicemail", definition, handlersByArn, running);
       return new LocalRuntime(deps, machine, endpoint, options, jobsInFlight);
     } catch (error) {
       await endpoint?.close();
@@ -126,13 +148,7 @@ export class LocalRuntime {
     const worker = async () => {
       while (next < files.length) {
         const index = next++;
-        const file = files[index] as InputFile;
-        this.jobsInFlight.enter();
-        try {
-          results[index] = await this.#process(file, options.onProgress);
-        } finally {
-          this.jobsInFlight.leave();
-        }
+        results[index] = await this.#process(files[index] as InputFile, options.onProgress);
         options.onProgress?.({ type: "finished", result: results[index] });
       }
     };
@@ -147,6 +163,58 @@ export class LocalRuntime {
     await this.endpoint?.close();
   }
 
+  /**
+   * Runs one S3 "Object Created" event, as EventBridge delivers it, through the workflow's rule
+   * pattern and, when it matches, the state machine: what the deployed rule and Lambdas do with an
+   * event, for an event this runtime did not produce (e.g. one an SQS queue received from a real
+   * bus). `file` names the job in its result; by default the key below `incoming/voicemail/`.
+   * Rejects with `InvalidInput` when `event` is not an S3 "Object Created" event.
+   *
+   * @example
+   * const result = await runtime.runEvent(JSON.parse(message.Body));
+   * result.status; // "SUCCEEDED", "FAILED" or "NOT_MATCHED"
+   */
+  async runEvent(
+    event: unknown,
+    options: { file?: InputFile; onProgress?: (progress: JobProgress) => void } = {},
+  ): Promise<JobResult> {
+    const parsed = ObjectCreatedEvent.safeParse(event);
+    if (!parsed.success) throw new InvalidInput("the event is not an S3 Object Created event");
+    const identity = sourceIdentityOf(parsed.data);
+    const { key } = identity;
+    const jobId = jobIdFor(identity);
+    const file = options.file ?? { name: nameOf(key), path: this.deps.store.uri(key) };
+    if (!matchesPattern(event, voicemailRulePattern(this.deps.store.bucket))) {
+      return { file, key, jobId, status: "NOT_MATCHED" };
+    }
+    this.jobsInFlight.enter();
+    try {
+      const execution = await this.machine.start(event, {
+        onTransition: (transition) => options.onProgress?.({ type: "stage", file, transition }),
+        ...(this.options.retryIntervalMs === undefined
+          ? {}
+          : { retryIntervalMs: this.options.retryIntervalMs }),
+      });
+      const report = await this.#readReport(jobId);
+      const duplicate =
+        execution.status === "SUCCEEDED" ? DuplicateDelivery.safeParse(execution.output).data : undefined;
+      return {
+        file,
+        key,
+        jobId,
+        status: duplicate ? "DUPLICATE" : execution.status,
+        ...(duplicate ? { duplicate: duplicate.duplicate } : {}),
+        ...(execution.status === "FAILED"
+          ? { error: { error: execution.error, cause: execution.cause } }
+          : {}),
+        ...(report ? { report } : {}),
+      };
+    } finally {
+      this.jobsInFlight.leave();
+    }
+  }
+
+  /** Uploads `file` under `incoming/voicemail/` and runs the event its arrival makes. */
   async #process(file: InputFile, onProgress?: (progress: JobProgress) => void): Promise<JobResult> {
     const { store } = this.deps;
     const key = keys.incomingVoicemail(file.name);
@@ -155,30 +223,7 @@ export class LocalRuntime {
     });
     onProgress?.({ type: "uploaded", file, key });
     const event = objectCreatedEvent(store.bucket, stored, new Date());
-    const jobId = jobIdFor({
-      bucket: store.bucket,
-      key,
-      versionId: event.detail.object["version-id"],
-      etag: event.detail.object.etag,
-    });
-    if (!matchesPattern(event, voicemailRulePattern(store.bucket))) {
-      return { file, key, jobId, status: "NOT_MATCHED" };
-    }
-    const execution = await this.machine.start(event, {
-      onTransition: (transition) => onProgress?.({ type: "stage", file, transition }),
-      ...(this.options.retryIntervalMs === undefined
-        ? {}
-        : { retryIntervalMs: this.options.retryIntervalMs }),
-    });
-    const report = await this.#readReport(jobId);
-    return {
-      file,
-      key,
-      jobId,
-      status: execution.status,
-      ...(execution.status === "FAILED" ? { error: { error: execution.error, cause: execution.cause } } : {}),
-      ...(report ? { report } : {}),
-    };
+    return this.runEvent(event, { file, ...(onProgress ? { onProgress } : {}) });
   }
 
   async #readReport(jobId: string): Promise<JobReport | undefined> {
@@ -188,6 +233,17 @@ export class LocalRuntime {
   }
 }
 
-function contentTypeOf(name: string): string {
+/** The key's name below `incoming/voicemail/`, or the whole key outside that prefix. */
+function nameOf(key: string): string {
+  return key.startsWith(VOICEMAIL_INCOMING_PREFIX) ? key.slice(VOICEMAIL_INCOMING_PREFIX.length) : key;
+}
+
+/**
+ * The content type a voicemail file is uploaded with: `audio/wav` for a `.wav` name.
+ *
+ * @example
+ * contentTypeOf("call.wav"); // "audio/wav"
+ */
+export function contentTypeOf(name: string): string {
   return name.toLowerCase().endsWith(".wav") ? "audio/wav" : "application/octet-stream";
 }

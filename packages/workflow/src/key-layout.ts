@@ -7,6 +7,9 @@
 /** Prefix under which a voicemail's arrival starts the voicemail workflow. */
 export const VOICEMAIL_INCOMING_PREFIX = "incoming/voicemail/";
 
+/** Prefix under which a manifest of voicemail keys (CSV, column `key`) starts a voicemail batch. */
+export const BATCH_INCOMING_PREFIX = "incoming/batches/";
+
 /** The artifacts a voicemail job writes, by file name. */
 export const ARTIFACT_FILES = {
   normalizedAudio: "normalized.wav",
@@ -32,6 +35,10 @@ export const keys = {
   lineageSummaries: "lineage-summaries/",
   /** A job's lineage summary: a copy of its activity records, written when the job ends. */
   lineageSummary: (jobId: string) => `lineage-summaries/${jobId}.json`,
+  /** Prefix of a job's claims: one per run, created only if absent. */
+  claimPrefix: (jobId: string) => `claims/${jobId}/`,
+  /** The claim of a job's `run`-th run. */
+  claim: (jobId: string, run: number) => `claims/${jobId}/run-${String(run).padStart(2, "0")}.json`,
   /** A job's report. */
   report: (jobId: string) => `reports/${jobId}.json`,
   /** An outcome event the local runtime keeps instead of sending it to an event bus. */

@@ -15,6 +15,8 @@ export interface StageResources {
   voicemailStateMachineArn: string;
   /** ARN of the IVR prompts state machine, once the stage deploys it. */
   promptsStateMachineArn?: string;
+  /** ARN of the voicemail batch state machine, once the stage deploys it. */
+  batchStateMachineArn?: string;
 }
 
 /** Name of the SSM parameter that holds a stage's {@link StageResources}. */

@@ -36,13 +36,21 @@ export const DEFAULT_RETRY: RetryPolicy = {
 export interface VoicemailDefinitionOptions {
   functionArns: Record<StageFunction, string>;
   retry?: RetryPolicy;
+  /** Seconds a stage may run, for the stages given (tests); `STAGE_TIMEOUT_SECONDS` for the others. */
+  timeoutSeconds?: Partial<Record<VoicemailStage, number>>;
 }
+
+/** The Choice after Ingest that sends a duplicate delivery to {@link DUPLICATE_STATE}. */
+export const DUPLICATE_CHOICE = "IsDuplicate";
+/** The Succeed state a duplicate delivery ends in: its output is `{ jobId, duplicate }`. */
+export const DUPLICATE_STATE = "Duplicate";
 
 /** The execution facts the first stage and the failure recorder receive from the context object. */
 const EXECUTION_PARAMETERS = { "id.$": "$$.Execution.Id", "startTime.$": "$$.Execution.StartTime" };
 
 /**
- * Builds the voicemail workflow: Ingest -> Transcribe -> Reason -> Synthesize -> Finalize. Each
+ * Builds the voicemail workflow: Ingest -> Transcribe -> Reason -> Synthesize -> Finalize, with a
+ * Choice after Ingest that ends a duplicate delivery in the `Duplicate` Succeed state. Each
  * stage retries transient named errors with backoff and jitter; any other error is caught,
  * recorded by the failure recorder (job report with the failed stage), and ends in a Fail state
  * named after the stage (`TranscribeFailed`, ...). State payloads carry pointers only.
@@ -64,11 +72,23 @@ export function buildVoicemailDefinition(options: VoicemailDefinitionOptions): A
       Resource: options.functionArns[functionOf(stage)],
       ...(stage === "Ingest" ? { Parameters: { "event.$": "$", execution: EXECUTION_PARAMETERS } } : {}),
       ...(RESULT_PATHS[stage] ? { ResultPath: RESULT_PATHS[stage] } : {}),
-      TimeoutSeconds: STAGE_TIMEOUT_SECONDS[stage],
+      TimeoutSeconds: options.timeoutSeconds?.[stage] ?? STAGE_TIMEOUT_SECONDS[stage],
       Retry: [retrier(retry)],
       Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: "$.failure", Next: recorderState(stage) }],
-      ...(next ? { Next: next } : { End: true }),
+      ...(next ? { Next: stage === "Ingest" ? DUPLICATE_CHOICE : next } : { End: true }),
     };
+    if (stage === "Ingest") {
+      states[DUPLICATE_CHOICE] = {
+        Type: "Choice",
+        Comment: "Ingest returns { jobId, duplicate } when another execution owns the job.",
+        Choices: [{ Variable: "$.duplicate", IsPresent: true, Next: DUPLICATE_STATE }],
+        Default: next,
+      };
+      states[DUPLICATE_STATE] = {
+        Type: "Succeed",
+        Comment: "A duplicate delivery: the job is done or running elsewhere; nothing was written.",
+      };
+    }
     states[recorderState(stage)] = {
       Type: "Task",
       Comment: `Records that ${stage} failed: writes the job report and announces the failure.`,

@@ -6,7 +6,7 @@ import {
   providerSelection,
   replyFormatNamed,
 } from "@voxtrail/local";
-import { jobLine, summaryLine } from "../job-lines";
+import { isDone, jobLine, summaryLine } from "../job-lines";
 import { ProgressLine } from "../progress";
 import { UsageError } from "../usage-error";
 
@@ -66,7 +66,7 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
     progress.clear();
     lineOut.write(`${summaryLine(results, performance.now() - started, storeDir)}\n`);
     if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-    return results.every((result) => result.status === "SUCCEEDED") ? 0 : 1;
+    return results.every(isDone) ? 0 : 1;
   } finally {
     progress.clear();
     await runtime.close();

@@ -1,0 +1,125 @@
+import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/functions";
+import { BUNDLED_VOICEMAILS_DIR } from "@voxtrail/local";
+import { jobIdFor, keys } from "@voxtrail/workflow";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { StageStandIn } from "../support/stage-stand-in";
+import { runCli } from "./run-cli";
+
+// The shortest bundled voicemail: transcription dominates each run.
+const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
+
+let workDir: string;
+let standIn: StageStandIn;
+
+/** The CLI's environment: the standard AWS configuration, pointed at moto_server. */
+function awsEnvironment(): Record<string, string> {
+  return {
+    AWS_ENDPOINT_URL: inject("motoEndpoint"),
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "testing",
+    AWS_SECRET_ACCESS_KEY: "testing",
+  };
+}
+
+/** The fixture voicemail under another name, so each case has its own key and action. */
+async function voicemailNamed(name: string): Promise<string> {
+  const path = join(workDir, name);
+  await copyFile(VOICEMAIL, path);
+  return path;
+}
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "voxtrail-run-stage-"));
+  standIn = await StageStandIn.start(`e2e${process.pid}`, (key) => {
+    if (key.endsWith("hang-up.wav")) return "stop";
+    if (key.endsWith("stuck.wav")) return "leave";
+    return "run";
+  });
+});
+
+afterAll(async () => {
+  await standIn?.stop();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Functions)", () => {
+  it("uploads to the stage's bucket, finds the execution EventBridge started, and reports the job", async () => {
+    const { code, stdout, stderr } = await runCli(
+      ["run", "--stage", standIn.stage, VOICEMAIL, "--json"],
+      awsEnvironment(),
+    );
+    expect(code, stderr).toBe(0);
+
+    // What the stand-in received: the real S3 event moto delivered, and the execution it started.
+    const handled = standIn.handled(keys.incomingVoicemail("no-message.wav"));
+    expect(handled?.action).toBe("run");
+    const event = ObjectCreatedEvent.parse(handled?.event);
+    const jobId = jobIdFor(sourceIdentityOf(event));
+
+    expect(stderr).toContain(
+      `voxtrail: 1 voicemail(s) to stage ${standIn.stage} (s3://${standIn.resources.bucket}, us-east-1)`,
+    );
+    expect(stderr).toMatch(
+      new RegExp(`ok {3}no-message\\.wav {2}${jobId} {2}ingest [\\d.]+ m?s · transcribe .* · end-to-end `),
+    );
+    expect(stderr).toMatch(
+      /1 job\(s\): 1 succeeded, 0 failed in [\d.]+ s; artifacts, lineage and reports in s3:\/\//,
+    );
+    const [result] = JSON.parse(stdout);
+    expect(result).toMatchObject({
+      status: "SUCCEEDED",
+      jobId,
+      key: "incoming/voicemail/no-message.wav",
+      // The execution the CLI followed is the one EventBridge's target started (moto keeps it RUNNING).
+      executions: [{ executionArn: handled?.executionArn, status: "RUNNING" }],
+      report: {
+        outcome: "succeeded",
+        source: { bucket: standIn.resources.bucket, versionId: event.detail.object["version-id"] },
+      },
+    });
+    expect(result.report.stages.map((stage: { stage: string }) => stage.stage)).toEqual([
+      "Ingest",
+      "Transcribe",
+      "Reason",
+      "Synthesize",
+    ]);
+  }, 180_000);
+
+  it("reports a job whose execution was stopped without a report as failed with its status", async () => {
+    const { code, stdout, stderr } = await runCli(
+      ["run", "--stage", standIn.stage, await voicemailNamed("hang-up.wav")],
+      awsEnvironment(),
+    );
+    expect(code, stderr).toBe(1);
+    const handled = standIn.handled(keys.incomingVoicemail("hang-up.wav"));
+    expect(handled?.action).toBe("stop");
+    const jobId = jobIdFor(sourceIdentityOf(ObjectCreatedEvent.parse(handled?.event)));
+    expect(stdout).toContain(
+      `FAIL hang-up.wav  ${jobId}  ABORTED: the execution ended ABORTED without a job report\n`,
+    );
+    expect(stdout).toMatch(/1 job\(s\): 0 succeeded, 1 failed/);
+  }, 60_000);
+
+  it("gives up at the timeout on a job still running, naming it", async () => {
+    const { code, stdout } = await runCli(
+      ["run", "--stage", standIn.stage, await voicemailNamed("stuck.wav"), "--timeout", "3"],
+      awsEnvironment(),
+    );
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /FAIL stuck\.wav {2}vm-[0-9a-f]{20} {2}TimedOut: no job report within 3 s; the execution is still running\n/,
+    );
+  }, 60_000);
+
+  it("names the missing stage parameter and the region, without a stack trace", async () => {
+    const { code, stdout, stderr } = await runCli(["run", "--stage", "absent", VOICEMAIL], awsEnvironment());
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      "voxtrail: stage absent is not deployed in us-east-1: no SSM parameter /voxtrail/absent/resources\n",
+    );
+  }, 60_000);
+});

@@ -1,0 +1,136 @@
+import {
+  CreateStateMachineCommand,
+  SFNClient,
+  StartExecutionCommand,
+  StopExecutionCommand,
+} from "@aws-sdk/client-sfn";
+import { PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
+import { type JobResult, LocalRuntime, type SqsDelivery, SqsEventSource } from "@voxtrail/local";
+import { S3Store } from "@voxtrail/storage";
+import {
+  buildVoicemailDefinition,
+  STAGE_FUNCTIONS,
+  type StageResources,
+  stageParameterName,
+} from "@voxtrail/workflow";
+import { motoClientConfig } from "../setup/aws";
+import { createS3EventQueue, type S3EventQueue } from "./s3-event-queue";
+
+/** What the stand-in does with the execution it started for an event. */
+export type StandInAction =
+  /** Run the event through the workflow's handlers against the bucket, as the Lambdas would. */
+  | "run"
+  /** Stop the execution (ABORTED) before any handler runs: no report is ever written. */
+  | "stop"
+  /** Leave the execution running and write nothing. */
+  | "leave";
+
+/** One event the stand-in handled: the event, the execution it started, and what it did. */
+export interface StandInDelivery {
+  event: unknown;
+  executionArn: string;
+  action: StandInAction;
+  result?: JobResult;
+}
+
+/**
+ * A deployed stage on moto_server, and a stand-in for the parts moto cannot run. moto has the
+ * stage's SSM parameter, its versioned bucket with EventBridge notifications, the rule with the
+ * workflow's pattern, and a state machine with the builder's definition (fake Lambda ARNs: moto
+ * never runs it, its executions stay RUNNING). The rule targets an SQS queue instead of the state
+ * machine, and the stand-in consumes it: for each event it calls StartExecution with the event as
+ * input (what the rule's Step Functions target does), then, by the event's key, runs the event
+ * through the local runtime against the moto bucket (what the Lambdas do), or stops the execution,
+ * or leaves it running.
+ */
+export class StageStandIn {
+  /** Every message the stand-in received, in order. */
+  readonly deliveries: SqsDelivery<StandInDelivery>[] = [];
+  readonly #stop = new AbortController();
+  #consuming: Promise<void> | undefined;
+
+  private constructor(
+    readonly stage: string,
+    readonly resources: StageResources,
+    readonly plumbing: S3EventQueue,
+    private readonly runtime: LocalRuntime,
+    private readonly actionFor: (key: string) => StandInAction,
+  ) {}
+
+  /** Creates the stage on moto and starts consuming its queue. */
+  static async start(stage: string, actionFor: (key: string) => StandInAction): Promise<StageStandIn> {
+    const plumbing = await createS3EventQueue();
+    const sfn = new SFNClient(motoClientConfig());
+    const functionArns = Object.fromEntries(
+      STAGE_FUNCTIONS.map((fn) => [fn, `arn:aws:lambda:us-east-1:123456789012:function:${stage}-${fn}`]),
+    ) as Parameters<typeof buildVoicemailDefinition>[0]["functionArns"];
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: `${stage}-voicemail`,
+        definition: JSON.stringify(buildVoicemailDefinition({ functionArns })),
+        roleArn: "arn:aws:iam::123456789012:role/voxtrail-voicemail",
+      }),
+    );
+    const resources: StageResources = {
+      stage,
+      region: "us-east-1",
+      bucket: plumbing.bucket,
+      voicemailStateMachineArn: stateMachineArn as string,
+    };
+    await new SSMClient(motoClientConfig()).send(
+      new PutParameterCommand({
+        Name: stageParameterName(stage),
+        Type: "String",
+        Value: JSON.stringify(resources),
+      }),
+    );
+    const store = new S3Store({ client: plumbing.s3, bucket: plumbing.bucket });
+    const runtime = await LocalRuntime.start({ store, retryIntervalMs: 10 });
+    const standIn = new StageStandIn(stage, resources, plumbing, runtime, actionFor);
+    standIn.#consume(sfn);
+    return standIn;
+  }
+
+  /** What the stand-in did for the upload under `key`, once it has received its event. */
+  handled(key: string): StandInDelivery | undefined {
+    for (const delivery of this.deliveries) {
+      if (delivery.type !== "handled") continue;
+      const event = delivery.result.event as { detail: { object: { key: string } } };
+      if (event.detail.object.key === key) return delivery.result;
+    }
+    return undefined;
+  }
+
+  /** Stops consuming, then removes the queue and rule and stops the runtime. */
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.#consuming;
+    await this.runtime.close();
+    await this.plumbing.remove();
+  }
+
+  #consume(sfn: SFNClient): void {
+    const source = new SqsEventSource<StandInDelivery>({
+      client: this.plumbing.sqs,
+      queueUrl: this.plumbing.queueUrl,
+      waitTimeSeconds: 1,
+      handle: async (event) => {
+        const { executionArn } = await sfn.send(
+          new StartExecutionCommand({
+            stateMachineArn: this.resources.voicemailStateMachineArn,
+            input: JSON.stringify(event),
+          }),
+        );
+        const key = (event as { detail: { object: { key: string } } }).detail.object.key;
+        const action = this.actionFor(key);
+        const delivery: StandInDelivery = { event, executionArn: executionArn as string, action };
+        if (action === "stop") await sfn.send(new StopExecutionCommand({ executionArn }));
+        if (action === "run") delivery.result = await this.runtime.runEvent(event);
+        return delivery;
+      },
+    });
+    this.#consuming = source.run(this.#stop.signal, (delivery) => {
+      this.deliveries.push(delivery);
+    });
+  }
+}
