@@ -1,3 +1,4 @@
+export { collectSdkCalls, observeSdkCalls, type SdkClient } from "./aws/sdk-calls";
 export {
   CARTESIA_API_URL,
   type CartesiaConnectionOptions,

@@ -10,12 +10,16 @@ import {
   type PolicyDecision,
   type Processor,
   type SampleConditions,
+  type SdkCall,
+  StageTimedOut,
   type StreamDelivery,
   type Timing,
 } from "@voxtrail/core";
+import { collectSdkCalls } from "@voxtrail/providers";
 import { keys } from "@voxtrail/workflow";
 import type { StageDependencies } from "../dependencies";
 import { addActivityMetrics } from "../metrics/activity-metrics";
+import { invocationDeadline } from "../middleware/invocation-deadline";
 import { recordedError } from "../recorded-error";
 import { writeLineageSummary } from "./lineage-summary";
 
@@ -47,7 +51,8 @@ interface ActivityScope {
 /**
  * Runs one stage attempt and writes its immutable activity record under `lineage/<jobId>/`,
  * whether the attempt succeeds or fails (the error is rethrown after the record is written).
- * The attempt number counts the stage's earlier records, so retries by either engine are visible.
+ * The attempt number counts the stage's earlier records, so retries by either engine are visible;
+ * the record also lists the AWS SDK calls the attempt made with the SDK's own retries (`sdkCalls`).
  * The record carries the conditions its timings were measured under (first processor, input bytes,
  * jobs in flight when it started, the stage's measures); its figures go to `metrics` when set.
  * When the attempt `endsJob` (Finalize, the failure recorder), the job's lineage summary is written
@@ -72,6 +77,7 @@ export async function withActivity<T>(
     timings: [],
     measures: {},
   };
+  const sdkCalls: SdkCall[] = [];
   const startedAt = scope.now().toISOString();
   const jobsInFlight = scope.jobsInFlight?.();
   const attempt =
@@ -101,6 +107,7 @@ export async function withActivity<T>(
       conditions,
       ...(delivery ? { delivery } : {}),
       sideChannels: POINTERS_ONLY,
+      ...(sdkCalls.length > 0 ? { sdkCalls } : {}),
       ...(error === undefined ? {} : { error: recordedError(error) }),
     };
     if (scope.metrics) addActivityMetrics(scope.metrics, record);
@@ -114,12 +121,46 @@ export async function withActivity<T>(
     if (scope.endsJob) await writeLineageSummary(scope.store, scope.jobId, scope.now());
   };
   try {
-    const result = await run(activity);
+    const result = await beforeDeadline(
+      scope.stage,
+      collectSdkCalls(sdkCalls, () => run(activity)),
+    );
     await write("succeeded");
     return result;
   } catch (error) {
     await write("failed", error);
     throw error;
+  }
+}
+
+/**
+ * How long before the invocation's deadline an attempt that is still running is recorded as
+ * timed out: time to write its record before Lambda stops the function (whose timeout equals the
+ * Task state's), or, locally, before the function's deadline a little after the state's timeout.
+ */
+const RECORD_BEFORE_DEADLINE_MS = 500;
+
+/**
+ * `work`'s result, or `StageTimedOut` once the invocation's deadline (less the time to record) has
+ * passed. Work that finishes later is not waited for: Lambda stops it; in the local runtime it may
+ * still write its outputs, which no succeeded record then names (`lineage verify` reports them
+ * until a rerun of the job replaces them).
+ */
+async function beforeDeadline<T>(stage: string, work: Promise<T>): Promise<T> {
+  const deadline = invocationDeadline();
+  if (deadline === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const timeLimit = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new StageTimedOut(`${stage} ran past its invocation's time limit`)),
+      Math.max(0, deadline - RECORD_BEFORE_DEADLINE_MS - Date.now()),
+    );
+  });
+  work.catch(() => undefined); // a late failure has nobody left to tell
+  try {
+    return await Promise.race([work, timeLimit]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

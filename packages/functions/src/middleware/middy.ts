@@ -7,6 +7,7 @@ import { InvalidInput, VoxtrailError } from "@voxtrail/core";
 import type { Context } from "aws-lambda";
 import type { z } from "zod";
 import { recordedError } from "../recorded-error";
+import { withInvocationDeadline } from "./invocation-deadline";
 
 /** A stage's Lambda handler: `(event, context) => result`, as Lambda and the local runtime call it. */
 export type StageHandler<O> = (event: unknown, context: Context) => Promise<O>;
@@ -15,7 +16,7 @@ export type StageHandler<O> = (event: unknown, context: Context) => Promise<O>;
  * Builds a thin stage handler: Powertools Logger with the Lambda context, the input parsed with
  * `schema` (a mismatch is `InvalidInput`, naming the paths, not the values), and errors that are
  * safe to cross into Step Functions: our named errors as they are, any other error reduced to its
- * name. With `metrics`, Powertools' `logMetrics` flushes what the attempt added (its timings, as
+ * name. The invocation's deadline is in scope for the stage's activity (`withActivity`). With `metrics`, Powertools' `logMetrics` flushes what the attempt added (its timings, as
  * CloudWatch EMF on stdout) when the invocation ends, failed or not.
  *
  * @example
@@ -30,13 +31,13 @@ export function stageHandler<I, O>(
 ): StageHandler<O> {
   const handler = middy<unknown, O>().use(injectLambdaContext(logger, { resetKeys: true }));
   if (metrics) handler.use(logMetrics(metrics));
-  return handler.use(safeErrors(logger, stage)).handler(async (event: unknown) => {
+  return handler.use(safeErrors(logger, stage)).handler(async (event: unknown, context: Context) => {
     const parsed = schema.safeParse(event);
     if (!parsed.success) {
       const paths = parsed.error.issues.map((issue) => issue.path.join(".") || "(root)");
       throw new InvalidInput(`${stage} input is malformed at: ${[...new Set(paths)].join(", ")}`);
     }
-    return run(parsed.data);
+    return withInvocationDeadline(context, () => run(parsed.data));
   }) as unknown as StageHandler<O>;
 }
 

@@ -4,12 +4,30 @@ import type { StageHandler } from "@voxtrail/functions";
 import type { AslDefinition } from "@voxtrail/workflow";
 import type { Context } from "aws-lambda";
 import { ExecutionError, StateMachine } from "aws-local-stepfunctions";
+import { RunningExecutions } from "./running-executions";
 
 /** A stage entered or left, as the local engine's event log reports it. */
 export interface StateTransition {
   type: "entered" | "exited" | "failed" | "retried" | "caught";
   state: string;
   timestamp: number;
+}
+
+/**
+ * One entry of the engine's event log, as it was emitted: the state (or the execution) with the
+ * payload it received and, once done, produced; a failure's error and cause.
+ */
+export interface ExecutionEvent {
+  type: string;
+  timestamp: number;
+  /** The state, with its input and (on exit) its output. */
+  state?: { name: string; input: unknown; output?: unknown };
+  /** The execution's input (`ExecutionStarted`). */
+  input?: unknown;
+  /** The execution's output (`ExecutionSucceeded`). */
+  output?: unknown;
+  Error?: string;
+  Cause?: unknown;
 }
 
 /** How an execution ended. */
@@ -23,6 +41,8 @@ export interface StartOptions {
   onTransition?: (transition: StateTransition) => void;
   /** Milliseconds to wait before each retry, instead of the definition's backoff (tests). */
   retryIntervalMs?: number;
+  /** Called for every event of the engine's log, payloads included, e.g. to audit state payloads. */
+  onEvent?: (event: ExecutionEvent) => void;
 }
 
 /**
@@ -45,13 +65,14 @@ export class LocalStateMachine {
     readonly name: string,
     definition: AslDefinition,
     handlersByArn: Record<string, StageHandler<unknown>>,
+    /** The table its executions are entered in while they run (shared with duplicate-job claims). */
+    private readonly running: RunningExecutions = new RunningExecutions(),
   ) {
     this.#machine = new StateMachine(definition as never, {
       validationOptions: { checkArn: true, checkPaths: true },
     });
     this.#taskHandlers = {};
-    for (const [stateName, state] of Object.entries(definition.States)) {
-      if (state.Type !== "Task") continue;
+    for (const [stateName, state] of taskStates(definition.States)) {
       const arn = String(state.Resource);
       const handler = handlersByArn[arn];
       if (!handler) throw new Error(`no local handler for ${arn} (Task state ${stateName})`);
@@ -62,7 +83,7 @@ export class LocalStateMachine {
 
   /** Starts one execution and resolves when it ends, successfully or not. */
   async start(input: unknown, options: StartOptions = {}): Promise<ExecutionResult> {
-    const executionArn = `arn:aws:states:local:000000000000:execution:${this.name}:${randomUUID()}`;
+    const executionArn = this.running.start(this.name);
     const retryOverrides =
       options.retryIntervalMs === undefined
         ? undefined
@@ -76,7 +97,7 @@ export class LocalStateMachine {
         ...(retryOverrides ? { retryIntervalOverrides: retryOverrides } : {}),
       },
     });
-    const forwarding = forwardTransitions(execution.eventLogs, options.onTransition);
+    const forwarding = forwardEvents(execution.eventLogs, options);
     try {
       const output = await execution.result;
       return { status: "SUCCEEDED", executionArn, output };
@@ -91,13 +112,14 @@ export class LocalStateMachine {
       };
     } finally {
       await forwarding;
+      this.running.end(executionArn);
     }
   }
 }
 
-async function forwardTransitions(
-  events: AsyncGenerator<{ type: string; timestamp: number; state?: { name: string } }>,
-  onTransition: StartOptions["onTransition"],
+async function forwardEvents(
+  events: AsyncGenerator<ExecutionEvent>,
+  { onTransition, onEvent }: StartOptions,
 ): Promise<void> {
   const types: Record<string, StateTransition["type"]> = {
     StateEntered: "entered",
@@ -107,10 +129,20 @@ async function forwardTransitions(
     StateCaught: "caught",
   };
   for await (const event of events) {
+    onEvent?.(event);
     const type = types[event.type];
     if (type && event.state) onTransition?.({ type, state: event.state.name, timestamp: event.timestamp });
   }
 }
+
+/**
+ * How much longer a local function may run than its Task state's `TimeoutSeconds`. Step Functions'
+ * timer starts when the task starts, a Lambda function's when its invocation starts, a little later:
+ * with equal timeouts the state's fires first and the stage fails with `States.Timeout`. Locally both
+ * clocks would start together and middy's early timeout (5 ms before the function's deadline) would
+ * win with an anonymous `TimeoutError`; the margin keeps the state's timeout the one that fires.
+ */
+const FUNCTION_TIMEOUT_MARGIN_MS = 1000;
 
 async function invokeLikeLambda(
   handler: StageHandler<unknown>,
@@ -118,7 +150,7 @@ async function invokeLikeLambda(
   timeoutSeconds: number,
   input: unknown,
 ): Promise<unknown> {
-  const deadline = Date.now() + timeoutSeconds * 1000;
+  const deadline = Date.now() + timeoutSeconds * 1000 + FUNCTION_TIMEOUT_MARGIN_MS;
   const functionName = functionArn.split(":").at(-1) ?? functionArn;
   const context = {
     callbackWaitsForEmptyEventLoop: false,
@@ -143,4 +175,19 @@ async function invokeLikeLambda(
     reported.name = name;
     throw reported;
   }
+}
+
+/**
+ * Every Task state by name, including those inside Map item processors and Parallel branches:
+ * the engine looks local handlers up by state name at any depth.
+ */
+function taskStates(states: AslDefinition["States"]): Array<[string, Record<string, unknown>]> {
+  return Object.entries(states).flatMap(([name, state]): Array<[string, Record<string, unknown>]> => {
+    if (state.Type === "Task") return [[name, state]];
+    const nested = [
+      state.ItemProcessor ?? state.Iterator,
+      ...((state.Branches as unknown[] | undefined) ?? []),
+    ] as Array<{ States?: AslDefinition["States"] } | undefined>;
+    return nested.flatMap((machine) => (machine?.States ? taskStates(machine.States) : []));
+  });
 }

@@ -13,6 +13,7 @@ import {
   type VoicemailRecord,
 } from "@voxtrail/core";
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
+import { observeSdkCalls } from "../aws/sdk-calls";
 import { toReasoningError } from "./bedrock-errors";
 import { matchRecord } from "./record-match";
 import { SYSTEM_BLOCKS, transcriptMessage } from "./transcript-prompt";
@@ -58,6 +59,7 @@ export class BedrockReasoner implements Reasoner {
   private constructor(options: BedrockReasonerOptions, processor: Processor) {
     this.#options = options;
     this.processor = processor;
+    observeSdkCalls(options.client, "bedrock-runtime");
   }
 
   /** A reasoner whose processor names the region the client resolved, and the endpoint it calls. */

@@ -1,5 +1,6 @@
 import type { BusinessRecord, Entities, Processor, RecordLookup } from "@voxtrail/core";
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
+import { observeSdkCalls } from "../aws/sdk-calls";
 import { JsonlRecordLookup, type MatchedOn } from "./jsonl-record-lookup";
 import { readObjectText, readObjectTextIfChanged, type S3ObjectLocation } from "./s3-text-object";
 
@@ -34,6 +35,7 @@ export class S3RecordLookup implements RecordLookup {
     this.#boundary = boundary;
     this.#index = index;
     this.#etag = etag;
+    observeSdkCalls(location.client, "s3");
   }
 
   /** Reads, parses and indexes the object. */

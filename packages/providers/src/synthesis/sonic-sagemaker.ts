@@ -11,6 +11,7 @@ import {
   SynthesisStreamInterrupted,
   type Synthesizer,
 } from "@voxtrail/core";
+import { observeSdkCalls } from "../aws/sdk-calls";
 import { toSynthesisError } from "./sagemaker-errors";
 import { SonicEventDecoder, type WordTiming } from "./sonic-events";
 import { TimedSynthesisStream } from "./timed-synthesis-stream";
@@ -69,6 +70,7 @@ export class SonicSageMakerSynthesizer implements Synthesizer {
   constructor(options: SonicSageMakerOptions) {
     this.processor = options.processor;
     this.#options = options;
+    observeSdkCalls(options.client, "sagemaker-runtime");
   }
 
   /** Starts nothing yet: the request goes out when the returned stream is first iterated. */

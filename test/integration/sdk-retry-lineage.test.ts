@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { ActivityRecord } from "@voxtrail/core";
+import {
+  collectInputFiles,
+  type JobResult,
+  LocalRuntime,
+  type SonicEndpoint,
+  startSonicEndpoint,
+} from "@voxtrail/local";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BAD_FIXTURES_DIR } from "../../scripts/make-bad-fixtures";
+
+const ENDPOINT_NAME = "sonic-under-test";
+/** The shortest voicemail that goes all the way to Synthesize: three seconds of silence. */
+const VOICEMAIL = join(BAD_FIXTURES_DIR, "silence.wav");
+/** The SDK's default for standard retry mode: the first try and two retries. */
+const SDK_MAX_ATTEMPTS = 3;
+/** The definition's Retry MaxAttempts: Step Functions runs a stage at most this many times more. */
+const STAGE_RETRIES = 3;
+
+let workDir: string;
+let sonic: SonicEndpoint;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "voxtrail-sdk-retry-"));
+  sonic = await startSonicEndpoint();
+});
+
+afterAll(async () => {
+  await sonic.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+/**
+ * A front for the local Sonic endpoint that answers its first `throttled` invocations as SageMaker
+ * does when the endpoint has no capacity for now: HTTP 429 `ModelNotReadyException`, which the SDK
+ * retries itself. Every other request is passed through.
+ */
+async function throttlingFront(throttled: number) {
+  let invocations = 0;
+  const server: Server = createServer((req, res) => {
+    if (req.url?.endsWith("/invocations-response-stream")) {
+      invocations += 1;
+      if (invocations <= throttled) {
+        req.resume();
+        res.writeHead(429, {
+          "content-type": "application/json",
+          "x-amzn-errortype": "ModelNotReadyException",
+          "x-amzn-requestid": randomUUID(),
+        });
+        res.end(JSON.stringify({ Message: "Model is not ready yet." }));
+        return;
+      }
+    }
+    const upstream = request(
+      new URL(req.url ?? "/", sonic.url),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    invocations: () => invocations,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Runs the voicemail through the local runtime with sonic-sagemaker behind `url`. */
+async function runThrough(url: string, store: string): Promise<JobResult> {
+  const runtime = await LocalRuntime.start({
+    storeDir: store,
+    retryIntervalMs: 10,
+    providers: {
+      transcriber: "local",
+      reasoner: "local",
+      synthesizer: "sonic-sagemaker",
+      sonicEndpoint: ENDPOINT_NAME,
+      voiceId: "slt",
+    },
+    providerClients: {
+      sagemaker: new SageMakerRuntimeClient({
+        endpoint: url,
+        region: "eu-west-1",
+        credentials: { accessKeyId: "x", secretAccessKey: "x" },
+      }),
+    },
+  });
+  try {
+    const [result] = await runtime.run(await collectInputFiles([VOICEMAIL]), { concurrency: 1 });
+    return result as JobResult;
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function synthesizeAttempts(store: string, jobId: string): Promise<ActivityRecord[]> {
+  const dir = join(store, "lineage", jobId);
+  const names = (await readdir(dir)).filter((name) => name.startsWith("synthesize-")).sort();
+  return Promise.all(
+    names.map(async (name) => ActivityRecord.parse(JSON.parse(await readFile(join(dir, name), "utf8")))),
+  );
+}
+
+describe("SDK retries inside a stage attempt, recorded in its activity record", () => {
+  it("records 2 SDK attempts in one Synthesize attempt when the endpoint answers 429 once", async () => {
+    const front = await throttlingFront(1);
+    const store = join(workDir, "once");
+    try {
+      const result = await runThrough(front.url, store);
+      expect(result.status).toBe("SUCCEEDED");
+      expect(front.invocations()).toBe(2);
+      const attempts = await synthesizeAttempts(store, result.jobId);
+      // The SDK's retry stayed inside the stage attempt: Step Functions saw one success.
+      expect(attempts.map((attempt) => [attempt.attempt, attempt.outcome])).toEqual([[1, "succeeded"]]);
+      expect(attempts[0]?.sdkCalls).toEqual([
+        {
+          service: "sagemaker-runtime",
+          command: "InvokeEndpointWithResponseStreamCommand",
+          attempts: 2,
+          totalRetryDelayMs: expect.any(Number),
+          outcome: "succeeded",
+        },
+      ]);
+      expect(attempts[0]?.sdkCalls?.[0]?.totalRetryDelayMs).toBeGreaterThan(0);
+    } finally {
+      await front.close();
+    }
+  }, 180_000);
+
+  it("bounds the two retry layers: an endpoint that never recovers sees stage attempts x SDK attempts requests", async () => {
+    const front = await throttlingFront(Number.POSITIVE_INFINITY);
+    const store = join(workDir, "never");
+    try {
+      const result = await runThrough(front.url, store);
+      expect(result.status).toBe("FAILED");
+      expect(result.error?.cause).toMatch(/^SynthesisThrottled: SageMaker ModelNotReadyException/);
+      const stageAttempts = 1 + STAGE_RETRIES;
+      expect(front.invocations()).toBe(stageAttempts * SDK_MAX_ATTEMPTS);
+      const attempts = await synthesizeAttempts(store, result.jobId);
+      expect(attempts).toHaveLength(stageAttempts);
+      for (const attempt of attempts) {
+        expect(attempt.outcome).toBe("failed");
+        expect(attempt.error?.name).toBe("SynthesisThrottled");
+        expect(attempt.sdkCalls).toEqual([
+          expect.objectContaining({ attempts: SDK_MAX_ATTEMPTS, outcome: "failed" }),
+        ]);
+      }
+    } finally {
+      await front.close();
+    }
+  }, 180_000);
+
+  it("leaves sdkCalls out of the records of stages that made no SDK call", async () => {
+    const store = join(workDir, "local");
+    const front = await throttlingFront(0);
+    try {
+      const result = await runThrough(front.url, store);
+      const transcribe = ActivityRecord.parse(
+        JSON.parse(await readFile(join(store, "lineage", result.jobId, "transcribe-01.json"), "utf8")),
+      );
+      expect(transcribe.sdkCalls).toBeUndefined();
+      const [synthesize] = await synthesizeAttempts(store, result.jobId);
+      expect(synthesize?.sdkCalls).toEqual([expect.objectContaining({ attempts: 1, totalRetryDelayMs: 0 })]);
+    } finally {
+      await front.close();
+    }
+  }, 180_000);
+});
