@@ -9,7 +9,15 @@ export const ArtifactKind = z.enum([
   "reply-text",
   "reply-audio",
   "report",
+  "prompt-manifest",
+  "prompt-audio",
 ]);
+
+/**
+ * Kinds that enter the pipeline from outside: no recorded activity produced them, so lineage
+ * chains end at them (an uploaded voicemail, an uploaded IVR prompt manifest).
+ */
+export const SOURCE_KINDS: readonly ArtifactKind[] = ["source-audio", "prompt-manifest"];
 export type ArtifactKind = z.infer<typeof ArtifactKind>;
 
 /**

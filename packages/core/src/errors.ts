@@ -73,6 +73,14 @@ export class SynthesisFailed extends VoxtrailError {
   readonly retryable = false;
 }
 
+/**
+ * A stage attempt ran past its invocation's time limit: it is recorded as failed at the limit,
+ * whatever it does afterwards (its late outputs are no stage's result).
+ */
+export class StageTimedOut extends VoxtrailError {
+  readonly retryable = false;
+}
+
 /** A provider would send data into a boundary the stage environment's policy does not allow. */
 export class BoundaryViolation extends VoxtrailError {
   readonly retryable = false;
@@ -95,4 +103,42 @@ export const TRANSIENT_ERROR_NAMES = [
 /** The event bus did not accept an event. */
 export class EventPublishFailed extends VoxtrailError {
   readonly retryable = true;
+}
+
+/**
+ * A row of an IVR prompt manifest that cannot become a prompt. Each subclass names one reason;
+ * the row is reported with its line number and the other rows go on. Messages name the line and
+ * the rule, never the prompt's text.
+ */
+export abstract class InvalidPromptRow extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** The row is not a well-formed CSV record or JSON object, or lacks an `id` or `text` field. */
+export class PromptRowMalformed extends InvalidPromptRow {}
+
+/** The row's bytes are not valid UTF-8. */
+export class PromptTextInvalidUtf8 extends InvalidPromptRow {}
+
+/** The prompt's text is empty, or only white space. */
+export class PromptTextEmpty extends InvalidPromptRow {}
+
+/** The prompt's text is longer than the synthesis provider accepts. */
+export class PromptTextTooLong extends InvalidPromptRow {}
+
+/** The prompt's text (or id) holds control characters. */
+export class PromptTextControlCharacters extends InvalidPromptRow {}
+
+/** The prompt's id is not usable as an object name (letters, digits, `.`, `_`, `-`; at most 128). */
+export class PromptIdInvalid extends InvalidPromptRow {}
+
+/** Another row earlier in the manifest has the same id. */
+export class PromptIdDuplicate extends InvalidPromptRow {}
+
+/** The row asks for an audio format the prompts workflow does not produce. */
+export class PromptFormatUnknown extends InvalidPromptRow {}
+
+/** The manifest as a whole cannot be read as prompts: unknown file type. */
+export class PromptManifestUnreadable extends VoxtrailError {
+  readonly retryable = false;
 }

@@ -1,4 +1,11 @@
-import type { ArtifactRef, Boundary, PolicyDecision, Processor, Timing } from "@voxtrail/core";
+import {
+  type ArtifactRef,
+  type Boundary,
+  type PolicyDecision,
+  type Processor,
+  SOURCE_KINDS,
+  type Timing,
+} from "@voxtrail/core";
 import { ArtifactNotInLineage } from "./errors";
 import type { LineageGraph } from "./lineage-graph";
 
@@ -50,7 +57,7 @@ export function trace(graph: LineageGraph, name: string): TraceNode {
 
 function node(graph: LineageGraph, artifact: ArtifactRef, shown: Set<string>): TraceNode {
   const production = graph.producers.get(artifact.key);
-  const origin = production ? "produced" : artifact.kind === "source-audio" ? "source" : "no-lineage";
+  const origin = production ? "produced" : SOURCE_KINDS.includes(artifact.kind) ? "source" : "no-lineage";
   if (shown.has(artifact.key)) return { artifact, origin, repeated: true, inputs: [] };
   shown.add(artifact.key);
   if (!production) return { artifact, origin, inputs: [] };

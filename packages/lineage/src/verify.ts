@@ -7,6 +7,7 @@ import {
   LineageSummary,
   ObjectNotFound,
   type ObjectStore,
+  SOURCE_KINDS,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { VerifyNeedsRecords } from "./errors";
@@ -113,7 +114,7 @@ export async function verify(
         linksChecked++;
         const issue = checkLink(graph, activity, input);
         if (issue) issues.push(issue);
-        else if (input.kind === "source-audio") expected.set(input.key, { ref: input, jobId });
+        else if (SOURCE_KINDS.includes(input.kind)) expected.set(input.key, { ref: input, jobId });
       }
       for (const output of activity.record.outputs) {
         if (graph.producers.get(output.key)?.activity === activity)
@@ -206,7 +207,7 @@ function checkLink(
   const step = `${record.stage} attempt ${record.attempt} (${activity.key})`;
   const producer = graph.producers.get(input.key);
   if (!producer) {
-    if (input.kind === "source-audio") return undefined;
+    if (SOURCE_KINDS.includes(input.kind)) return undefined;
     return issue(
       "broken-chain",
       input.key,
@@ -246,7 +247,7 @@ async function checkReports(
     return report.artifacts.flatMap((ref) => {
       const producer = graph.producers.get(ref.key);
       if (!producer) {
-        return ref.kind === "source-audio" || graph.readers.has(ref.key)
+        return SOURCE_KINDS.includes(ref.kind) || graph.readers.has(ref.key)
           ? []
           : [
               issue(

@@ -20,7 +20,7 @@ import type { Activity } from "./activity";
  * ]);
  */
 export function enforceBoundaries(
-  deps: StageDependencies,
+  deps: Pick<StageDependencies, "boundaryPolicy" | "compute">,
   activity: Activity,
   stage: string,
   intended: IntendedFlow[],

@@ -1,0 +1,114 @@
+import { resolve } from "node:path";
+import type { PromptsReport } from "@voxtrail/core";
+import { type PromptsJobResult, PromptsRuntime, providerSelection } from "@voxtrail/local";
+import { promptKeys } from "@voxtrail/workflow";
+import { PromptsProgressLine } from "../prompts-progress";
+import { UsageError } from "../usage-error";
+
+/** Options of `voxtrail prompts`. */
+export interface PromptsOptions {
+  store: string;
+  concurrency: string;
+  json: boolean;
+  synthesizer?: string | undefined;
+  "sonic-endpoint"?: string | undefined;
+  "voice-id"?: string | undefined;
+  "boundary-policy": string;
+}
+
+/**
+ * `voxtrail prompts MANIFEST`: runs the IVR prompts workflow locally over a CSV or JSON Lines
+ * manifest, with a progress bar, a line per bad row and per failed prompt, and a summary. Resolves
+ * to the exit code: 0 when every row became a prompt, 1 otherwise.
+ */
+export async function promptsCommand(positionals: string[], options: PromptsOptions): Promise<number> {
+  const [manifest, ...extra] = positionals;
+  if (manifest === undefined || extra.length > 0) throw new UsageError("prompts takes exactly one MANIFEST");
+  const concurrency = Number(options.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new UsageError(
+      `--concurrency must be a positive integer, got ${JSON.stringify(options.concurrency)}`,
+    );
+  }
+  const storeDir = resolve(options.store);
+  const lineOut = options.json ? process.stderr : process.stdout;
+  process.stderr.write(`voxtrail: prompts from ${manifest}, ${concurrency} at a time, store ${storeDir}\n`);
+  const started = performance.now();
+  const runtime = await PromptsRuntime.start({
+    storeDir,
+    concurrency,
+    providers: synthesizerChoice(options),
+    policyEnvironment: options["boundary-policy"],
+  });
+  const progress = new PromptsProgressLine();
+  try {
+    const result = await runtime.run(resolve(manifest), { onProgress: (event) => progress.update(event) });
+    progress.clear();
+    for (const line of failureLines(result)) lineOut.write(`${line}\n`);
+    lineOut.write(`${summaryOf(result, performance.now() - started, storeDir)}\n`);
+    if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return succeeded(result) ? 0 : 1;
+  } finally {
+    progress.clear();
+    await runtime.close();
+  }
+}
+
+/** Whether every row of the manifest became a prompt. */
+function succeeded(result: PromptsJobResult): boolean {
+  const totals = result.report?.totals;
+  return result.status === "SUCCEEDED" && totals !== undefined && totals.succeeded === totals.rows;
+}
+
+/** One line per bad row and per prompt that did not succeed, in manifest order. */
+function failureLines(result: PromptsJobResult): string[] {
+  if (result.status === "NOT_MATCHED") return [`FAIL ${result.key}  not matched by the prompts rule`];
+  if (!result.report) return [`FAIL ${result.jobId}  ${result.error?.error}: ${result.error?.cause}`];
+  const report: PromptsReport = result.report;
+  const lines = [
+    ...report.badRows.map((row) => ({
+      line: row.line,
+      text: `bad  line ${row.line}${row.id ? ` ${row.id}` : ""}  ${row.error}: ${row.message}`,
+    })),
+    ...report.prompts
+      .filter((prompt) => prompt.status !== "succeeded")
+      .map((prompt) => ({
+        line: prompt.line,
+        text: `FAIL line ${prompt.line} ${prompt.id}  ${
+          prompt.status === "failed" ? `${prompt.error?.name}: ${prompt.error?.message}` : "not run"
+        }`,
+      })),
+  ];
+  return lines.sort((a, b) => a.line - b.line).map((entry) => entry.text);
+}
+
+function summaryOf(result: PromptsJobResult, elapsedMs: number, storeDir: string): string {
+  const totals = result.report?.totals;
+  if (!totals) return `prompts job ${result.jobId} ${result.status.toLowerCase()} in ${seconds(elapsedMs)}`;
+  const counts = [
+    `${totals.succeeded} succeeded`,
+    `${totals.failed} failed`,
+    `${totals.badRows} bad row(s)`,
+    ...(totals.notRun > 0 ? [`${totals.notRun} not run`] : []),
+  ];
+  return `${totals.rows} row(s): ${counts.join(", ")} in ${seconds(elapsedMs)}; ${(totals.audioMs / 1000).toFixed(1)} s of audio in ${storeDir}/${promptKeys.jobPrefix(result.jobId)}, report ${promptKeys.report(result.jobId)}`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function synthesizerChoice(options: PromptsOptions) {
+  try {
+    return providerSelection({
+      synthesizer: options.synthesizer,
+      sonicEndpoint: options["sonic-endpoint"],
+      voiceId: options["voice-id"],
+      transcriber: "local",
+      reasoner: "local",
+    });
+  } catch (error) {
+    if (error instanceof Error && error.name === "InvalidInput") throw new UsageError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,138 @@
+import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
+import {
+  type ArtifactRef,
+  EventClock,
+  ObjectNotFound,
+  PROMPT_FORMATS,
+  PromptResult,
+  type PromptRow,
+  round,
+} from "@voxtrail/core";
+import { promptKeys } from "@voxtrail/workflow";
+import { putArtifact } from "../artifacts";
+import { withActivity } from "../lineage/activity";
+import { enforceBoundaries } from "../lineage/boundary-check";
+import { activeSynthesisStreams } from "../metrics/active-streams";
+import type { PromptDependencies } from "../prompts/prompt-dependencies";
+import type { PromptOutcome, SynthesizePromptInput } from "../prompts/prompt-state";
+import { WavSpool } from "../wav-spool";
+
+/**
+ * SynthesizePrompt: speaks one manifest row through the configured synthesizer and writes
+ * `prompts/<jobId>/<id>.wav` in the row's format (Amazon Connect's 8 kHz mono mu-law WAV by
+ * default), spooled to disk as it streams, then its result object (`results/<id>.json`: status,
+ * row hash, audio pointer, duration, ttfb). A prompt whose result already succeeded with the same
+ * row hash, and whose audio is still there, is skipped: nothing is written.
+ *
+ * Each attempt writes its activity record under the stage name `SynthesizePrompt-<first 16 hex of
+ * the row hash>`, so every prompt has its own attempt count however many run at once. Errors are
+ * thrown as named errors: Step Functions retries the transient ones, and the Map's Catch hands the
+ * others to RecordPromptFailure.
+ */
+export async function synthesizePrompt(
+  deps: PromptDependencies,
+  input: SynthesizePromptInput,
+): Promise<PromptOutcome> {
+  const { jobId, row } = input;
+  deps.logger.appendKeys({ jobId, promptId: row.id });
+  if (await alreadyDone(deps, jobId, row)) return { id: row.id, status: "skipped" };
+  const clock = new EventClock();
+  clock.mark("handler.start");
+  const format = PROMPT_FORMATS[row.format];
+  return withActivity(
+    {
+      store: deps.store,
+      jobId,
+      stage: promptStage(row),
+      compute: deps.compute,
+      inputs: [input.rows],
+      now: deps.now ?? (() => new Date()),
+      jobsInFlight: deps.jobsInFlight,
+      metrics: deps.metrics,
+    },
+    async (activity) => {
+      enforceBoundaries(deps, activity, "SynthesizePrompt", [
+        { processor: deps.synthesizer.processor, kinds: ["prompt-manifest", "prompt-audio"] },
+      ]);
+      activity.processors.push(deps.synthesizer.processor);
+      const stream = deps.synthesizer.synthesize({
+        text: row.text,
+        language: row.language ?? deps.language,
+        format,
+        ...(row.voice ? { voiceId: row.voice } : {}),
+      });
+      const spool = await WavSpool.open(format);
+      let audio: ArtifactRef;
+      try {
+        clock.mark("stream.start");
+        activity.measures.activeStreams = activeSynthesisStreams.enter();
+        try {
+          for await (const chunk of stream) await spool.write(chunk);
+        } finally {
+          activeSynthesisStreams.leave();
+          const delivery = stream.delivery?.();
+          if (delivery) activity.measures.delivery = delivery;
+        }
+        audio = await putArtifact(
+          deps.store,
+          "prompt-audio",
+          promptKeys.audio(jobId, row.id),
+          await spool.finish(),
+          "audio/wav",
+        );
+        activity.outputs.push(audio);
+      } finally {
+        await spool.discard();
+      }
+      clock.mark("prompt.durable");
+      const audioMs = round((spool.dataBytes / BYTES_PER_SAMPLE[format.encoding] / format.sampleRate) * 1000);
+      activity.measures.audioMs = audioMs;
+      const streamTimings = stream.timings();
+      activity.timings.push(
+        clock.timing("synthesize.setup", "handler.start", "stream.start"),
+        ...streamTimings,
+        clock.timing("synthesize.duration", "handler.start", "prompt.durable"),
+      );
+      const ttfbMs = streamTimings.find((timing) => timing.name === "synthesize.ttfb")?.ms;
+      const result: PromptResult = {
+        id: row.id,
+        line: row.line,
+        rowHash: row.rowHash,
+        status: "succeeded",
+        audio,
+        audioMs,
+        ...(ttfbMs === undefined ? {} : { ttfbMs }),
+      };
+      await deps.store.put(promptKeys.result(jobId, row.id), `${JSON.stringify(result, null, 2)}\n`, {
+        contentType: "application/json",
+      });
+      return { id: row.id, status: "succeeded" };
+    },
+  );
+}
+
+/** The activity records' stage name of one prompt: unique per prompt content. */
+export function promptStage(row: Pick<PromptRow, "rowHash">): string {
+  return `SynthesizePrompt-${row.rowHash.slice(0, 16)}`;
+}
+
+/** Reads a prompt's result object; `undefined` when there is none or it is not one. */
+export async function readPromptResult(
+  deps: Pick<PromptDependencies, "store">,
+  jobId: string,
+  id: string,
+): Promise<PromptResult | undefined> {
+  try {
+    const body = await deps.store.getBytes(promptKeys.result(jobId, id));
+    return PromptResult.safeParse(JSON.parse(body.toString("utf8"))).data;
+  } catch (error) {
+    if (error instanceof ObjectNotFound || error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+async function alreadyDone(deps: PromptDependencies, jobId: string, row: PromptRow): Promise<boolean> {
+  const result = await readPromptResult(deps, jobId, row.id);
+  if (result?.status !== "succeeded" || result.rowHash !== row.rowHash || !result.audio) return false;
+  return (await deps.store.head(result.audio.key))?.bytes === result.audio.bytes;
+}

@@ -1,0 +1,4 @@
+import { promptLambdaHandler } from "./prompt-lambda-handlers";
+
+/** Lambda entry point of recordPromptFailure. */
+export const handler = promptLambdaHandler("recordPromptFailure");

@@ -1,0 +1,95 @@
+import { stat } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { BadPromptRow, PromptRow } from "@voxtrail/core";
+import { promptKeys } from "@voxtrail/workflow";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { preparePrompts } from "../../src/handlers/prepare-prompts";
+import { testDependencies } from "../stage-dependencies";
+
+const ROWS = 100_000;
+/** Lines (1-based, the header is line 1) that hold a bad row, and the reason each must get. */
+const BAD_LINES = new Map([
+  [2, "PromptTextEmpty"],
+  [50_001, "PromptIdDuplicate"],
+  [ROWS + 1, "PromptTextControlCharacters"],
+]);
+
+function manifest(): string {
+  const lines = ["id,text"];
+  for (let line = 2; line <= ROWS + 1; line++) {
+    const reason = BAD_LINES.get(line);
+    if (reason === "PromptTextEmpty") lines.push(`p${line},`);
+    else if (reason === "PromptIdDuplicate") lines.push(`p3,Press ${line} for the duplicate.`);
+    else if (reason === "PromptTextControlCharacters") lines.push(`p${line},Bell\u0007 here`);
+    else lines.push(`p${line},"Press ${line % 10}, then hash, for option ${line}."`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function objectCreated(bucket: string, key: string, etag: string) {
+  return {
+    event: {
+      source: "aws.s3" as const,
+      "detail-type": "Object Created" as const,
+      time: "2026-11-30T00:00:00Z",
+      detail: { bucket: { name: bucket }, object: { key, etag } },
+    },
+    execution: {
+      id: "arn:aws:states:local:000000000000:execution:test:1",
+      startTime: "2026-11-30T00:00:00Z",
+    },
+  };
+}
+
+describe("preparePrompts on a 100,000-row manifest", () => {
+  it("writes every valid row to rows.jsonl, names each bad row's line, and synthesizes nothing", async () => {
+    // The test dependencies' synthesizer throws if called: preparing must not synthesize.
+    const { deps } = await testDependencies();
+    const key = promptKeys.incomingManifest("big.csv");
+    const stored = await deps.store.put(key, manifest(), { contentType: "text/csv" });
+    const input = objectCreated(deps.store.bucket, key, stored.etag ?? "");
+
+    const prepared = await preparePrompts(deps, input);
+
+    expect(prepared.rowCount).toBe(ROWS - BAD_LINES.size);
+    expect(prepared.badRowCount).toBe(BAD_LINES.size);
+    expect(prepared.rowsLocation).toEqual({
+      bucket: deps.store.bucket,
+      key: promptKeys.rows(prepared.jobId),
+    });
+    expect(prepared.manifest).toMatchObject({ kind: "prompt-manifest", key, sha256: stored.sha256 });
+    const rowLines = (await deps.store.getBytes(prepared.rows.key)).toString("utf8").trimEnd().split("\n");
+    expect(rowLines).toHaveLength(ROWS - BAD_LINES.size);
+    const first = PromptRow.parse(JSON.parse(rowLines[0] as string));
+    expect(first).toMatchObject({
+      line: 3,
+      id: "p3",
+      text: "Press 3, then hash, for option 3.",
+      format: "telephony",
+    });
+    const bad = z
+      .array(BadPromptRow)
+      .parse(JSON.parse((await deps.store.getBytes(prepared.badRows.key)).toString()));
+    expect(bad.map((row) => [row.line, row.error])).toEqual([...BAD_LINES]);
+    expect(JSON.stringify(prepared).length).toBeLessThan(4096);
+
+    // One activity record, linking the manifest to what was written.
+    const records = await deps.store.list(`lineage/${prepared.jobId}/`);
+    expect(records).toEqual([`lineage/${prepared.jobId}/prepareprompts-01.json`]);
+    const record = JSON.parse((await deps.store.getBytes(records[0] as string)).toString());
+    expect(record.inputs.map((ref: { key: string }) => ref.key)).toEqual([key]);
+    expect(record.outputs.map((ref: { key: string }) => ref.key)).toEqual([
+      prepared.rows.key,
+      prepared.badRows.key,
+    ]);
+
+    // Preparing the same manifest again writes nothing: same pointers, no new record, same files.
+    const rowsFile = fileURLToPath(deps.store.uri(prepared.rows.key));
+    const before = (await stat(rowsFile)).mtimeMs;
+    const again = await preparePrompts(deps, input);
+    expect(again.rows).toEqual(prepared.rows);
+    expect(await deps.store.list(`lineage/${prepared.jobId}/`)).toEqual(records);
+    expect((await stat(rowsFile)).mtimeMs).toBe(before);
+  }, 120_000);
+});

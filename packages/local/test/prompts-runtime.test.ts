@@ -1,0 +1,71 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promptKeys } from "@voxtrail/workflow";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PromptsProgress, PromptsRuntime } from "../src/prompts-runtime";
+
+let workDir: string;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "voxtrail-prompts-runtime-"));
+});
+
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe("PromptsRuntime", () => {
+  it("records a prompt the endpoint rejects as failed, goes on, and a rerun redoes only the failures", async () => {
+    const storeDir = join(workDir, "store");
+    const manifest = join(workDir, "menu.jsonl");
+    const ids = ["one", "two", "three", "four"];
+    await writeFile(manifest, ids.map((id) => `${JSON.stringify({ id, text: `Option ${id}.` })}\n`).join(""));
+
+    // The endpoint answers the first two requests as SageMaker does a container's 422: rejected input,
+    // which is not retried. Concurrency 1 makes "the first two" the first two rows.
+    const failing = await PromptsRuntime.start({
+      storeDir,
+      concurrency: 1,
+      endpoint: { faults: { modelError: { originalStatus: 422, requests: 2 } } },
+    });
+    const progress: PromptsProgress[] = [];
+    const first = await failing
+      .run(manifest, { onProgress: (event) => progress.push(event) })
+      .finally(() => failing.close());
+    expect(first.status).toBe("SUCCEEDED");
+    expect(first.report?.prompts.map((p) => [p.id, p.status, p.error?.name])).toEqual([
+      ["one", "failed", "SynthesisRejected"],
+      ["two", "failed", "SynthesisRejected"],
+      ["three", "succeeded", undefined],
+      ["four", "succeeded", undefined],
+    ]);
+    expect(progress[0]).toEqual({ type: "prepared", jobId: first.jobId, rows: 4, badRows: 0 });
+
+    const lineage = await failing.store.list(`lineage/${first.jobId}/`);
+    const audioBefore = await failing.store.head(promptKeys.audio(first.jobId, "three"));
+
+    const healthy = await PromptsRuntime.start({ storeDir, concurrency: 2 });
+    const second = await healthy.run(manifest).finally(() => healthy.close());
+    expect(second.jobId).toBe(first.jobId);
+    expect(second.report?.totals).toMatchObject({ rows: 4, succeeded: 4, failed: 0 });
+    // New activity records for the two redone prompts and the new report; none for three and four.
+    const added = (await healthy.store.list(`lineage/${first.jobId}/`)).filter(
+      (key) => !lineage.includes(key),
+    );
+    expect(added).toHaveLength(3);
+    expect(added.filter((key) => key.includes("/synthesizeprompt-"))).toHaveLength(2);
+    expect(added.filter((key) => key.includes("/writepromptsreport-"))).toHaveLength(1);
+    expect(await healthy.store.head(promptKeys.audio(first.jobId, "three"))).toEqual(audioBefore);
+  }, 120_000);
+
+  it("fails the job with a named error when the manifest is not CSV or JSON Lines", async () => {
+    const manifest = join(workDir, "menu.txt");
+    await writeFile(manifest, "hello\n");
+    const runtime = await PromptsRuntime.start({ storeDir: join(workDir, "store-2") });
+    const result = await runtime.run(manifest).finally(() => runtime.close());
+    expect(result.status).toBe("FAILED");
+    expect(result.error?.error).toBe("PromptManifestUnreadable");
+    expect(result.report).toBeUndefined();
+  }, 60_000);
+});

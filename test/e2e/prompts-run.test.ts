@@ -1,0 +1,136 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseWav } from "@voxtrail/audio";
+import { PromptsReport } from "@voxtrail/core";
+import type { PromptsJobResult } from "@voxtrail/local";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./run-cli";
+
+const ROWS = 200;
+/** Manifest lines (the header is line 1) holding a bad row, with the reason the report must give. */
+const BAD = new Map<number, { row: string; error: string }>([
+  [7, { row: "p7,,,", error: "PromptTextEmpty" }],
+  [42, { row: "p42,Press one\u0007 now.,,", error: "PromptTextControlCharacters" }],
+  [99, { row: "p3,Again.,,", error: "PromptIdDuplicate" }],
+  [150, { row: "p150,Hi.,,mp3", error: "PromptFormatUnknown" }],
+  [201, { row: "../p201,Hi.,,", error: "PromptIdInvalid" }],
+]);
+
+/** 200 rows, short texts (flite runs one child process per prompt), a few of them bad. */
+function manifest(): string {
+  const lines = ["id,text,voice,format"];
+  for (let line = 2; line <= ROWS + 1; line++) {
+    lines.push(BAD.get(line)?.row ?? `p${line},Press ${line % 10}.,,`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Every object in the store with its sha256 and mtime: what a rerun must leave as it is. */
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) =>
+    entry.isFile(),
+  );
+  const entries = await Promise.all(
+    files.map(async (entry) => {
+      const path = join(entry.parentPath, entry.name);
+      const sha = createHash("sha256")
+        .update(await readFile(path))
+        .digest("hex");
+      return [path.slice(dir.length), `${sha} ${(await stat(path)).mtimeMs}`] as const;
+    }),
+  );
+  return new Map(entries.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+let workDir: string;
+let store: string;
+let manifestPath: string;
+let first: { code: number; stdout: string; stderr: string };
+let result: PromptsJobResult;
+let report: PromptsReport;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "voxtrail-prompts-e2e-"));
+  store = join(workDir, "store");
+  manifestPath = join(workDir, "menu.csv");
+  await writeFile(manifestPath, manifest());
+  first = await runCli(["prompts", manifestPath, "--store", store, "--concurrency", "4", "--json"]);
+  result = JSON.parse(first.stdout);
+  report = PromptsReport.parse(result.report);
+}, 600_000);
+
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe("voxtrail prompts on a 200-row manifest with bad rows", () => {
+  it("synthesizes every good row and exits 1 because some rows were bad", () => {
+    expect(result.status).toBe("SUCCEEDED");
+    expect(report.totals).toMatchObject({
+      rows: ROWS,
+      succeeded: ROWS - BAD.size,
+      failed: 0,
+      notRun: 0,
+      badRows: BAD.size,
+    });
+    expect(first.code).toBe(1);
+  });
+
+  it("writes a Connect-ready WAV for every good row: mu-law, 8000 Hz, one channel, from the header", async () => {
+    expect(report.prompts).toHaveLength(ROWS - BAD.size);
+    for (const prompt of report.prompts) {
+      expect(prompt.status).toBe("succeeded");
+      expect(prompt.key).toBe(`prompts/${result.jobId}/${prompt.id}.wav`);
+      const bytes = await readFile(join(store, prompt.key as string));
+      const info = parseWav(bytes);
+      expect([info.encoding, info.sampleRate, info.channels, info.bitsPerSample]).toEqual([
+        "pcm_mulaw",
+        8000,
+        1,
+        8,
+      ]);
+      expect(info.durationMs).toBeGreaterThan(100);
+      expect(createHash("sha256").update(bytes).digest("hex")).toBe(prompt.sha256);
+      expect(prompt.ttfbMs).toBeGreaterThan(0);
+      expect(prompt.audioMs).toBeCloseTo(info.durationMs, 0);
+    }
+  });
+
+  it("names each bad row with its line and reason, in the report and on the console", () => {
+    expect(report.badRows.map((row) => [row.line, row.error])).toEqual(
+      [...BAD].map(([line, { error }]) => [line, error]),
+    );
+    for (const [line, { error }] of BAD) {
+      expect(first.stderr).toContain(`bad  line ${line}`);
+      expect(first.stderr).toMatch(new RegExp(`line ${line}.*${error}`));
+    }
+    expect(first.stderr).toMatch(/200 row\(s\): 195 succeeded, 0 failed, 5 bad row\(s\)/);
+  });
+
+  it("keeps lineage that verifies: every prompt traced to the manifest", async () => {
+    const verify = await runCli(["lineage", "verify", "--store", store]);
+    expect(verify.stdout + verify.stderr).toMatch(/0 problem/);
+    expect(verify.code).toBe(0);
+  }, 120_000);
+
+  it("prints the cloud definition it ran, with the Map's concurrency", async () => {
+    const printed = await runCli(["definition", "prompts", "--concurrency", "8"]);
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout).States.SynthesizePrompts).toMatchObject({
+      MaxConcurrency: 8,
+      ItemProcessor: { ProcessorConfig: { Mode: "DISTRIBUTED" } },
+    });
+  });
+
+  it("creates nothing new when the same manifest runs again", async () => {
+    const before = await snapshot(store);
+    const again = await runCli(["prompts", manifestPath, "--store", store, "--concurrency", "4", "--json"]);
+    const rerun: PromptsJobResult = JSON.parse(again.stdout);
+    expect(rerun.jobId).toBe(result.jobId);
+    expect(rerun.report).toEqual(result.report);
+    expect(again.code).toBe(1);
+    expect(await snapshot(store)).toEqual(before);
+  }, 600_000);
+});
