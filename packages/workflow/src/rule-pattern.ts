@@ -1,4 +1,5 @@
-import { VOICEMAIL_INCOMING_PREFIX } from "./key-layout";
+import { BATCH_INCOMING_PREFIX, VOICEMAIL_INCOMING_PREFIX } from "./key-layout";
+import { PROMPTS_INCOMING_PREFIX } from "./prompts-layout";
 
 /** An EventBridge event pattern (the subset of the pattern language this project uses). */
 export type EventPattern = { [field: string]: EventPattern | Array<string | { prefix: string }> };
@@ -12,12 +13,29 @@ export type EventPattern = { [field: string]: EventPattern | Array<string | { pr
  * // { source: ["aws.s3"], "detail-type": ["Object Created"], detail: { bucket: { name: [...] }, object: { key: [{ prefix: "incoming/voicemail/" }] } } }
  */
 export function voicemailRulePattern(bucket: string): EventPattern {
+  return objectCreatedUnder(bucket, VOICEMAIL_INCOMING_PREFIX);
+}
+
+/** The rule pattern that starts the voicemail batch workflow: a manifest under `incoming/batches/`. */
+export function voicemailBatchRulePattern(bucket: string): EventPattern {
+  return objectCreatedUnder(bucket, BATCH_INCOMING_PREFIX);
+}
+
+/**
+ * The EventBridge rule pattern that starts the prompts workflow: S3 "Object Created" in the
+ * stage's bucket, under `incoming/prompts/`.
+ *
+ * @example
+ * promptsRulePattern("voxtrail-dev-bucket").detail; // { bucket: {...}, object: { key: [{ prefix: "incoming/prompts/" }] } }
+ */
+export function promptsRulePattern(bucket: string): EventPattern {
+  return objectCreatedUnder(bucket, PROMPTS_INCOMING_PREFIX);
+}
+
+function objectCreatedUnder(bucket: string, prefix: string): EventPattern {
   return {
     source: ["aws.s3"],
     "detail-type": ["Object Created"],
-    detail: {
-      bucket: { name: [bucket] },
-      object: { key: [{ prefix: VOICEMAIL_INCOMING_PREFIX }] },
-    },
+    detail: { bucket: { name: [bucket] }, object: { key: [{ prefix }] } },
   };
 }

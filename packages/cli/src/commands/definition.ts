@@ -1,21 +1,53 @@
-import { LOCAL_FUNCTION_ARNS } from "@voxtrail/local";
-import { buildVoicemailDefinition, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
+import { LOCAL_FUNCTION_ARNS, LOCAL_PROMPT_FUNCTION_ARNS } from "@voxtrail/local";
+import {
+  buildPromptsDefinition,
+  buildVoicemailBatchDefinition,
+  buildVoicemailDefinition,
+  PROMPT_FUNCTIONS,
+  STAGE_FUNCTIONS,
+} from "@voxtrail/workflow";
 import { UsageError } from "../usage-error";
 
-/** `voxtrail definition voicemail`: prints the ASL JSON the engines run. */
+/** A voicemail state machine's ARN for `definition batch` when none is given. */
+const PLACEHOLDER_VOICEMAIL_STATE_MACHINE =
+  "arn:aws:states:us-east-1:123456789012:stateMachine:voxtrail-voicemail";
+
+/** `voxtrail definition voicemail|prompts|batch`: prints the ASL JSON the engines run (the cloud form). */
 export function definitionCommand(
   positionals: string[],
-  options: { "arn-prefix"?: string | undefined },
+  options: {
+    "arn-prefix"?: string | undefined;
+    "state-machine"?: string | undefined;
+    concurrency?: string | undefined;
+  },
 ): string {
   const [name] = positionals;
-  if (name !== "voicemail")
-    throw new UsageError(`unknown workflow ${JSON.stringify(name ?? "")}: expected "voicemail"`);
   const prefix = options["arn-prefix"];
-  const functionArns = prefix
-    ? (Object.fromEntries(STAGE_FUNCTIONS.map((fn) => [fn, `${prefix}${fn}`])) as Record<
-        StageFunction,
-        string
-      >)
-    : LOCAL_FUNCTION_ARNS;
-  return `${JSON.stringify(buildVoicemailDefinition({ functionArns }), null, 2)}\n`;
+  const arns = <F extends string>(functions: readonly F[], local: Record<F, string>): Record<F, string> =>
+    prefix ? (Object.fromEntries(functions.map((fn) => [fn, `${prefix}${fn}`])) as Record<F, string>) : local;
+  if (name === "voicemail") {
+    const functionArns = arns(STAGE_FUNCTIONS, LOCAL_FUNCTION_ARNS);
+    return `${JSON.stringify(buildVoicemailDefinition({ functionArns }), null, 2)}\n`;
+  }
+  if (name === "prompts") {
+    const functionArns = arns(PROMPT_FUNCTIONS, LOCAL_PROMPT_FUNCTION_ARNS);
+    const maxConcurrency = concurrencyOf(options.concurrency);
+    return `${JSON.stringify(buildPromptsDefinition({ functionArns, maxConcurrency }), null, 2)}\n`;
+  }
+  if (name === "batch") {
+    const voicemailStateMachineArn = options["state-machine"] ?? PLACEHOLDER_VOICEMAIL_STATE_MACHINE;
+    const maxConcurrency = concurrencyOf(options.concurrency);
+    return `${JSON.stringify(buildVoicemailBatchDefinition({ voicemailStateMachineArn, maxConcurrency }), null, 2)}\n`;
+  }
+  throw new UsageError(
+    `unknown workflow ${JSON.stringify(name ?? "")}: expected "voicemail", "prompts" or "batch"`,
+  );
+}
+
+function concurrencyOf(value: string | undefined): number {
+  const concurrency = Number(value ?? "2");
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new UsageError(`--concurrency must be a positive integer, got ${JSON.stringify(value)}`);
+  }
+  return concurrency;
 }

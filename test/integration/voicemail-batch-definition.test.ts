@@ -1,0 +1,132 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { StageHandler } from "@voxtrail/functions";
+import { BUNDLED_VOICEMAILS_DIR, LocalRuntime, LocalStateMachine, objectCreatedEvent } from "@voxtrail/local";
+import {
+  BATCH_INCOMING_PREFIX,
+  BATCH_STATES,
+  buildVoicemailBatchDefinition,
+  keys,
+  LOCAL_ITEMS_FIELD,
+  localMapDefinition,
+} from "@voxtrail/workflow";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const VOICEMAIL_STATE_MACHINE = "arn:aws:states:local:000000000000:stateMachine:voxtrail-voicemail";
+const HEAD_OBJECT = "arn:aws:states:::aws-sdk:s3:headObject";
+const START_EXECUTION_SYNC = "arn:aws:states:::states:startExecution.sync:2";
+
+let workDir: string;
+let runtime: LocalRuntime;
+let batch: LocalStateMachine;
+const childStarts: unknown[] = [];
+
+/** An error with the name Step Functions gives a failed `.sync` child execution. */
+class TaskFailed extends Error {
+  override readonly name = "States.TaskFailed";
+}
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "voxtrail-batch-"));
+  runtime = await LocalRuntime.start({ storeDir: join(workDir, "store") });
+  const { store } = runtime;
+  // The two service integrations the batch definition calls, as Step Functions answers them:
+  // HeadObject's output, and a finished child execution (a failed child fails the task).
+  const handlersByArn: Record<string, StageHandler<unknown>> = {
+    [HEAD_OBJECT]: async (input) => {
+      const { Key } = input as { Bucket: string; Key: string };
+      const head = await store.head(Key);
+      if (!head) throw Object.assign(new Error("Not Found"), { name: "S3.NoSuchKeyException" });
+      return { ETag: head.etag, ContentLength: head.bytes };
+    },
+    [START_EXECUTION_SYNC]: async (input) => {
+      const { StateMachineArn, Input } = input as { StateMachineArn: string; Input: unknown };
+      expect(StateMachineArn).toBe(VOICEMAIL_STATE_MACHINE);
+      childStarts.push(Input);
+      const result = await runtime.runEvent(Input);
+      if (result.status === "FAILED") throw new TaskFailed(`${result.error?.error}: ${result.error?.cause}`);
+      return { Status: "SUCCEEDED", Output: JSON.stringify({ jobId: result.jobId, status: result.status }) };
+    },
+  };
+  const cloud = buildVoicemailBatchDefinition({
+    voicemailStateMachineArn: VOICEMAIL_STATE_MACHINE,
+    maxConcurrency: 2,
+  });
+  batch = new LocalStateMachine("voxtrail-voicemail-batch", localMapDefinition(cloud), handlersByArn);
+}, 60_000);
+
+afterAll(async () => {
+  await runtime.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+/**
+ * Puts a manifest of `voicemailKeys` under incoming/batches/, runs the batch definition on its
+ * event, and returns each item's result (what the cloud's ResultWriter would collect), by key.
+ */
+async function runBatch(name: string, voicemailKeys: string[]) {
+  const manifest = ["key", ...voicemailKeys].join("\n");
+  const stored = await runtime.store.put(`${BATCH_INCOMING_PREFIX}${name}`, manifest, {
+    contentType: "text/csv",
+  });
+  const event = objectCreatedEvent(runtime.store.bucket, stored, new Date());
+  // What the ItemReader would read: one object per CSV row, keyed by the header.
+  const items = voicemailKeys.map((key) => ({ key }));
+  const itemResults = new Map<string, Record<string, unknown>>();
+  const result = await batch.start(
+    { ...event, [LOCAL_ITEMS_FIELD]: items },
+    {
+      onEvent: ({ type, state }) => {
+        const ends = state?.name === BATCH_STATES.run || state?.name === BATCH_STATES.failed;
+        if (type === "StateExited" && ends && state?.output) {
+          const output = state.output as Record<string, unknown>;
+          itemResults.set(String(output.key), output);
+        }
+      },
+    },
+  );
+  return { result, items: itemResults };
+}
+
+/** The voicemail execution's output, as the `.sync` task hands it back (a JSON string). */
+function childOutput(item: Record<string, unknown> | undefined): unknown {
+  return JSON.parse(String((item?.execution as { output?: string } | undefined)?.output));
+}
+
+describe("the voicemail batch definition, run locally on a manifest", () => {
+  it("runs every key through the voicemail workflow; a rerun skips the done and redoes the failed", async () => {
+    const audio = await readFile(join(BUNDLED_VOICEMAILS_DIR, "no-message.wav"));
+    const good = keys.incomingVoicemail("batch/no-message.wav");
+    const bad = keys.incomingVoicemail("batch/notes.txt");
+    await runtime.store.put(good, audio, { contentType: "audio/wav" });
+    await runtime.store.put(bad, "not audio", { contentType: "text/plain" });
+
+    const missing = "incoming/voicemail/batch/missing.wav";
+    const first = await runBatch("first.csv", [good, bad, missing]);
+    expect(first.result.status).toBe("SUCCEEDED");
+    // The good one ran, the bad one failed in its job, the missing one could not be read.
+    expect(first.items.get(good)).toMatchObject({ key: good, execution: { status: "SUCCEEDED" } });
+    expect(childOutput(first.items.get(good))).toMatchObject({ status: "SUCCEEDED" });
+    expect(first.items.get(bad)).toEqual({ key: bad, status: "FAILED", error: "States.TaskFailed" });
+    expect(first.items.get(missing)).toEqual({
+      key: missing,
+      status: "FAILED",
+      error: "S3.NoSuchKeyException",
+    });
+    // Each child got the event an upload of its object makes, with the object's ETag.
+    const goodHead = await runtime.store.head(good);
+    expect(childStarts[0]).toMatchObject({
+      source: "aws.s3",
+      "detail-type": "Object Created",
+      detail: { bucket: { name: runtime.store.bucket }, object: { key: good, etag: goodHead?.etag } },
+    });
+
+    // The same batch again: the done voicemail is a duplicate, the failed one runs again.
+    const second = await runBatch("again.csv", [good, bad]);
+    expect(childOutput(second.items.get(good))).toMatchObject({ status: "DUPLICATE" });
+    expect(second.items.get(bad)).toMatchObject({ key: bad, status: "FAILED" });
+    const badJob = (await runtime.store.list("claims/")).filter((key) => key.endsWith("run-02.json"));
+    expect(badJob).toHaveLength(1);
+  }, 300_000);
+});
