@@ -1,4 +1,20 @@
-import { ARTIFACT_FILES, type StageFunction, VOICEMAIL_INCOMING_PREFIX } from "../packages/workflow/src";
+import {
+  ARTIFACT_FILES,
+  BATCH_INCOMING_PREFIX,
+  BATCH_RESULTS_PREFIX,
+  PROMPT_FUNCTIONS,
+  PROMPTS_INCOMING_PREFIX,
+  type PromptFunction,
+  promptKeys,
+  STAGE_FUNCTIONS,
+  type StageFunction,
+  VOICEMAIL_INCOMING_PREFIX,
+} from "../packages/workflow/src";
+
+/** Every Lambda function the stage deploys: the voicemail stages and the prompts functions. */
+export type DeployedFunction = StageFunction | PromptFunction;
+/** {@link DeployedFunction}, as a list. */
+export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [...STAGE_FUNCTIONS, ...PROMPT_FUNCTIONS];
 
 /** One IAM statement, in the shape `sst.aws.Function`'s `permissions` takes. */
 export interface IamStatement {
@@ -8,21 +24,27 @@ export interface IamStatement {
 }
 
 /**
- * What one stage function calls: object keys it reads (GetObject, which HeadObject also needs)
- * and writes (PutObject), as IAM patterns inside the stage's bucket; key prefixes it lists
- * (ListBucket); whether it publishes the outcome event; which configured providers it invokes.
+ * What one function calls: object keys it reads (GetObject, which HeadObject also needs) and
+ * writes (PutObject), as IAM patterns inside the stage's bucket; key prefixes it lists
+ * (ListBucket); whether it publishes the outcome event; whether it asks Step Functions if a
+ * voicemail execution still runs (DescribeExecution); which configured providers it invokes.
  */
 export interface StageAccess {
   reads: string[];
   writes: string[];
   lists: string[];
   publishesOutcome: boolean;
+  describesVoicemailExecutions: boolean;
   invokes: Array<"sonic-endpoint" | "bedrock-model" | "records-object">;
 }
 
 const artifact = (file: (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES]) => `artifacts/*/${file}`;
 /** Every attempt counts its earlier activity records and writes its own (functions/src/lineage/activity.ts). */
 const LINEAGE = "lineage/*";
+/** Ingest claims each job before its first artifact, so a duplicate delivery finds the claim. */
+const CLAIMS = "claims/*";
+/** Job reports: Finalize and the failure recorder write them; Ingest reads one to judge a duplicate. */
+const REPORTS = "reports/*";
 
 /**
  * The table every stage function's permissions come from (the key layout is
@@ -31,10 +53,13 @@ const LINEAGE = "lineage/*";
  */
 export const STAGE_ACCESS: Record<StageFunction, StageAccess> = {
   ingest: {
-    reads: [`${VOICEMAIL_INCOMING_PREFIX}*`],
-    writes: [artifact(ARTIFACT_FILES.normalizedAudio), LINEAGE],
-    lists: [LINEAGE],
+    // A job's claim (functions/src/claims/job-claim.ts): listed, read, created only if absent; a
+    // duplicate delivery reads the latest claim's report, and asks whether its execution still runs.
+    reads: [`${VOICEMAIL_INCOMING_PREFIX}*`, CLAIMS, REPORTS],
+    writes: [artifact(ARTIFACT_FILES.normalizedAudio), LINEAGE, CLAIMS],
+    lists: [LINEAGE, CLAIMS],
     publishesOutcome: false,
+    describesVoicemailExecutions: true,
     invokes: [],
   },
   transcribe: {
@@ -42,6 +67,7 @@ export const STAGE_ACCESS: Record<StageFunction, StageAccess> = {
     writes: [artifact(ARTIFACT_FILES.transcript), LINEAGE],
     lists: [LINEAGE],
     publishesOutcome: false,
+    describesVoicemailExecutions: false,
     invokes: [],
   },
   reason: {
@@ -49,6 +75,7 @@ export const STAGE_ACCESS: Record<StageFunction, StageAccess> = {
     writes: [artifact(ARTIFACT_FILES.record), artifact(ARTIFACT_FILES.replyText), LINEAGE],
     lists: [LINEAGE],
     publishesOutcome: false,
+    describesVoicemailExecutions: false,
     invokes: ["bedrock-model", "records-object"],
   },
   synthesize: {
@@ -56,23 +83,75 @@ export const STAGE_ACCESS: Record<StageFunction, StageAccess> = {
     writes: [artifact(ARTIFACT_FILES.replyAudio), LINEAGE],
     lists: [LINEAGE],
     publishesOutcome: false,
+    describesVoicemailExecutions: false,
     invokes: ["sonic-endpoint"],
   },
   finalize: {
     reads: [LINEAGE],
-    writes: [LINEAGE, "lineage-summaries/*", "reports/*"],
+    writes: [LINEAGE, "lineage-summaries/*", REPORTS],
     lists: [LINEAGE],
     publishesOutcome: true,
+    describesVoicemailExecutions: false,
     invokes: [],
   },
   recordFailure: {
     reads: [LINEAGE],
-    writes: [LINEAGE, "lineage-summaries/*", "reports/*"],
+    writes: [LINEAGE, "lineage-summaries/*", REPORTS],
     lists: [LINEAGE],
     publishesOutcome: true,
+    describesVoicemailExecutions: false,
     invokes: [],
   },
 };
+
+/** A prompt job's objects (packages/workflow/src/prompts-layout.ts), any job. */
+const PROMPT_ROWS = promptKeys.rows("*");
+const PROMPT_BAD_ROWS = promptKeys.badRows("*");
+const PROMPT_RESULTS = `${promptKeys.resultsPrefix("*")}*`;
+const PROMPT_AUDIO = promptKeys.audio("*", "*");
+const PROMPT_REPORT = promptKeys.report("*");
+
+/**
+ * The prompts functions' part of the table (handlers in packages/functions/src/handlers/): a rerun
+ * reads what an earlier run wrote (rows, results, audio, report) to leave unchanged objects alone.
+ */
+export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
+  preparePrompts: {
+    reads: [`${PROMPTS_INCOMING_PREFIX}*`, PROMPT_ROWS, PROMPT_BAD_ROWS],
+    writes: [PROMPT_ROWS, PROMPT_BAD_ROWS, LINEAGE],
+    lists: [LINEAGE],
+    publishesOutcome: false,
+    describesVoicemailExecutions: false,
+    invokes: [],
+  },
+  synthesizePrompt: {
+    reads: [PROMPT_RESULTS, PROMPT_AUDIO],
+    writes: [PROMPT_AUDIO, PROMPT_RESULTS, LINEAGE],
+    lists: [LINEAGE],
+    publishesOutcome: false,
+    describesVoicemailExecutions: false,
+    invokes: ["sonic-endpoint"],
+  },
+  recordPromptFailure: {
+    reads: [],
+    writes: [PROMPT_RESULTS],
+    lists: [],
+    publishesOutcome: false,
+    describesVoicemailExecutions: false,
+    invokes: [],
+  },
+  writePromptsReport: {
+    reads: [PROMPT_BAD_ROWS, PROMPT_ROWS, PROMPT_RESULTS, PROMPT_REPORT],
+    writes: [PROMPT_REPORT, LINEAGE],
+    lists: [LINEAGE],
+    publishesOutcome: false,
+    describesVoicemailExecutions: false,
+    invokes: [],
+  },
+};
+
+/** The whole table: every deployed function's access. */
+export const FUNCTION_ACCESS: Record<DeployedFunction, StageAccess> = { ...STAGE_ACCESS, ...PROMPT_ACCESS };
 
 /** Where a stage's permissions point: its bucket and bus, and the providers the stage configured. */
 export interface PermissionTargets {
@@ -81,6 +160,8 @@ export interface PermissionTargets {
   account: string;
   bucket: string;
   outcomeBusArn: string;
+  /** The voicemail state machine's fixed name ({@link stateMachineNames}): Ingest describes its executions. */
+  voicemailStateMachineName: string;
   /** VOXTRAIL_SONIC_ENDPOINT, when Sonic on SageMaker is configured. */
   sonicEndpoint?: string | undefined;
   /** VOXTRAIL_BEDROCK_MODEL_ID, when Bedrock is configured (a foundation model id). */
@@ -90,25 +171,33 @@ export interface PermissionTargets {
 }
 
 /**
- * The IAM statements of one stage function, from {@link STAGE_ACCESS}: exactly the calls it makes,
- * on exactly the resources it makes them on. Providers the stage does not configure get nothing.
+ * The IAM statements of one function, from {@link FUNCTION_ACCESS}: exactly the calls it makes, on
+ * exactly the resources it makes them on. Providers the stage does not configure get nothing.
  *
  * @example
- * stagePermissions("transcribe", { partition: "aws", region: "eu-west-1", account: "123456789012", bucket: "b", outcomeBusArn: "..." });
+ * stagePermissions("transcribe", { partition: "aws", region: "eu-west-1", account: "123456789012", bucket: "b", ... });
  * // [{ actions: ["s3:GetObject"], resources: ["arn:aws:s3:::b/artifacts/*\/normalized.wav"] }, ...]
  */
-export function stagePermissions(fn: StageFunction, target: PermissionTargets): IamStatement[] {
-  const access = STAGE_ACCESS[fn];
+export function stagePermissions(fn: DeployedFunction, target: PermissionTargets): IamStatement[] {
+  const access = FUNCTION_ACCESS[fn];
   const object = (pattern: string) => `arn:${target.partition}:s3:::${target.bucket}/${pattern}`;
   const statements: IamStatement[] = [
     { actions: ["s3:GetObject"], resources: access.reads.map(object) },
     { actions: ["s3:PutObject"], resources: access.writes.map(object) },
-    {
+  ];
+  if (access.lists.length > 0) {
+    statements.push({
       actions: ["s3:ListBucket"],
       resources: [`arn:${target.partition}:s3:::${target.bucket}`],
       conditions: [{ test: "StringLike", variable: "s3:prefix", values: access.lists }],
-    },
-  ];
+    });
+  }
+  if (access.describesVoicemailExecutions) {
+    statements.push({
+      actions: ["states:DescribeExecution"],
+      resources: [executionsOf(target, target.voicemailStateMachineName)],
+    });
+  }
   if (access.publishesOutcome)
     statements.push({ actions: ["events:PutEvents"], resources: [target.outcomeBusArn] });
   if (access.invokes.includes("sonic-endpoint") && target.sonicEndpoint) {
@@ -135,4 +224,187 @@ export function stagePermissions(fn: StageFunction, target: PermissionTargets): 
     });
   }
   return statements.filter((s) => s.resources.length > 0);
+}
+
+/** The account and region ARNs are built in. */
+export interface ArnScope {
+  partition: string;
+  region: string;
+  account: string;
+}
+
+/**
+ * The fixed names of the stage's state machines. Fixed, so a role can name a state machine (its
+ * own, or the voicemail one) without referring to the resource, which would be a cycle.
+ *
+ * @example
+ * stateMachineNames("voxtrail", "dev").voicemail; // "voxtrail-dev-voicemail"
+ */
+export function stateMachineNames(app: string, stage: string) {
+  return {
+    voicemail: `${app}-${stage}-voicemail`,
+    batch: `${app}-${stage}-voicemail-batch`,
+    prompts: `${app}-${stage}-prompts`,
+  };
+}
+
+/** The ARN of the state machine named `name`. */
+export function stateMachineArn(scope: ArnScope, name: string): string {
+  return `arn:${scope.partition}:states:${scope.region}:${scope.account}:stateMachine:${name}`;
+}
+
+/** The ARN pattern of every execution of the state machine named `name`. */
+export function executionsOf(scope: ArnScope, name: string): string {
+  return executionArn(scope, `${name}:*`);
+}
+
+/** An execution ARN (or pattern) from what follows `execution:`. */
+function executionArn(scope: ArnScope, rest: string): string {
+  return `arn:${scope.partition}:states:${scope.region}:${scope.account}:execution:${rest}`;
+}
+
+/**
+ * What a state machine with a Distributed Map needs to run its child workflows (AWS Step
+ * Functions guide, "IAM policies for using Distributed Map states"): start executions of itself,
+ * describe and stop its own executions. A Map Run's child executions are named
+ * `<name>/<map run label>:<id>`, hence the second pattern.
+ */
+function distributedMapStatements(scope: ArnScope, name: string): IamStatement[] {
+  return [
+    { actions: ["states:StartExecution"], resources: [stateMachineArn(scope, name)] },
+    {
+      actions: ["states:DescribeExecution", "states:StopExecution"],
+      resources: [executionsOf(scope, name), executionArn(scope, `${name}/*`)],
+    },
+  ];
+}
+
+/**
+ * What a Distributed Map's ResultWriter calls on its prefix: it writes the results (in parts when
+ * they are large) and reads them back for the manifest (AWS Step Functions guide, "ResultWriter").
+ */
+const RESULT_WRITER_ACTIONS = [
+  "s3:PutObject",
+  "s3:GetObject",
+  "s3:ListMultipartUploadParts",
+  "s3:AbortMultipartUpload",
+];
+
+/** The rule Step Functions manages for `.sync` integrations with Step Functions itself. */
+const SYNC_EVENTS_RULE = "StepFunctionsGetEventsForStepFunctionsExecutionRule";
+
+/** Where the voicemail batch workflow's permissions point. */
+export interface BatchTargets extends ArnScope {
+  bucket: string;
+  voicemailStateMachineName: string;
+  batchStateMachineName: string;
+}
+
+/**
+ * The keys a voicemail batch may name: exactly the voicemails Ingest may read (its first read
+ * pattern, `incoming/voicemail/*`). A batch runs the voicemail workflow again over uploads that
+ * are already in the bucket; a key elsewhere would fail in Ingest anyway, so the batch role may
+ * not even look at it.
+ */
+const BATCH_VOICEMAIL_KEYS = STAGE_ACCESS.ingest.reads[0] as string;
+
+/**
+ * The voicemail batch state machine's statements (its definition: packages/workflow/src/
+ * voicemail-batch-definition.ts): read manifests under `incoming/batches/` (ItemReader) and the
+ * ETag of each voicemail named ({@link BATCH_VOICEMAIL_KEYS}, `aws-sdk:s3:headObject`), write
+ * results under `batch-results/` (ResultWriter), run the voicemail state machine and wait for it
+ * (`startExecution.sync:2`: start, describe and stop its executions, and the managed EventBridge
+ * rule that reports their end), and run its own Distributed Map.
+ *
+ * @example
+ * batchStateMachinePermissions({ partition: "aws", region, account, bucket, voicemailStateMachineName, batchStateMachineName });
+ */
+export function batchStateMachinePermissions(target: BatchTargets): IamStatement[] {
+  const object = (pattern: string) => `arn:${target.partition}:s3:::${target.bucket}/${pattern}`;
+  return [
+    {
+      actions: ["s3:GetObject"],
+      resources: [object(`${BATCH_INCOMING_PREFIX}*`), object(BATCH_VOICEMAIL_KEYS)],
+    },
+    { actions: RESULT_WRITER_ACTIONS, resources: [object(`${BATCH_RESULTS_PREFIX}*`)] },
+    {
+      actions: ["states:StartExecution"],
+      resources: [stateMachineArn(target, target.voicemailStateMachineName)],
+    },
+    {
+      actions: ["states:DescribeExecution", "states:StopExecution"],
+      resources: [executionsOf(target, target.voicemailStateMachineName)],
+    },
+    {
+      actions: ["events:PutTargets", "events:PutRule", "events:DescribeRule"],
+      resources: [
+        `arn:${target.partition}:events:${target.region}:${target.account}:rule/${SYNC_EVENTS_RULE}`,
+      ],
+    },
+    ...distributedMapStatements(target, target.batchStateMachineName),
+  ];
+}
+
+/** Where the prompts workflow's permissions point. */
+export interface PromptsTargets extends ArnScope {
+  bucket: string;
+  promptsStateMachineName: string;
+  functionArns: Record<PromptFunction, string>;
+}
+
+/**
+ * The prompts state machine's statements (packages/workflow/src/prompts-definition.ts): invoke
+ * its four functions, read a job's `rows.jsonl` (ItemReader), write under the job's map-results
+ * prefix (ResultWriter), and run its own Distributed Map.
+ *
+ * @example
+ * promptsStateMachinePermissions({ partition: "aws", region, account, bucket, promptsStateMachineName, functionArns });
+ */
+export function promptsStateMachinePermissions(target: PromptsTargets): IamStatement[] {
+  const object = (pattern: string) => `arn:${target.partition}:s3:::${target.bucket}/${pattern}`;
+  return [
+    { actions: ["lambda:InvokeFunction"], resources: PROMPT_FUNCTIONS.map((fn) => target.functionArns[fn]) },
+    { actions: ["s3:GetObject"], resources: [object(PROMPT_ROWS)] },
+    { actions: RESULT_WRITER_ACTIONS, resources: [object(`${promptKeys.mapResultsPrefix("*")}/*`)] },
+    ...distributedMapStatements(target, target.promptsStateMachineName),
+  ];
+}
+
+/**
+ * What a state machine needs to deliver its logs to CloudWatch Logs (AWS Step Functions guide,
+ * "Logging using CloudWatch Logs"): log delivery management, which takes no resource but `*`.
+ */
+export const LOG_DELIVERY_STATEMENT: IamStatement = {
+  actions: [
+    "logs:CreateLogDelivery",
+    "logs:GetLogDelivery",
+    "logs:UpdateLogDelivery",
+    "logs:DeleteLogDelivery",
+    "logs:ListLogDeliveries",
+    "logs:PutResourcePolicy",
+    "logs:DescribeResourcePolicies",
+    "logs:DescribeLogGroups",
+  ],
+  resources: ["*"],
+};
+
+/**
+ * An IAM policy document of `statements`, as a role's inline policy holds it.
+ *
+ * @example
+ * policyDocument([{ actions: ["states:StartExecution"], resources: [arn] }]);
+ * // { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: [...], Resource: [...] }] }
+ */
+export function policyDocument(statements: IamStatement[]) {
+  return {
+    Version: "2012-10-17",
+    Statement: statements.map((s) => ({
+      Effect: "Allow",
+      Action: s.actions,
+      Resource: s.resources,
+      ...(s.conditions
+        ? { Condition: Object.fromEntries(s.conditions.map((c) => [c.test, { [c.variable]: c.values }])) }
+        : {}),
+    })),
+  };
 }

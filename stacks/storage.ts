@@ -1,11 +1,135 @@
+import { BATCH_RESULTS_PREFIX, keys, VOICEMAIL_INCOMING_PREFIX } from "../packages/workflow/src";
+import type { StageConfig } from "./stage-config";
+
+/** The key prefixes whose lifecycle the stage configures (the key layout: packages/workflow/src/key-layout.ts). */
+const LIFECYCLE_PREFIXES = {
+  incoming: VOICEMAIL_INCOMING_PREFIX.slice(0, VOICEMAIL_INCOMING_PREFIX.indexOf("/") + 1),
+  artifacts: "artifacts/",
+  reports: "reports/",
+  lineageSummaries: keys.lineageSummaries,
+} as const satisfies Record<
+  keyof Pick<StageConfig["storage"], "incoming" | "artifacts" | "reports" | "lineageSummaries">,
+  string
+>;
+
 /**
- * The stage's bucket: voicemails land under `incoming/`, artifacts, lineage and reports are
- * written beside them. Versioned (lineage names version ids), public access blocked and TLS
- * enforced (sst.aws.Bucket's defaults), and every object event sent to EventBridge, where the
- * pipeline's rule picks the ones it wants.
+ * Prefixes that follow another prefix's rule. `claims/` expires with `incoming/`: a claim guards an
+ * upload against a second run, and an upload can only run while it is in the bucket (Ingest reads
+ * it), so the claim has nothing left to guard once the upload expires; it must not go sooner, or a
+ * late duplicate delivery would run the job again. It holds pointers only (bucket, key, ETag,
+ * execution). `batch-results/` (a batch's per-voicemail outcomes, pointers only) expires with
+ * `reports/`, the other per-job summaries.
  */
-export function storage() {
-  const bucket = new sst.aws.Bucket("Voicemail", { versioning: true, cors: false });
+const FOLLOWING_PREFIXES = {
+  claims: { prefix: "claims/", follows: "incoming" },
+  batchResults: { prefix: BATCH_RESULTS_PREFIX, follows: "reports" },
+} as const satisfies Record<string, { prefix: string; follows: keyof typeof LIFECYCLE_PREFIXES }>;
+
+/** Where activity records live: one per stage attempt, immutable. */
+const LINEAGE_PREFIX = "lineage/";
+
+/** What a protected lineage prefix denies to every principal: removing any version of a record. */
+const LINEAGE_DENIED_ACTIONS = ["s3:DeleteObjectVersion", "s3:BypassGovernanceRetention"];
+
+/**
+ * The stage's bucket: voicemails land under `incoming/`, artifacts, lineage and reports are written
+ * beside them, and every object event goes to EventBridge, where the pipeline's rule picks the
+ * ones it wants.
+ *
+ * What sst.aws.Bucket already does: public access blocked, a bucket policy denying any request
+ * without TLS (`aws:SecureTransport` false), versioning when asked. What is added here:
+ * - SSE-S3 (AES256) as the explicit default encryption. Not SSE-KMS: a customer key would need
+ *   `kms:GenerateDataKey`/`kms:Decrypt` in every function's policy (stacks/permissions.ts) and a
+ *   key policy, for no boundary this pipeline declares.
+ * - Lifecycle per prefix from the stage's configuration (`incoming/`, `artifacts/`, `reports/`,
+ *   `lineage-summaries/`; `claims/` with `incoming/` and `batch-results/` with `reports/`, see
+ *   {@link FOLLOWING_PREFIXES}): Standard-IA after N days, expiry after M days, noncurrent
+ *   versions expired after K days, and incomplete multipart uploads aborted bucket-wide. `lineage/` has no
+ *   rule: activity records never expire (and noncurrent versions there are never removed).
+ * - `protectLineage`: the bucket policy denies `s3:DeleteObjectVersion` (and bypassing governance
+ *   retention) on `lineage/*` to every principal, so no version of an activity record can be
+ *   removed without first changing the bucket policy, an act CloudTrail records. A plain delete
+ *   only adds a delete marker; the record stays as a version. The handlers never delete lineage.
+ * - `objectLock`: S3 Object Lock with a default retention, which S3 applies to every new object
+ *   version in the bucket, not per prefix. It can be enabled on an existing versioned bucket and
+ *   never disabled again. Because it is bucket-wide, caller audio and artifacts are locked too; the
+ *   stage configuration refuses a retention longer than their expiry, so the lock never keeps
+ *   caller data beyond its own rule. Per-prefix Object Lock would need retention set per object
+ *   by the writer (or a dedicated lineage bucket), which the handlers do not do today.
+ *
+ * @example
+ * const { bucket } = storage(config);
+ */
+export function storage(config: StageConfig) {
+  const settings = config.storage;
+  const bucket = new sst.aws.Bucket("Voicemail", {
+    versioning: true,
+    cors: false,
+    policy: settings.protectLineage
+      ? [
+          {
+            effect: "deny",
+            principals: "*",
+            actions: LINEAGE_DENIED_ACTIONS,
+            paths: [`${LINEAGE_PREFIX}*`],
+          },
+        ]
+      : [],
+  });
+  new aws.s3.BucketServerSideEncryptionConfiguration("VoicemailEncryption", {
+    bucket: bucket.name,
+    rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" } }],
+  });
+  new aws.s3.BucketLifecycleConfiguration("VoicemailLifecycle", {
+    bucket: bucket.name,
+    rules: [
+      ...[
+        ...Object.entries(LIFECYCLE_PREFIXES).map(([name, prefix]) => ({
+          name,
+          prefix,
+          rule: settings[name as keyof typeof LIFECYCLE_PREFIXES],
+        })),
+        ...Object.entries(FOLLOWING_PREFIXES).map(([name, { prefix, follows }]) => ({
+          name,
+          prefix,
+          rule: settings[follows],
+        })),
+      ].map(({ name, prefix, rule }) => {
+        return {
+          id: `${name}-lifecycle`,
+          status: "Enabled",
+          filter: { prefix },
+          ...(rule.transitionToInfrequentAccessAfterDays === undefined
+            ? {}
+            : {
+                transitions: [
+                  { days: rule.transitionToInfrequentAccessAfterDays, storageClass: "STANDARD_IA" },
+                ],
+              }),
+          ...(rule.expireAfterDays === undefined ? {} : { expiration: { days: rule.expireAfterDays } }),
+          noncurrentVersionExpiration: { noncurrentDays: settings.noncurrentVersionsExpireAfterDays },
+        };
+      }),
+      {
+        id: "abort-incomplete-uploads",
+        status: "Enabled",
+        filter: {},
+        abortIncompleteMultipartUpload: { daysAfterInitiation: settings.abortIncompleteUploadsAfterDays },
+      },
+    ],
+  });
+  if (settings.objectLock) {
+    new aws.s3.BucketObjectLockConfiguration(
+      "VoicemailObjectLock",
+      {
+        bucket: bucket.name,
+        objectLockEnabled: "Enabled",
+        rule: { defaultRetention: { mode: settings.objectLock.mode, days: settings.objectLock.days } },
+      },
+      // Object Lock needs versioning first; depending on the component waits for its children.
+      { dependsOn: [bucket] },
+    );
+  }
   new aws.s3.BucketNotification("VoicemailEvents", { bucket: bucket.name, eventbridge: true });
   return { bucket };
 }

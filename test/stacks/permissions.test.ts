@@ -1,30 +1,56 @@
 import { CreateEventBusCommand, EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  CreateStateMachineCommand,
+  SFNClient,
+  StartExecutionCommand,
+  StopExecutionCommand,
+} from "@aws-sdk/client-sfn";
 import { encodeMuLaw, writeWav } from "@voxtrail/audio";
-import { LOCAL_BOUNDARY, type Processor } from "@voxtrail/core";
-import { createStageHandlers, EventBridgePublisher, type StageDependencies } from "@voxtrail/functions";
+import { LOCAL_BOUNDARY, type Processor, PromptRow, SynthesisRejected } from "@voxtrail/core";
+import {
+  createPromptHandlers,
+  createStageHandlers,
+  EventBridgePublisher,
+  type PreparedPrompts,
+  type StageDependencies,
+} from "@voxtrail/functions";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
-import { STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
-import { beforeAll, describe, expect, it } from "vitest";
+import { PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS } from "@voxtrail/workflow";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StepFunctionsLiveness } from "../../packages/functions/src/claims/step-functions-liveness";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
-import { type IamStatement, STAGE_ACCESS, stagePermissions } from "../../stacks/permissions";
+import {
+  batchStateMachinePermissions,
+  DEPLOYED_FUNCTIONS,
+  type DeployedFunction,
+  executionsOf,
+  FUNCTION_ACCESS,
+  type IamStatement,
+  promptsStateMachinePermissions,
+  stagePermissions,
+  stateMachineNames,
+} from "../../stacks/permissions";
 import { motoClientConfig } from "../setup/aws";
 
 const bucket = `voxtrail-permissions-${Date.now()}`;
 const busName = `voxtrail-permissions-${Date.now()}`;
 const busArn = `arn:aws:events:us-east-1:123456789012:event-bus/${busName}`;
+/** The state machines' names as a stage `perm<time>` of the app `voxtrail` has them. */
+const names = stateMachineNames("voxtrail", `perm${Date.now()}`);
 const targets = {
   partition: "aws",
   region: "us-east-1",
   account: "123456789012",
   bucket,
   outcomeBusArn: busArn,
+  voicemailStateMachineName: names.voicemail,
 };
 
 /** One AWS call a handler made, as IAM sees it: the action, the resource, the S3 list prefix. */
 interface Call {
-  fn: StageFunction;
+  fn: DeployedFunction;
   command: string;
   action: string;
   resource: string;
@@ -47,6 +73,8 @@ function authorization(command: string, input: Record<string, string>): Omit<Cal
       };
     case "PutEventsCommand":
       return { action: "events:PutEvents", resource: busArn };
+    case "DescribeExecutionCommand":
+      return { action: "states:DescribeExecution", resource: input.executionArn as string };
     default:
       throw new Error(`no IAM mapping for ${command}: add it here and to stacks/permissions.ts`);
   }
@@ -88,8 +116,8 @@ interface Recordable {
   };
 }
 
-/** An SDK client whose commands are recorded under the stage function that sent them. */
-function recorded<C extends S3Client | EventBridgeClient>(client: C, fn: StageFunction): C {
+/** An SDK client whose commands are recorded under the function that sent them. */
+function recorded<C extends S3Client | EventBridgeClient | SFNClient>(client: C, fn: DeployedFunction): C {
   (client as unknown as Recordable).middlewareStack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? "unknown";
@@ -103,10 +131,26 @@ function recorded<C extends S3Client | EventBridgeClient>(client: C, fn: StageFu
 
 const processor: Processor = { provider: "test", model: "test", version: "0", boundary: LOCAL_BOUNDARY };
 
-/** Dependencies of one stage function over moto's S3 and EventBridge, with fixed providers. */
-async function stageDependencies(fn: StageFunction): Promise<StageDependencies> {
+/** A synthesizer that answers with a little audio, or refuses a text that asks it to. */
+const synthesizer: StageDependencies["synthesizer"] = {
+  processor,
+  synthesize: (request) => ({
+    async *[Symbol.asyncIterator]() {
+      if (request.text.includes("refuse")) throw new SynthesisRejected("the synthesizer refused this text");
+      yield new Uint8Array(3200);
+    },
+    timings: () => [],
+  }),
+};
+
+/**
+ * Dependencies of one function over moto's S3, EventBridge and Step Functions, with fixed
+ * providers; Ingest asks moto's Step Functions whether a job's execution still runs.
+ */
+async function stageDependencies(fn: DeployedFunction): Promise<StageDependencies> {
   const { deps } = await testDependencies({
     store: new S3Store({ client: recorded(new S3Client(motoClientConfig()), fn), bucket }),
+    executions: new StepFunctionsLiveness(recorded(new SFNClient(motoClientConfig()), fn)),
     events: new EventBridgePublisher({
       client: recorded(new EventBridgeClient(motoClientConfig()), fn),
       busName,
@@ -123,23 +167,12 @@ async function stageDependencies(fn: StageFunction): Promise<StageDependencies> 
     },
     reasoner: new LocalReasoner(),
     records: { processor, find: async () => undefined },
-    synthesizer: {
-      processor,
-      synthesize: () => ({
-        async *[Symbol.asyncIterator]() {
-          yield new Uint8Array(3200);
-        },
-        timings: () => [],
-      }),
-    },
+    synthesizer,
   });
   return deps;
 }
 
-const execution = {
-  id: "arn:aws:states:us-east-1:123456789012:execution:vm:1",
-  startTime: "2026-01-01T00:00:01.500Z",
-};
+const startTime = "2026-01-01T00:00:01.500Z";
 const objectCreated = (key: string) => ({
   source: "aws.s3",
   "detail-type": "Object Created",
@@ -147,17 +180,44 @@ const objectCreated = (key: string) => ({
   detail: { bucket: { name: bucket }, object: { key, etag: "abc" } },
 });
 
-describe("least privilege: every AWS call a handler makes is in its stage's permissions", () => {
+/** The calls made from `from` on (an index into `calls`) until now. */
+const since = (from: number) => calls.slice(from);
+
+describe("least privilege: every AWS call a handler makes is in its function's permissions", () => {
+  const sfn = new SFNClient(motoClientConfig());
+  let firstExecution: string;
+  let jobId: string;
+  const duplicates: Record<"inProgress" | "completed", { answer: unknown; calls: Call[] }> = {
+    inProgress: { answer: undefined, calls: [] },
+    completed: { answer: undefined, calls: [] },
+  };
+
   beforeAll(async () => {
     await new S3Client(motoClientConfig()).send(new CreateBucketCommand({ Bucket: bucket }));
     await new EventBridgeClient(motoClientConfig()).send(new CreateEventBusCommand({ Name: busName }));
+    // The voicemail state machine under the name the stage gives it; moto keeps its executions running.
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: names.voicemail,
+        roleArn: "arn:aws:iam::123456789012:role/voxtrail-test",
+        definition: JSON.stringify({ StartAt: "Wait", States: { Wait: { Type: "Pass", End: true } } }),
+      }),
+    );
+    firstExecution = (await sfn.send(new StartExecutionCommand({ stateMachineArn, input: "{}" })))
+      .executionArn as string;
+    const executionId = (name: string) =>
+      `${stateMachineArn?.replace(":stateMachine:", ":execution:")}:${name}`;
+
     const handlers = Object.fromEntries(
       await Promise.all(
         STAGE_FUNCTIONS.map(
           async (fn) => [fn, createStageHandlers(await stageDependencies(fn))[fn]] as const,
         ),
       ),
-    ) as Record<StageFunction, ReturnType<typeof createStageHandlers>[StageFunction]>;
+    ) as Record<
+      (typeof STAGE_FUNCTIONS)[number],
+      ReturnType<typeof createStageHandlers>[(typeof STAGE_FUNCTIONS)[number]]
+    >;
     const seed = new S3Store({ client: new S3Client(motoClientConfig()), bucket });
     const samples = new Int16Array(8000).map((_, i) =>
       Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)),
@@ -166,54 +226,142 @@ describe("least privilege: every AWS call a handler makes is in its stage's perm
     await seed.put("incoming/voicemail/a.wav", tone, { contentType: "audio/wav" });
     await seed.put("incoming/voicemail/notes.txt", "not audio", { contentType: "text/plain" });
 
-    // One job through every stage, the way the state machine passes the state on.
-    const state = (await handlers.ingest(
-      { event: objectCreated("incoming/voicemail/a.wav"), execution },
-      context,
-    )) as Record<string, unknown>;
+    // One job through every stage, the way the state machine passes the state on, run by a real
+    // (moto) execution of the voicemail state machine.
+    const deliver = (key: string, id: string) =>
+      handlers.ingest({ event: objectCreated(key), execution: { id, startTime } }, context);
+    const state = (await deliver("incoming/voicemail/a.wav", firstExecution)) as Record<string, unknown>;
+    jobId = state.jobId as string;
+    // The same upload delivered again while the first execution runs: Step Functions says it runs.
+    let from = calls.length;
+    duplicates.inProgress.answer = await deliver("incoming/voicemail/a.wav", executionId("second"));
+    duplicates.inProgress.calls = since(from);
     state.transcribe = await handlers.transcribe(state, context);
     state.reason = await handlers.reason(state, context);
     state.synthesize = await handlers.synthesize(state, context);
     await handlers.finalize(state, context);
+    // And again once the job is done: the claim's report says it succeeded.
+    from = calls.length;
+    duplicates.completed.answer = await deliver("incoming/voicemail/a.wav", executionId("third"));
+    duplicates.completed.calls = since(from);
     // And one that fails in Ingest and is recorded.
     const failing = objectCreated("incoming/voicemail/notes.txt");
-    await expect(handlers.ingest({ event: failing, execution }, context)).rejects.toMatchObject({
+    await expect(deliver("incoming/voicemail/notes.txt", firstExecution)).rejects.toMatchObject({
       name: "InvalidAudio",
     });
     await handlers.recordFailure(
-      { stage: "Ingest", state: { ...failing, failure: { Error: "InvalidAudio", Cause: "{}" } }, execution },
+      {
+        stage: "Ingest",
+        state: { ...failing, failure: { Error: "InvalidAudio", Cause: "{}" } },
+        execution: { id: firstExecution, startTime },
+      },
       context,
     );
+
+    // One prompts job, as the prompts state machine runs it: one prompt synthesized (and skipped
+    // on a second attempt), one refused and recorded, then the report.
+    const prompts = Object.fromEntries(
+      await Promise.all(
+        PROMPT_FUNCTIONS.map(
+          async (fn) => [fn, createPromptHandlers(await stageDependencies(fn))[fn]] as const,
+        ),
+      ),
+    ) as Record<
+      (typeof PROMPT_FUNCTIONS)[number],
+      ReturnType<typeof createPromptHandlers>[(typeof PROMPT_FUNCTIONS)[number]]
+    >;
+    const manifest = promptKeys.incomingManifest("menu.csv");
+    await seed.put(manifest, "id,text\nwelcome,Welcome to voxtrail.\nclosed,Please refuse this one.\n", {
+      contentType: "text/csv",
+    });
+    const prepared = (await prompts.preparePrompts(
+      { event: objectCreated(manifest), execution: { id: executionId("prompts"), startTime } },
+      context,
+    )) as PreparedPrompts;
+    const rows = (await seed.getBytes(prepared.rows.key))
+      .toString("utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => PromptRow.parse(JSON.parse(line)));
+    const item = (row: PromptRow) => ({ jobId: prepared.jobId, rows: prepared.rows, row });
+    const [welcome, closed] = rows as [PromptRow, PromptRow];
+    expect(await prompts.synthesizePrompt(item(welcome), context)).toEqual({
+      id: "welcome",
+      status: "succeeded",
+    });
+    expect(await prompts.synthesizePrompt(item(welcome), context)).toEqual({
+      id: "welcome",
+      status: "skipped",
+    });
+    await expect(prompts.synthesizePrompt(item(closed), context)).rejects.toMatchObject({
+      name: "SynthesisRejected",
+    });
+    await prompts.recordPromptFailure(
+      { ...item(closed), failure: { Error: "SynthesisRejected", Cause: "{}" } },
+      context,
+    );
+    await prompts.writePromptsReport(prepared, context);
   }, 60_000);
 
-  it("recorded calls from every stage function", () => {
-    expect(new Set(calls.map((c) => c.fn))).toEqual(new Set(STAGE_FUNCTIONS));
+  afterAll(async () => {
+    await sfn.send(new StopExecutionCommand({ executionArn: firstExecution }));
   });
 
-  it.each(STAGE_FUNCTIONS)("%s's calls are all allowed by its policy", (fn) => {
+  it("recorded calls from every deployed function", () => {
+    expect(new Set(calls.map((c) => c.fn))).toEqual(new Set(DEPLOYED_FUNCTIONS));
+  });
+
+  it("answers a second delivery during the first execution as a duplicate in progress, asking Step Functions, writing nothing", () => {
+    expect(duplicates.inProgress.answer).toEqual({
+      jobId,
+      duplicate: { reason: "in-progress", executionId: firstExecution, run: 1 },
+    });
+    expect(duplicates.inProgress.calls.map((c) => [c.action, c.resource])).toContainEqual([
+      "states:DescribeExecution",
+      firstExecution,
+    ]);
+    expect(duplicates.inProgress.calls.filter((c) => c.action === "s3:PutObject")).toEqual([]);
+  });
+
+  it("answers a delivery after Finalize as a duplicate of a completed job, from the claim and the report, writing nothing", () => {
+    expect(duplicates.completed.answer).toEqual({
+      jobId,
+      duplicate: { reason: "completed", executionId: firstExecution, run: 1 },
+    });
+    const read = duplicates.completed.calls.filter((c) => c.action === "s3:GetObject").map((c) => c.resource);
+    expect(read).toContain(`arn:aws:s3:::${bucket}/claims/${jobId}/run-01.json`);
+    expect(read).toContain(`arn:aws:s3:::${bucket}/reports/${jobId}.json`);
+    expect(duplicates.completed.calls.filter((c) => c.action === "s3:PutObject")).toEqual([]);
+    expect(duplicates.completed.calls.filter((c) => c.action.startsWith("states:"))).toEqual([]);
+  });
+
+  it.each(DEPLOYED_FUNCTIONS)("%s's calls are all allowed by its policy", (fn) => {
     const policy = stagePermissions(fn, targets);
     const denied = calls.filter((c) => c.fn === fn && !allows(policy, c));
     expect(denied).toEqual([]);
   });
 
-  it.each(STAGE_FUNCTIONS)("%s uses every object pattern it is granted", (fn) => {
+  it.each(DEPLOYED_FUNCTIONS)("%s uses every object pattern it is granted", (fn) => {
     const own = calls.filter((c) => c.fn === fn);
     const object = (pattern: string) => `arn:aws:s3:::${bucket}/${pattern}`;
     const unused = [
-      ...STAGE_ACCESS[fn].reads.filter(
+      ...FUNCTION_ACCESS[fn].reads.filter(
         (p) => !own.some((c) => c.action === "s3:GetObject" && matches(object(p), c.resource)),
       ),
-      ...STAGE_ACCESS[fn].writes.filter(
+      ...FUNCTION_ACCESS[fn].writes.filter(
         (p) => !own.some((c) => c.action === "s3:PutObject" && matches(object(p), c.resource)),
       ),
     ];
     expect(unused).toEqual([]);
+    if (FUNCTION_ACCESS[fn].describesVoicemailExecutions) {
+      expect(own.some((c) => c.action === "states:DescribeExecution")).toBe(true);
+    }
   });
 
-  it.each(STAGE_FUNCTIONS)("%s is not granted what only other stages do", (fn) => {
+  it.each(DEPLOYED_FUNCTIONS)("%s is not granted what only other functions do", (fn) => {
     const others = calls.filter((c) => c.fn !== fn && c.action !== "s3:ListBucket");
     const allowed = others.filter((c) => allows(stagePermissions(fn, targets), c));
-    // Whatever another stage does and this one may also do, this one does too.
+    // Whatever another function does and this one may also do, this one does too.
     const own = calls.filter((c) => c.fn === fn);
     for (const call of allowed) {
       expect(own.some((c) => c.action === call.action && matchesSameFile(c.resource, call.resource))).toBe(
@@ -226,14 +374,23 @@ describe("least privilege: every AWS call a handler makes is in its stage's perm
 /** Two object ARNs name the same file of the key layout (the job id aside). */
 function matchesSameFile(a: string, b: string): boolean {
   const file = (arn: string) =>
-    arn.replace(/\/(artifacts|lineage)\/[^/]+\//, "/$1/JOB/").replace(/\/[^/]+\.json$/, "/X.json");
+    arn.replace(/\/(artifacts|lineage|prompts)\/[^/]+\//, "/$1/JOB/").replace(/\/[^/]+\.json$/, "/X.json");
   return file(a) === file(b);
 }
 
 describe("nothing is wildcarded beyond its prefixes", () => {
-  const prefixes = ["incoming/voicemail/", "artifacts/", "lineage/", "lineage-summaries/", "reports/"];
+  const prefixes = [
+    "incoming/voicemail/",
+    "artifacts/",
+    "lineage/",
+    "lineage-summaries/",
+    "reports/",
+    "claims/",
+    "incoming/prompts/",
+    "prompts/",
+  ];
 
-  it.each(STAGE_FUNCTIONS)("%s names actions and keys of the layout, never a bare wildcard", (fn) => {
+  it.each(DEPLOYED_FUNCTIONS)("%s names actions and keys of the layout, never a bare wildcard", (fn) => {
     const configured = {
       ...targets,
       sonicEndpoint: "Sonic-Dev",
@@ -249,10 +406,12 @@ describe("nothing is wildcarded beyond its prefixes", () => {
           : undefined;
         if (key !== undefined)
           expect(prefixes.some((p) => key.startsWith(p) && key.length > p.length)).toBe(true);
-        else expect(resource.endsWith("*")).toBe(false);
+        // The one other pattern: any execution of the voicemail state machine (run-time ids).
+        else
+          expect(resource === executionsOf(targets, names.voicemail) || !resource.endsWith("*")).toBe(true);
       }
     }
-    const access = STAGE_ACCESS[fn];
+    const access = FUNCTION_ACCESS[fn];
     for (const pattern of [...access.reads, ...access.writes, ...access.lists]) {
       expect(prefixes.some((p) => pattern.startsWith(p))).toBe(true);
     }
@@ -266,7 +425,7 @@ describe("nothing is wildcarded beyond its prefixes", () => {
       recordsUri: "s3://records-bucket/records.jsonl",
     };
     const holders = (action: string, resource: string) =>
-      STAGE_FUNCTIONS.filter((fn) =>
+      DEPLOYED_FUNCTIONS.filter((fn) =>
         stagePermissions(fn, configured).some(
           (s) => s.actions.includes(action) && s.resources.includes(resource),
         ),
@@ -276,11 +435,64 @@ describe("nothing is wildcarded beyond its prefixes", () => {
         "sagemaker:InvokeEndpointWithResponseStream",
         "arn:aws:sagemaker:us-east-1:123456789012:endpoint/sonic-dev",
       ),
-    ).toEqual(["synthesize"]);
+    ).toEqual(["synthesize", "synthesizePrompt"]);
+    // One action on one endpoint: the stage's, and no other.
+    expect(
+      stagePermissions("synthesize", configured).filter((s) =>
+        s.actions.some((a) => a.startsWith("sagemaker:")),
+      ),
+    ).toEqual([
+      {
+        actions: ["sagemaker:InvokeEndpointWithResponseStream"],
+        resources: ["arn:aws:sagemaker:us-east-1:123456789012:endpoint/sonic-dev"],
+      },
+    ]);
     expect(
       holders("bedrock:InvokeModel", "arn:aws:bedrock:us-east-1::foundation-model/amazon.nova-lite-v1:0"),
     ).toEqual(["reason"]);
     expect(holders("s3:GetObject", "arn:aws:s3:::records-bucket/records.jsonl")).toEqual(["reason"]);
     expect(holders("events:PutEvents", busArn)).toEqual(["finalize", "recordFailure"]);
+    expect(holders("states:DescribeExecution", executionsOf(targets, names.voicemail))).toEqual(["ingest"]);
+  });
+
+  it("keeps the batch and prompts state machines inside their prefixes and their own state machines", () => {
+    const scope = { partition: "aws", region: "us-east-1", account: "123456789012", bucket };
+    const statements = [
+      ...batchStateMachinePermissions({
+        ...scope,
+        voicemailStateMachineName: names.voicemail,
+        batchStateMachineName: names.batch,
+      }),
+      ...promptsStateMachinePermissions({
+        ...scope,
+        promptsStateMachineName: names.prompts,
+        functionArns: Object.fromEntries(
+          PROMPT_FUNCTIONS.map((fn) => [fn, `arn:aws:lambda:us-east-1:123456789012:function:${fn}`]),
+        ) as Parameters<typeof promptsStateMachinePermissions>[0]["functionArns"],
+      }),
+    ];
+    const own = [names.voicemail, names.batch, names.prompts];
+    for (const statement of statements) {
+      for (const action of statement.actions) expect(action).not.toContain("*");
+      for (const resource of statement.resources) {
+        expect(resource).not.toBe("*");
+        if (resource.startsWith(`arn:aws:s3:::${bucket}/`)) {
+          const key = resource.slice(`arn:aws:s3:::${bucket}/`.length);
+          expect(
+            ["incoming/batches/", "incoming/voicemail/", "batch-results/", "prompts/"].some((p) =>
+              key.startsWith(p),
+            ),
+            key,
+          ).toBe(true);
+        } else if (resource.startsWith("arn:aws:states:")) {
+          expect(
+            own.some((name) => resource.includes(`:${name}`)),
+            resource,
+          ).toBe(true);
+        } else {
+          expect(resource.endsWith("*"), resource).toBe(false);
+        }
+      }
+    }
   });
 });

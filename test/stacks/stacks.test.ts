@@ -1,81 +1,210 @@
 import { readFileSync } from "node:fs";
+import { selectionFromEnvironment } from "@voxtrail/providers";
 import {
+  buildPromptsDefinition,
+  buildVoicemailBatchDefinition,
   buildVoicemailDefinition,
+  type EventPattern,
+  PROMPT_FUNCTIONS,
+  PROMPT_TIMEOUT_SECONDS,
+  type PromptFunction,
+  promptsRulePattern,
   STAGE_FUNCTIONS,
   STAGE_TIMEOUT_SECONDS,
   type StageFunction,
+  type StageResources,
+  stageParameterName,
+  voicemailBatchRulePattern,
   voicemailRulePattern,
 } from "@voxtrail/workflow";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { promptLambdaDependencies } from "../../packages/functions/src/lambda/prompt-lambda-dependencies";
 import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../stacks/mocks/evaluation";
-import { stagePermissions } from "../../stacks/permissions";
+import {
+  DEPLOYED_FUNCTIONS,
+  type DeployedFunction,
+  type PermissionTargets,
+  stagePermissions,
+} from "../../stacks/permissions";
+import { providerSelection } from "../../stacks/stage-config";
 import { evaluateStacks } from "./evaluate-stacks";
+import {
+  COMPONENT,
+  functionArnOf,
+  inlineStatements,
+  lambdaOf,
+  ofType,
+  resource,
+  roleStatements,
+  variablesOf,
+} from "./resources";
+import {
+  CARTESIA_SECRET_ENV,
+  configEnvironment,
+  repositoryConfig,
+  subscribedProductionConfig,
+  TEST_MODEL_PACKAGE_ARN,
+} from "./stage-configs";
 
-/** The logical name of each stage function's sst.aws.Function. */
-const COMPONENT: Record<StageFunction, string> = {
-  ingest: "StageIngest",
-  transcribe: "StageTranscribe",
-  reason: "StageReason",
-  synthesize: "StageSynthesize",
-  finalize: "StageFinalize",
-  recordFailure: "StageRecordFailure",
-};
-const ENTRY: Record<StageFunction, string> = {
+const ENTRY: Record<DeployedFunction, string> = {
   ingest: "ingest",
   transcribe: "transcribe",
   reason: "reason",
   synthesize: "synthesize",
   finalize: "finalize",
   recordFailure: "record-failure",
+  preparePrompts: "prepare-prompts",
+  synthesizePrompt: "synthesize-prompt",
+  recordPromptFailure: "record-prompt-failure",
+  writePromptsReport: "write-prompts-report",
 };
-/** Lambda timeouts match the state machine's per-stage timeouts; the failure recorder is small. */
-const TIMEOUT: Record<StageFunction, number> = {
+/** Lambda timeouts match the state machines' Task timeouts; the failure recorder is small. */
+const TIMEOUT: Record<DeployedFunction, number> = {
   ingest: STAGE_TIMEOUT_SECONDS.Ingest,
   transcribe: STAGE_TIMEOUT_SECONDS.Transcribe,
   reason: STAGE_TIMEOUT_SECONDS.Reason,
   synthesize: STAGE_TIMEOUT_SECONDS.Synthesize,
   finalize: STAGE_TIMEOUT_SECONDS.Finalize,
   recordFailure: 30,
+  ...PROMPT_TIMEOUT_SECONDS,
 };
-const MEMORY: Record<StageFunction, number> = {
+const MEMORY: Record<DeployedFunction, number> = {
   ingest: 1024,
   transcribe: 1024,
   reason: 512,
   synthesize: 1024,
   finalize: 256,
   recordFailure: 256,
+  preparePrompts: 1024,
+  synthesizePrompt: 1024,
+  recordPromptFailure: 256,
+  writePromptsReport: 1024,
 };
 
-type Inputs = Record<string, unknown>;
-
-function resource(evaluation: Evaluation, type: string, name: string): Inputs {
-  const found = evaluation.resources.filter((r) => r.type === type && r.name === name);
-  expect(found, `${type} ${name}`).toHaveLength(1);
-  return found[0]?.inputs as Inputs;
+/** Each state machine's name and ARN as a stage names it, and the rule that starts it. */
+function workflowsOf(stage: string) {
+  const machine = (suffix: string) => ({
+    name: `voxtrail-${stage}-${suffix}`,
+    arn: `arn:aws:states:${MOCK_REGION}:${MOCK_ACCOUNT}:stateMachine:voxtrail-${stage}-${suffix}`,
+    executions: `arn:aws:states:${MOCK_REGION}:${MOCK_ACCOUNT}:execution:voxtrail-${stage}-${suffix}:*`,
+    childExecutions: `arn:aws:states:${MOCK_REGION}:${MOCK_ACCOUNT}:execution:voxtrail-${stage}-${suffix}/*`,
+  });
+  return { voicemail: machine("voicemail"), batch: machine("voicemail-batch"), prompts: machine("prompts") };
 }
 
-/** The statements of the inline policies of a stage function's role. */
-function roleStatements(evaluation: Evaluation, fn: StageFunction): unknown[] {
-  const lambda = resource(evaluation, "aws:lambda/function:Function", `${COMPONENT[fn]}Function`);
-  const roleName = (lambda.role as string).split("/").pop();
-  const roles = evaluation.resources.filter(
-    (r) => r.type === "aws:iam/role:Role" && r.inputs.name === roleName,
+/** What every state machine role may do besides its workflow: deliver its logs (only `*` is possible). */
+const LOG_DELIVERY = {
+  Effect: "Allow",
+  Action: [
+    "logs:CreateLogDelivery",
+    "logs:GetLogDelivery",
+    "logs:UpdateLogDelivery",
+    "logs:DeleteLogDelivery",
+    "logs:ListLogDeliveries",
+    "logs:PutResourcePolicy",
+    "logs:DescribeResourcePolicies",
+    "logs:DescribeLogGroups",
+  ],
+  Resource: ["*"],
+};
+
+/** What a Distributed Map's ResultWriter calls on its prefix. */
+const RESULT_WRITER = [
+  "s3:PutObject",
+  "s3:GetObject",
+  "s3:ListMultipartUploadParts",
+  "s3:AbortMultipartUpload",
+];
+
+/** The rules: each starts one state machine on S3 "Object Created" under its prefix. */
+const RULES: Array<{
+  rule: string;
+  target: string;
+  workflow: "voicemail" | "batch" | "prompts";
+  prefix: string;
+  pattern: (bucket: string) => EventPattern;
+}> = [
+  {
+    rule: "VoicemailArrived",
+    target: "StartVoicemail",
+    workflow: "voicemail",
+    prefix: "incoming/voicemail/",
+    pattern: voicemailRulePattern,
+  },
+  {
+    rule: "VoicemailBatchArrived",
+    target: "StartVoicemailBatch",
+    workflow: "batch",
+    prefix: "incoming/batches/",
+    pattern: voicemailBatchRulePattern,
+  },
+  {
+    rule: "PromptsManifestArrived",
+    target: "StartPrompts",
+    workflow: "prompts",
+    prefix: "incoming/prompts/",
+    pattern: promptsRulePattern,
+  },
+];
+
+const SAGEMAKER_TYPES = [
+  "aws:sagemaker/model:Model",
+  "aws:sagemaker/endpointConfiguration:EndpointConfiguration",
+  "aws:sagemaker/endpoint:Endpoint",
+  "aws:appautoscaling/target:Target",
+  "aws:appautoscaling/policy:Policy",
+];
+
+function bucketOf(evaluation: Evaluation): string {
+  return resource(evaluation, "aws:s3/bucket:Bucket", "VoicemailBucket").bucket as string;
+}
+
+/** Where the stage's permissions point, as the mocks name things. */
+function targetsOf(
+  evaluation: Evaluation,
+  stage: string,
+  extra: Partial<PermissionTargets>,
+): PermissionTargets {
+  return {
+    partition: "aws",
+    region: MOCK_REGION,
+    account: MOCK_ACCOUNT,
+    bucket: bucketOf(evaluation),
+    outcomeBusArn: mockArn("aws:cloudwatch/eventBus:EventBus", `voxtrail-${stage}-outcomes`),
+    voicemailStateMachineName: `voxtrail-${stage}-voicemail`,
+    ...extra,
+  };
+}
+
+/** An IAM statement as sst's Function writes it into the role's inline policy. */
+function asPolicyStatement(s: ReturnType<typeof stagePermissions>[number]) {
+  return {
+    Effect: "Allow",
+    Action: s.actions,
+    Resource: s.resources,
+    ...(s.conditions
+      ? { Condition: Object.fromEntries(s.conditions.map((c) => [c.test, { [c.variable]: c.values }])) }
+      : {}),
+  };
+}
+
+/** Which deployed functions are allowed `action` on `resource`. */
+function holders(evaluation: Evaluation, action: string, arn: string): DeployedFunction[] {
+  return DEPLOYED_FUNCTIONS.filter((fn) =>
+    roleStatements(evaluation, fn).some((s) => {
+      const statement = s as { Action: string[]; Resource: string[] };
+      return statement.Action.includes(action) && statement.Resource.includes(arn);
+    }),
   );
-  expect(roles).toHaveLength(1);
-  const policies = (roles[0]?.inputs.inlinePolicies ?? []) as Array<{ policy: string }>;
-  return policies.flatMap((p) => JSON.parse(p.policy).Statement);
 }
 
-function ofType(evaluation: Evaluation, type: string): Inputs[] {
-  return evaluation.resources.filter((r) => r.type === type).map((r) => r.inputs);
-}
-
-describe("the stacks, evaluated under Pulumi mocks (stage ci)", () => {
+describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.json)", () => {
   let evaluation: Evaluation;
   let bucketName: string;
+  const dev = repositoryConfig("dev");
   beforeAll(async () => {
-    evaluation = await evaluateStacks("ci");
-    bucketName = resource(evaluation, "aws:s3/bucket:Bucket", "VoicemailBucket").bucket as string;
+    evaluation = await evaluateStacks("ci", CARTESIA_SECRET_ENV);
+    bucketName = bucketOf(evaluation);
   }, 120_000);
 
   it("sends every object event of the bucket to EventBridge", () => {
@@ -84,7 +213,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci)", () => {
     ]);
   });
 
-  it("versions the bucket and blocks public access", () => {
+  it("versions the bucket, blocks public access and encrypts with SSE-S3", () => {
     expect(
       resource(evaluation, "aws:s3/bucketVersioning:BucketVersioning", "VoicemailVersioning"),
     ).toMatchObject({
@@ -104,9 +233,81 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci)", () => {
       ignorePublicAcls: true,
       restrictPublicBuckets: true,
     });
+    expect(
+      ofType(
+        evaluation,
+        "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration",
+      ),
+    ).toEqual([
+      { bucket: bucketName, rules: [{ applyServerSideEncryptionByDefault: { sseAlgorithm: "AES256" } }] },
+    ]);
   });
 
-  it("has one bucket policy, and it only denies requests without TLS", () => {
+  it("expires each prefix as dev.json says (claims/ with incoming/, batch-results/ with reports/), never lineage/, and aborts incomplete uploads", () => {
+    const lifecycles = ofType(evaluation, "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration");
+    expect(lifecycles).toHaveLength(1);
+    const noncurrent = { noncurrentDays: dev.storage.noncurrentVersionsExpireAfterDays };
+    expect(lifecycles[0]).toEqual({
+      bucket: bucketName,
+      rules: [
+        {
+          id: "incoming-lifecycle",
+          status: "Enabled",
+          filter: { prefix: "incoming/" },
+          expiration: { days: dev.storage.incoming.expireAfterDays },
+          noncurrentVersionExpiration: noncurrent,
+        },
+        {
+          id: "artifacts-lifecycle",
+          status: "Enabled",
+          filter: { prefix: "artifacts/" },
+          expiration: { days: dev.storage.artifacts.expireAfterDays },
+          noncurrentVersionExpiration: noncurrent,
+        },
+        {
+          id: "reports-lifecycle",
+          status: "Enabled",
+          filter: { prefix: "reports/" },
+          expiration: { days: dev.storage.reports.expireAfterDays },
+          noncurrentVersionExpiration: noncurrent,
+        },
+        {
+          id: "lineageSummaries-lifecycle",
+          status: "Enabled",
+          filter: { prefix: "lineage-summaries/" },
+          expiration: { days: dev.storage.lineageSummaries.expireAfterDays },
+          noncurrentVersionExpiration: noncurrent,
+        },
+        {
+          id: "claims-lifecycle",
+          status: "Enabled",
+          filter: { prefix: "claims/" },
+          expiration: { days: dev.storage.incoming.expireAfterDays },
+          noncurrentVersionExpiration: noncurrent,
+        },
+        {
+          id: "batchResults-lifecycle",
+          status: "Enabled",
+          filter: { prefix: "batch-results/" },
+          expiration: { days: dev.storage.reports.expireAfterDays },
+          noncurrentVersionExpiration: noncurrent,
+        },
+        {
+          id: "abort-incomplete-uploads",
+          status: "Enabled",
+          filter: {},
+          abortIncompleteMultipartUpload: {
+            daysAfterInitiation: dev.storage.abortIncompleteUploadsAfterDays,
+          },
+        },
+      ],
+    });
+  });
+
+  it("has no Object Lock, and one bucket policy that only denies requests without TLS", () => {
+    expect(ofType(evaluation, "aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration")).toEqual(
+      [],
+    );
     const policies = ofType(evaluation, "aws:s3/bucketPolicy:BucketPolicy");
     expect(policies).toHaveLength(1);
     expect(policies[0]?.bucket).toBe(bucketName);
@@ -124,60 +325,177 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci)", () => {
     });
   });
 
-  it("starts the workflow on the rule pattern the workflow package builds for this bucket", () => {
-    const rules = ofType(evaluation, "aws:cloudwatch/eventRule:EventRule");
-    expect(rules).toHaveLength(1);
-    expect(JSON.parse(rules[0]?.eventPattern as string)).toEqual(voicemailRulePattern(bucketName));
+  it("has one rule per workflow, each on the pattern the workflow package builds for this bucket", () => {
+    expect(
+      ofType(evaluation, "aws:cloudwatch/eventRule:EventRule").map((rule) =>
+        JSON.parse(rule.eventPattern as string),
+      ),
+    ).toEqual(RULES.map((rule) => rule.pattern(bucketName)));
+    for (const rule of RULES) {
+      expect(
+        JSON.parse(
+          resource(evaluation, "aws:cloudwatch/eventRule:EventRule", rule.rule).eventPattern as string,
+        ),
+      ).toEqual({
+        source: ["aws.s3"],
+        "detail-type": ["Object Created"],
+        detail: { bucket: { name: [bucketName] }, object: { key: [{ prefix: rule.prefix }] } },
+      });
+    }
   });
 
-  it("targets the state machine through a role that may only start its executions", () => {
-    const stateMachineArn = mockArn("aws:sfn/stateMachine:StateMachine", "Voicemail");
-    expect(ofType(evaluation, "aws:cloudwatch/eventTarget:EventTarget")).toEqual([
-      {
-        rule: "VoicemailArrived",
+  it.each(RULES)(
+    "$rule targets the $workflow state machine through a role that may only start its executions",
+    (rule) => {
+      const stateMachineArn = workflowsOf("ci")[rule.workflow].arn;
+      expect(resource(evaluation, "aws:cloudwatch/eventTarget:EventTarget", rule.target)).toEqual({
+        rule: rule.rule,
         arn: stateMachineArn,
-        roleArn: mockArn("aws:iam/role:Role", "VoicemailArrivedRole"),
-      },
-    ]);
-    const role = resource(evaluation, "aws:iam/role:Role", "VoicemailArrivedRole");
-    expect(role.assumeRolePolicy).toMatchObject({
-      Statement: [
-        { Action: "sts:AssumeRole", Effect: "Allow", Principal: { Service: "events.amazonaws.com" } },
-      ],
-    });
-    const policies = role.inlinePolicies as Array<{ policy: string }>;
-    expect(policies.map((p) => JSON.parse(p.policy))).toEqual([
-      {
-        Version: "2012-10-17",
-        Statement: [{ Effect: "Allow", Action: "states:StartExecution", Resource: stateMachineArn }],
-      },
-    ]);
-  });
+        roleArn: mockArn("aws:iam/role:Role", `${rule.rule}Role`),
+      });
+      const role = resource(evaluation, "aws:iam/role:Role", `${rule.rule}Role`);
+      expect(role.assumeRolePolicy).toMatchObject({
+        Statement: [
+          { Action: "sts:AssumeRole", Effect: "Allow", Principal: { Service: "events.amazonaws.com" } },
+        ],
+      });
+      const policies = role.inlinePolicies as Array<{ policy: string }>;
+      expect(policies.map((p) => JSON.parse(p.policy))).toEqual([
+        {
+          Version: "2012-10-17",
+          Statement: [{ Effect: "Allow", Action: "states:StartExecution", Resource: stateMachineArn }],
+        },
+      ]);
+    },
+  );
 
-  it("deploys the builder's definition with the stage functions' ARNs, logging without execution data", () => {
+  it("deploys the builder's definition with the stage functions' ARNs under its fixed name, logging without execution data", () => {
     const functionArns = Object.fromEntries(
-      STAGE_FUNCTIONS.map((fn) => {
-        const lambda = resource(evaluation, "aws:lambda/function:Function", `${COMPONENT[fn]}Function`);
-        return [fn, mockArn("aws:lambda/function:Function", lambda.name as string)];
-      }),
+      STAGE_FUNCTIONS.map((fn) => [fn, functionArnOf(evaluation, fn)]),
     ) as Record<StageFunction, string>;
     const machine = resource(evaluation, "aws:sfn/stateMachine:StateMachine", "Voicemail");
+    expect(machine.name).toBe("voxtrail-ci-voicemail");
     expect(JSON.parse(machine.definition as string)).toEqual(buildVoicemailDefinition({ functionArns }));
-    expect(machine.loggingConfiguration).toMatchObject({ level: "ERROR", includeExecutionData: false });
-    const invoke = resource(evaluation, "aws:iam/role:Role", "VoicemailStateMachineRole");
-    const statements = (invoke.inlinePolicies as Array<{ policy: string }>).flatMap(
-      (p) => JSON.parse(p.policy).Statement,
-    );
-    expect(statements).toEqual([
-      { Effect: "Allow", Action: "lambda:InvokeFunction", Resource: Object.values(functionArns) },
+    expect(machine.loggingConfiguration).toEqual({
+      level: "ERROR",
+      includeExecutionData: false,
+      logDestination: `${mockArn("aws:cloudwatch/logGroup:LogGroup", "/aws/vendedlogs/states/voxtrail-ci-voicemail")}:*`,
+    });
+    expect(inlineStatements(evaluation, "VoicemailStateMachineRole")).toEqual([
+      { Effect: "Allow", Action: ["lambda:InvokeFunction"], Resource: Object.values(functionArns) },
+      LOG_DELIVERY,
     ]);
   });
 
-  it.each(STAGE_FUNCTIONS)(
+  it("deploys the batch builder's definition over the voicemail state machine, MaxConcurrency from dev.json", () => {
+    const { voicemail, batch } = workflowsOf("ci");
+    const machine = resource(evaluation, "aws:sfn/stateMachine:StateMachine", "VoicemailBatch");
+    expect(machine).toMatchObject({
+      name: batch.name,
+      roleArn: mockArn("aws:iam/role:Role", "VoicemailBatchStateMachineRole"),
+      loggingConfiguration: {
+        level: "ERROR",
+        includeExecutionData: false,
+        logDestination: `${mockArn("aws:cloudwatch/logGroup:LogGroup", `/aws/vendedlogs/states/${batch.name}`)}:*`,
+      },
+    });
+    const definition = JSON.parse(machine.definition as string);
+    expect(definition).toEqual(
+      buildVoicemailBatchDefinition({
+        voicemailStateMachineArn: voicemail.arn,
+        maxConcurrency: dev.workflows.batchMaxConcurrency,
+      }),
+    );
+    expect(definition.States.RunVoicemails.MaxConcurrency).toBe(4);
+    expect(definition.States.RunVoicemails.ItemProcessor.States.RunVoicemail.Parameters.StateMachineArn).toBe(
+      voicemail.arn,
+    );
+  });
+
+  it("lets the batch role read manifests and voicemails, write results, run the voicemail workflow and its own map, and nothing else", () => {
+    const { voicemail, batch } = workflowsOf("ci");
+    const object = (key: string) => `arn:aws:s3:::${bucketName}/${key}`;
+    expect(inlineStatements(evaluation, "VoicemailBatchStateMachineRole")).toEqual([
+      {
+        Effect: "Allow",
+        Action: ["s3:GetObject"],
+        Resource: [object("incoming/batches/*"), object("incoming/voicemail/*")],
+      },
+      { Effect: "Allow", Action: RESULT_WRITER, Resource: [object("batch-results/*")] },
+      { Effect: "Allow", Action: ["states:StartExecution"], Resource: [voicemail.arn] },
+      {
+        Effect: "Allow",
+        Action: ["states:DescribeExecution", "states:StopExecution"],
+        Resource: [voicemail.executions],
+      },
+      {
+        Effect: "Allow",
+        Action: ["events:PutTargets", "events:PutRule", "events:DescribeRule"],
+        Resource: [
+          `arn:aws:events:${MOCK_REGION}:${MOCK_ACCOUNT}:rule/StepFunctionsGetEventsForStepFunctionsExecutionRule`,
+        ],
+      },
+      { Effect: "Allow", Action: ["states:StartExecution"], Resource: [batch.arn] },
+      {
+        Effect: "Allow",
+        Action: ["states:DescribeExecution", "states:StopExecution"],
+        Resource: [batch.executions, batch.childExecutions],
+      },
+      LOG_DELIVERY,
+    ]);
+  });
+
+  it("deploys the prompts builder's definition with the prompt functions' ARNs, MaxConcurrency from dev.json", () => {
+    const { prompts } = workflowsOf("ci");
+    const functionArns = Object.fromEntries(
+      PROMPT_FUNCTIONS.map((fn) => [fn, functionArnOf(evaluation, fn)]),
+    ) as Record<PromptFunction, string>;
+    const machine = resource(evaluation, "aws:sfn/stateMachine:StateMachine", "Prompts");
+    expect(machine).toMatchObject({
+      name: prompts.name,
+      roleArn: mockArn("aws:iam/role:Role", "PromptsStateMachineRole"),
+      loggingConfiguration: { level: "ERROR", includeExecutionData: false },
+    });
+    const definition = JSON.parse(machine.definition as string);
+    expect(definition).toEqual(
+      buildPromptsDefinition({ functionArns, maxConcurrency: dev.workflows.promptsMaxConcurrency as number }),
+    );
+    expect(definition.States.SynthesizePrompts.MaxConcurrency).toBe(4);
+  });
+
+  it("lets the prompts role invoke its four functions, read rows, write map results, run its own map, and nothing else", () => {
+    const { prompts } = workflowsOf("ci");
+    const object = (key: string) => `arn:aws:s3:::${bucketName}/${key}`;
+    expect(inlineStatements(evaluation, "PromptsStateMachineRole")).toEqual([
+      {
+        Effect: "Allow",
+        Action: ["lambda:InvokeFunction"],
+        Resource: PROMPT_FUNCTIONS.map((fn) => functionArnOf(evaluation, fn)),
+      },
+      { Effect: "Allow", Action: ["s3:GetObject"], Resource: [object("prompts/*/rows.jsonl")] },
+      { Effect: "Allow", Action: RESULT_WRITER, Resource: [object("prompts/*/map-results/*")] },
+      { Effect: "Allow", Action: ["states:StartExecution"], Resource: [prompts.arn] },
+      {
+        Effect: "Allow",
+        Action: ["states:DescribeExecution", "states:StopExecution"],
+        Resource: [prompts.executions, prompts.childExecutions],
+      },
+      LOG_DELIVERY,
+    ]);
+  });
+
+  it("lets Ingest describe executions of the voicemail state machine only, and no other function describe any", () => {
+    const { voicemail } = workflowsOf("ci");
+    expect(holders(evaluation, "states:DescribeExecution", voicemail.executions)).toEqual(["ingest"]);
+    for (const fn of DEPLOYED_FUNCTIONS.filter((fn) => fn !== "ingest")) {
+      expect(JSON.stringify(roleStatements(evaluation, fn))).not.toContain("states:");
+    }
+  });
+
+  it.each(DEPLOYED_FUNCTIONS)(
     "builds %s's entry point and runs it on nodejs22.x with its memory and timeout",
     (fn) => {
-      const lambda = resource(evaluation, "aws:lambda/function:Function", `${COMPONENT[fn]}Function`);
-      expect(lambda).toMatchObject({
+      expect(lambdaOf(evaluation, fn)).toMatchObject({
         runtime: "nodejs22.x",
         memorySize: MEMORY[fn],
         timeout: TIMEOUT[fn],
@@ -189,91 +507,80 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci)", () => {
       expect(builds.map((c) => [c.args.handler, c.args.runtime])).toEqual([
         [`packages/functions/src/lambda/${ENTRY[fn]}.handler`, "nodejs22.x"],
       ]);
-      const variables = (lambda.environment as { variables: Record<string, string> }).variables;
+      const variables = variablesOf(evaluation, fn);
       expect(variables).toMatchObject({ VOXTRAIL_STAGE: "ci", VOXTRAIL_BUCKET: bucketName });
-      expect(JSON.parse(variables.VOXTRAIL_BOUNDARY_POLICY as string)).toMatchObject({ schemaVersion: 1 });
+      expect(JSON.parse(variables.VOXTRAIL_BOUNDARY_POLICY as string)).toEqual(
+        JSON.parse(readFileSync(new URL("../../config/boundary-policy/dev.json", import.meta.url), "utf8")),
+      );
     },
   );
 
-  it.each(STAGE_FUNCTIONS)("gives %s exactly the permissions of stacks/permissions.ts", (fn) => {
-    const statements = roleStatements(evaluation, fn);
-    const expected = stagePermissions(fn, {
-      partition: "aws",
-      region: MOCK_REGION,
-      account: MOCK_ACCOUNT,
-      bucket: bucketName,
-      outcomeBusArn: mockArn("aws:cloudwatch/eventBus:EventBus", "voxtrail-ci-outcomes"),
+  it.each(STAGE_FUNCTIONS)("gives stage function %s the outcome bus", (fn) => {
+    expect(variablesOf(evaluation, fn).VOXTRAIL_EVENT_BUS).toBe("voxtrail-ci-outcomes");
+  });
+
+  it("gives the prompts functions an environment promptLambdaDependencies builds from, and no event bus", async () => {
+    // Lambda sets AWS_REGION for the function and its SDK clients.
+    vi.stubEnv("AWS_REGION", MOCK_REGION);
+    try {
+      for (const fn of PROMPT_FUNCTIONS) {
+        const variables = variablesOf(evaluation, fn);
+        expect(variables.VOXTRAIL_EVENT_BUS).toBeUndefined();
+        const deps = await promptLambdaDependencies({ ...variables, AWS_REGION: MOCK_REGION });
+        expect(deps.store.bucket).toBe(bucketName);
+        expect(deps.synthesizer.processor).toMatchObject({ provider: "sonic-sagemaker" });
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it.each(DEPLOYED_FUNCTIONS)("gives %s the providers of dev.json, as the functions read them back", (fn) => {
+    const variables = variablesOf(evaluation, fn);
+    const expected = providerSelection(dev, { bucket: bucketName, sonicEndpoint: "voxtrail-dev-sonic" });
+    const { cartesiaApiKey, ...read } = selectionFromEnvironment(variables);
+    expect(cartesiaApiKey).toBeUndefined();
+    expect(read).toEqual(expected);
+    expect(read).toMatchObject({
+      transcriber: "cartesia-ink",
+      synthesizer: "sonic-sagemaker",
+      sonicEndpoint: "voxtrail-dev-sonic",
+      records: "s3",
+      recordsUri: `s3://${bucketName}/records/records.jsonl`,
     });
-    expect(statements).toEqual(
-      expected.map((s) => ({
-        Effect: "Allow",
-        Action: s.actions,
-        Resource: s.resources,
-        ...(s.conditions
-          ? { Condition: Object.fromEntries(s.conditions.map((c) => [c.test, { [c.variable]: c.values }])) }
-          : {}),
-      })),
+  });
+
+  it.each(DEPLOYED_FUNCTIONS)("gives %s exactly the permissions of stacks/permissions.ts", (fn) => {
+    const expected = stagePermissions(
+      fn,
+      targetsOf(evaluation, "ci", {
+        sonicEndpoint: "voxtrail-dev-sonic",
+        recordsUri: `s3://${bucketName}/records/records.jsonl`,
+      }),
     );
-    const lambda = resource(evaluation, "aws:lambda/function:Function", `${COMPONENT[fn]}Function`);
+    expect(roleStatements(evaluation, fn)).toEqual(expected.map(asPolicyStatement));
     const role = evaluation.resources.find(
-      (r) => r.type === "aws:iam/role:Role" && r.inputs.name === (lambda.role as string).split("/").pop(),
+      (r) =>
+        r.type === "aws:iam/role:Role" &&
+        r.inputs.name === (lambdaOf(evaluation, fn).role as string).split("/").pop(),
     );
     expect(role?.inputs.managedPolicyArns).toEqual([
       "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
     ]);
   });
 
-  it("has no Cartesia secret when no stage function calls Cartesia", () => {
-    expect(ofType(evaluation, "sst:sst:Secret")).toEqual([]);
+  it("uses the existing Sonic endpoint by name: Synthesize and SynthesizePrompt may stream from it, and nothing is created", () => {
+    expect(
+      holders(
+        evaluation,
+        "sagemaker:InvokeEndpointWithResponseStream",
+        `arn:aws:sagemaker:${MOCK_REGION}:${MOCK_ACCOUNT}:endpoint/voxtrail-dev-sonic`,
+      ),
+    ).toEqual(["synthesize", "synthesizePrompt"]);
+    for (const type of SAGEMAKER_TYPES) expect(ofType(evaluation, type), type).toEqual([]);
   });
 
-  it("does not protect a non-production stage from removal", () => {
-    expect(evaluation.outputs).toMatchObject({ _protect: false });
-  });
-});
-
-describe("the stacks, evaluated under Pulumi mocks (stage production)", () => {
-  it("protects production, deploys its own boundary policy, and grants the configured models", async () => {
-    const production = await evaluateStacks("production", {
-      VOXTRAIL_SYNTHESIZER: "sonic-sagemaker",
-      VOXTRAIL_SONIC_ENDPOINT: "Sonic-Prod",
-      VOXTRAIL_REASONER: "bedrock",
-      VOXTRAIL_BEDROCK_MODEL_ID: "amazon.nova-lite-v1:0",
-    });
-    const grants = (fn: StageFunction) => roleStatements(production, fn);
-    const sonic = {
-      Effect: "Allow",
-      Action: ["sagemaker:InvokeEndpointWithResponseStream"],
-      Resource: [`arn:aws:sagemaker:${MOCK_REGION}:${MOCK_ACCOUNT}:endpoint/sonic-prod`],
-    };
-    const bedrock = {
-      Effect: "Allow",
-      Action: ["bedrock:InvokeModel"],
-      Resource: [`arn:aws:bedrock:${MOCK_REGION}::foundation-model/amazon.nova-lite-v1:0`],
-    };
-    for (const fn of STAGE_FUNCTIONS) {
-      expect(grants(fn).some((s) => JSON.stringify(s) === JSON.stringify(sonic))).toBe(fn === "synthesize");
-      expect(grants(fn).some((s) => JSON.stringify(s) === JSON.stringify(bedrock))).toBe(fn === "reason");
-    }
-    expect(production.outputs).toMatchObject({ _protect: true });
-    const policy = JSON.parse(
-      readFileSync(new URL("../../config/boundary-policy/production.json", import.meta.url), "utf8"),
-    );
-    for (const fn of STAGE_FUNCTIONS) {
-      const lambda = resource(production, "aws:lambda/function:Function", `${COMPONENT[fn]}Function`);
-      const variables = (lambda.environment as { variables: Record<string, string> }).variables;
-      expect(JSON.parse(variables.VOXTRAIL_BOUNDARY_POLICY as string)).toEqual(policy);
-    }
-  }, 120_000);
-});
-
-describe("the stacks, evaluated under Pulumi mocks (Cartesia Ink transcription)", () => {
-  it("links the Cartesia secret to Transcribe only, and never puts its value in an environment", async () => {
-    const value = "sk_test_mock_cartesia_value";
-    const evaluation = await evaluateStacks("dev", {
-      VOXTRAIL_TRANSCRIBER: "cartesia-ink",
-      SST_SECRET_CartesiaApiKey: value,
-    });
+  it("links the Cartesia secret to Transcribe only, and never puts its value in an environment", () => {
     expect(evaluation.resources.filter((r) => r.type === "sst:sst:Secret").map((r) => r.name)).toEqual([
       "CartesiaApiKey",
     ]);
@@ -283,7 +590,247 @@ describe("the stacks, evaluated under Pulumi mocks (Cartesia Ink transcription)"
       .map((c) => c.args.functionID);
     expect(linked).toEqual([COMPONENT.transcribe]);
     for (const lambda of ofType(evaluation, "aws:lambda/function:Function")) {
-      expect(JSON.stringify(lambda.environment)).not.toContain(value);
+      expect(JSON.stringify(lambda.environment)).not.toContain(CARTESIA_SECRET_ENV.SST_SECRET_CartesiaApiKey);
     }
+  });
+
+  it("writes the stage's resources to its SSM parameter, in the format the CLI reads", () => {
+    const parameters = ofType(evaluation, "aws:ssm/parameter:Parameter");
+    expect(parameters).toHaveLength(1);
+    expect(parameters[0]).toMatchObject({ name: stageParameterName("ci"), type: "String" });
+    const workflows = workflowsOf("ci");
+    const expected: StageResources = {
+      stage: "ci",
+      region: MOCK_REGION,
+      bucket: bucketName,
+      voicemailStateMachineArn: workflows.voicemail.arn,
+      promptsStateMachineArn: workflows.prompts.arn,
+      batchStateMachineArn: workflows.batch.arn,
+    };
+    expect(JSON.parse(parameters[0]?.value as string)).toEqual(expected);
+  });
+
+  it("does not protect a non-production stage from removal", () => {
+    expect(evaluation.outputs).toMatchObject({ _protect: false });
+  });
+});
+
+describe("the stacks, evaluated under Pulumi mocks (stage production: config/stages/production.json)", () => {
+  let production: Evaluation;
+  let bucketName: string;
+  const config = subscribedProductionConfig();
+  const sonicArn = `arn:aws:sagemaker:${MOCK_REGION}:${MOCK_ACCOUNT}:endpoint/voxtrail-production-sonic`;
+  beforeAll(async () => {
+    production = await evaluateStacks("production", { ...configEnvironment(config), ...CARTESIA_SECRET_ENV });
+    bucketName = bucketOf(production);
+  }, 120_000);
+
+  it("protects production and deploys its own boundary policy", () => {
+    expect(production.outputs).toMatchObject({ _protect: true });
+    const policy = JSON.parse(
+      readFileSync(new URL("../../config/boundary-policy/production.json", import.meta.url), "utf8"),
+    );
+    for (const fn of STAGE_FUNCTIONS) {
+      expect(JSON.parse(variablesOf(production, fn).VOXTRAIL_BOUNDARY_POLICY as string)).toEqual(policy);
+    }
+  });
+
+  it("creates the Sonic model from the subscribed package, with network isolation and its own role", () => {
+    const model = resource(production, "aws:sagemaker/model:Model", "SonicModel");
+    expect(model).toEqual({
+      executionRoleArn: mockArn("aws:iam/role:Role", "SonicExecutionRole"),
+      primaryContainer: { modelPackageName: TEST_MODEL_PACKAGE_ARN },
+      enableNetworkIsolation: true,
+    });
+    const role = resource(production, "aws:iam/role:Role", "SonicExecutionRole");
+    expect(role.assumeRolePolicy).toMatchObject({
+      Statement: [{ Action: "sts:AssumeRole", Principal: { Service: "sagemaker.amazonaws.com" } }],
+    });
+    const statements = (role.inlinePolicies as Array<{ policy: string }>).flatMap(
+      (p) => JSON.parse(p.policy).Statement,
+    );
+    expect(statements[0]).toMatchObject({
+      Resource: `arn:aws:logs:${MOCK_REGION}:${MOCK_ACCOUNT}:log-group:/aws/sagemaker/Endpoints/voxtrail-production-sonic*`,
+    });
+  });
+
+  it("serves it from two GPU instances or more, routing each stream to the least busy one", () => {
+    const endpointConfiguration = resource(
+      production,
+      "aws:sagemaker/endpointConfiguration:EndpointConfiguration",
+      "SonicEndpointConfiguration",
+    );
+    expect(endpointConfiguration.productionVariants).toEqual([
+      {
+        variantName: "AllTraffic",
+        modelName: "SonicModel",
+        instanceType: "ml.g6e.xlarge",
+        initialInstanceCount: 2,
+        initialVariantWeight: 1,
+        routingConfigs: [{ routingStrategy: "LEAST_OUTSTANDING_REQUESTS" }],
+      },
+    ]);
+    expect(resource(production, "aws:sagemaker/endpoint:Endpoint", "SonicEndpoint")).toEqual({
+      name: "voxtrail-production-sonic",
+      endpointConfigName: "SonicEndpointConfiguration",
+    });
+  });
+
+  it("scales the variant on concurrent requests per model, between the configured bounds", () => {
+    const sonic = config.sonic as { minInstances: number; maxInstances: number };
+    const target = resource(production, "aws:appautoscaling/target:Target", "SonicScalingTarget");
+    expect(target).toEqual({
+      serviceNamespace: "sagemaker",
+      scalableDimension: "sagemaker:variant:DesiredInstanceCount",
+      resourceId: "endpoint/voxtrail-production-sonic/variant/AllTraffic",
+      minCapacity: sonic.minInstances,
+      maxCapacity: sonic.maxInstances,
+    });
+    expect(sonic.minInstances).toBeGreaterThanOrEqual(2);
+    expect(resource(production, "aws:appautoscaling/policy:Policy", "SonicScalingPolicy")).toMatchObject({
+      policyType: "TargetTrackingScaling",
+      serviceNamespace: "sagemaker",
+      scalableDimension: "sagemaker:variant:DesiredInstanceCount",
+      resourceId: "endpoint/voxtrail-production-sonic/variant/AllTraffic",
+      targetTrackingScalingPolicyConfiguration: {
+        targetValue: 6,
+        predefinedMetricSpecification: {
+          predefinedMetricType: "SageMakerVariantConcurrentRequestsPerModelHighResolution",
+        },
+      },
+    });
+  });
+
+  it("names the created endpoint to Synthesize and SynthesizePrompt, which alone may stream from it", () => {
+    expect(variablesOf(production, "synthesize").VOXTRAIL_SONIC_ENDPOINT).toBe("voxtrail-production-sonic");
+    expect(variablesOf(production, "synthesizePrompt").VOXTRAIL_SONIC_ENDPOINT).toBe(
+      "voxtrail-production-sonic",
+    );
+    expect(holders(production, "sagemaker:InvokeEndpointWithResponseStream", sonicArn)).toEqual([
+      "synthesize",
+      "synthesizePrompt",
+    ]);
+    for (const fn of DEPLOYED_FUNCTIONS) {
+      const expected = stagePermissions(
+        fn,
+        targetsOf(production, "production", {
+          sonicEndpoint: "voxtrail-production-sonic",
+          recordsUri: `s3://${bucketName}/records/records.jsonl`,
+        }),
+      );
+      expect(roleStatements(production, fn)).toEqual(expected.map(asPolicyStatement));
+    }
+  });
+
+  it("runs 16 voicemails of a batch at once, and as many prompts as the endpoint serves scaled out (6 x 6)", () => {
+    const batch = JSON.parse(
+      resource(production, "aws:sfn/stateMachine:StateMachine", "VoicemailBatch").definition as string,
+    );
+    expect(batch.States.RunVoicemails.MaxConcurrency).toBe(config.workflows.batchMaxConcurrency);
+    expect(config.workflows.batchMaxConcurrency).toBe(16);
+    const prompts = JSON.parse(
+      resource(production, "aws:sfn/stateMachine:StateMachine", "Prompts").definition as string,
+    );
+    expect(config.workflows.promptsMaxConcurrency).toBeUndefined();
+    expect(prompts.States.SynthesizePrompts.MaxConcurrency).toBe(36);
+    expect(prompts).toEqual(
+      buildPromptsDefinition({
+        functionArns: Object.fromEntries(
+          PROMPT_FUNCTIONS.map((fn) => [fn, functionArnOf(production, fn)]),
+        ) as Record<PromptFunction, string>,
+        maxConcurrency: 36,
+      }),
+    );
+  });
+
+  it("moves reports to Standard-IA, then expires them, as production.json says", () => {
+    const [lifecycle] = ofType(
+      production,
+      "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration",
+    );
+    const rules = lifecycle?.rules as Array<Record<string, unknown>>;
+    expect(rules.find((r) => r.id === "reports-lifecycle")).toEqual({
+      id: "reports-lifecycle",
+      status: "Enabled",
+      filter: { prefix: "reports/" },
+      transitions: [{ days: 30, storageClass: "STANDARD_IA" }],
+      expiration: { days: 400 },
+      noncurrentVersionExpiration: { noncurrentDays: 30 },
+    });
+    expect(rules.map((r) => (r.filter as { prefix?: string }).prefix)).not.toContain("lineage/");
+  });
+
+  it("locks every new object version and denies removing any version of a lineage record", () => {
+    expect(ofType(production, "aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration")).toEqual([
+      {
+        bucket: bucketName,
+        objectLockEnabled: "Enabled",
+        rule: { defaultRetention: { mode: "COMPLIANCE", days: 30 } },
+      },
+    ]);
+    const [policy] = ofType(production, "aws:s3/bucketPolicy:BucketPolicy");
+    expect(JSON.parse(policy?.policy as string).Statement).toContainEqual({
+      Effect: "Deny",
+      Action: ["s3:DeleteObjectVersion", "s3:BypassGovernanceRetention"],
+      Resource: [`arn:aws:s3:::${bucketName}/lineage/*`],
+      Principal: { "*": ["*"] },
+    });
+  });
+});
+
+describe("the stacks, evaluated under Pulumi mocks (Bedrock and Cartesia's API, configured)", () => {
+  it("grants the Bedrock model to Reason only, links Cartesia to Synthesize, creates no Sonic endpoint, and mails alarms", async () => {
+    const dev = repositoryConfig("dev");
+    const { sonic: _, ...rest } = dev;
+    const config = {
+      ...rest,
+      providers: {
+        ...dev.providers,
+        reasoner: "bedrock",
+        bedrockModelId: "amazon.nova-lite-v1:0",
+        synthesizer: "cartesia-api",
+      },
+      observability: { ...dev.observability, alarmEmail: "oncall@example.com" },
+    };
+    const evaluation = await evaluateStacks("preview", {
+      ...configEnvironment(config),
+      ...CARTESIA_SECRET_ENV,
+    });
+    expect(
+      holders(
+        evaluation,
+        "bedrock:InvokeModel",
+        `arn:aws:bedrock:${MOCK_REGION}::foundation-model/amazon.nova-lite-v1:0`,
+      ),
+    ).toEqual(["reason"]);
+    const linked = evaluation.rpc
+      .filter((c) => c.method === "Runtime.Build")
+      .filter((c) => "CartesiaApiKey" in (c.args.links as Record<string, unknown>))
+      .map((c) => c.args.functionID);
+    expect(linked.sort()).toEqual(
+      [COMPONENT.synthesize, COMPONENT.transcribe, COMPONENT.synthesizePrompt].sort(),
+    );
+    for (const fn of DEPLOYED_FUNCTIONS) {
+      expect(JSON.stringify(roleStatements(evaluation, fn))).not.toContain("sagemaker:");
+      expect(variablesOf(evaluation, fn).VOXTRAIL_SONIC_ENDPOINT).toBeUndefined();
+    }
+    for (const type of SAGEMAKER_TYPES) expect(ofType(evaluation, type), type).toEqual([]);
+    // The ttfb alarm follows the synthesizer; alarms reach the configured address; no Sonic widget.
+    const ttfb = resource(evaluation, "aws:cloudwatch/metricAlarm:MetricAlarm", "SynthesisTtfbAlarm");
+    expect(ttfb.dimensions).toMatchObject({
+      environment: "preview",
+      stage: "Synthesize",
+      provider: "cartesia-api",
+    });
+    expect(ofType(evaluation, "aws:sns/topicSubscription:TopicSubscription")).toEqual([
+      {
+        topic: mockArn("aws:sns/topic:Topic", "voxtrail-preview-alarms"),
+        protocol: "email",
+        endpoint: "oncall@example.com",
+      },
+    ]);
+    const body = resource(evaluation, "aws:cloudwatch/dashboard:Dashboard", "Dashboard")
+      .dashboardBody as string;
+    expect(body).not.toContain("AWS/SageMaker");
   }, 120_000);
 });

@@ -1,0 +1,299 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import {
+  PROVIDER_ENVIRONMENT,
+  type ProviderSelection,
+  type REASONERS,
+  type SYNTHESIZERS,
+  type TRANSCRIBERS,
+} from "../packages/providers/src/selection";
+
+/** A stage's configuration file is missing, is not JSON, or breaks a rule; the message names the file and the field. */
+export class StageConfigInvalid extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StageConfigInvalid";
+  }
+}
+
+/** Environment variable naming a stage configuration file to use instead of `config/stages/<stage>.json`. */
+const STAGE_CONFIG_ENVIRONMENT = "VOXTRAIL_STAGE_CONFIG";
+
+/** The providers that can run in Lambda (the embedded engines need a laptop's binaries). */
+const LAMBDA_TRANSCRIBERS = ["cartesia-ink"] as const satisfies ReadonlyArray<(typeof TRANSCRIBERS)[number]>;
+const LAMBDA_REASONERS = ["local", "bedrock"] as const satisfies ReadonlyArray<(typeof REASONERS)[number]>;
+const LAMBDA_SYNTHESIZERS = ["sonic-sagemaker", "cartesia-api"] as const satisfies ReadonlyArray<
+  (typeof SYNTHESIZERS)[number]
+>;
+
+const Days = z.number().int().positive();
+
+/** Lifecycle of one key prefix: Standard-IA after N days (S3's minimum is 30), expiry after M days. */
+const PrefixLifecycle = z
+  .object({
+    transitionToInfrequentAccessAfterDays: Days.min(30).optional(),
+    expireAfterDays: Days.optional(),
+  })
+  .strict()
+  .refine(
+    (rule) =>
+      rule.expireAfterDays === undefined ||
+      rule.transitionToInfrequentAccessAfterDays === undefined ||
+      rule.expireAfterDays > rule.transitionToInfrequentAccessAfterDays,
+    { message: "expireAfterDays must come after transitionToInfrequentAccessAfterDays" },
+  );
+
+/** An endpoint that already exists in the stage's account and region, by name. */
+const ExistingSonicEndpoint = z
+  .object({
+    endpointName: z.string().regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, "a SageMaker endpoint name"),
+    variantName: z.string().min(1).default("AllTraffic"),
+  })
+  .strict();
+
+/** An endpoint the stage creates from Cartesia's Sonic model package (an AWS Marketplace subscription). */
+const CreatedSonicEndpoint = z
+  .object({
+    modelPackageArn: z
+      .string()
+      .regex(
+        /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/[A-Za-z0-9-]+(\/\d+)?$/,
+        "the ARN of the Sonic model package your account subscribed to",
+      ),
+    /** Cartesia documents ml.g6e.xlarge (one L40S) for Sonic 3.x on SageMaker. */
+    instanceType: z.string().regex(/^ml\.g[0-9a-z]+\.[0-9a-z]+$/, "a GPU instance type (ml.g...)"),
+    minInstances: z.number().int().min(1),
+    maxInstances: z.number().int().min(1),
+    /** Target of SageMakerVariantConcurrentRequestsPerModelHighResolution (Cartesia: 8 Sonic streams per L40S). */
+    targetConcurrentRequestsPerInstance: z.number().positive(),
+    scaleInCooldownSeconds: z.number().int().nonnegative().default(300),
+    scaleOutCooldownSeconds: z.number().int().nonnegative().default(60),
+  })
+  .strict()
+  .refine((sonic) => sonic.maxInstances >= sonic.minInstances, {
+    message: "maxInstances must be at least minInstances",
+  });
+
+/** One alarm: breached when the statistic passes `threshold` for `evaluationPeriods` periods in a row. */
+const Alarm = z
+  .object({ threshold: z.number().positive(), evaluationPeriods: z.number().int().min(1) })
+  .strict();
+
+/**
+ * How many items the batch workflows run at once. A voicemail batch runs whole voicemail
+ * executions (transcription, reasoning, one synthesis each); a prompts job runs one synthesis per
+ * prompt. `promptsMaxConcurrency` may be left out when the stage creates its Sonic endpoint: it is
+ * then the endpoint's capacity (see {@link promptsMaxConcurrency}).
+ */
+const Workflows = z
+  .object({
+    batchMaxConcurrency: z.number().int().min(1).default(4),
+    promptsMaxConcurrency: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+const Providers = z
+  .object({
+    transcriber: z.enum(LAMBDA_TRANSCRIBERS),
+    reasoner: z.enum(LAMBDA_REASONERS),
+    synthesizer: z.enum(LAMBDA_SYNTHESIZERS),
+    voiceId: z.uuid(),
+    /** The records (JSON Lines) as a key in the stage's own bucket... */
+    recordsKey: z.string().min(1).optional(),
+    /** ...or anywhere else, `s3://bucket/key`. */
+    recordsUri: z
+      .string()
+      .regex(/^s3:\/\/[^/]+\/.+$/)
+      .optional(),
+    bedrockModelId: z.string().min(1).optional(),
+    sonicModel: z.string().min(1).optional(),
+    sonicModelVersion: z.string().min(1).optional(),
+    cartesiaTtsModel: z.string().min(1).optional(),
+    cartesiaSttModel: z.string().min(1).optional(),
+    cartesiaBaseUrl: z.url().optional(),
+  })
+  .strict()
+  .refine((p) => (p.recordsKey === undefined) !== (p.recordsUri === undefined), {
+    message: "give exactly one of recordsKey (in the stage's bucket) and recordsUri",
+  })
+  .refine((p) => p.reasoner !== "bedrock" || p.bedrockModelId !== undefined, {
+    message: "the bedrock reasoner needs bedrockModelId",
+  });
+
+/**
+ * One stage's configuration, `config/stages/<stage>.json`: everything that differs between
+ * stages, in one place. Rules that span fields are checked here, before anything is deployed.
+ */
+export const StageConfig = z
+  .object({
+    description: z.string(),
+    /** A file of `config/boundary-policy/`, without `.json`. */
+    boundaryPolicy: z.string().regex(/^[a-z0-9-]+$/),
+    providers: Providers,
+    /** Needed when the synthesizer is `sonic-sagemaker`: an existing endpoint, or one to create. */
+    sonic: z.union([ExistingSonicEndpoint, CreatedSonicEndpoint]).optional(),
+    storage: z
+      .object({
+        incoming: PrefixLifecycle,
+        artifacts: PrefixLifecycle,
+        reports: PrefixLifecycle,
+        lineageSummaries: PrefixLifecycle,
+        noncurrentVersionsExpireAfterDays: Days,
+        abortIncompleteUploadsAfterDays: Days,
+        /** Deny deleting any version of `lineage/*`, to everyone, and never expire it. */
+        protectLineage: z.boolean(),
+        /** S3 Object Lock default retention: bucket-wide, every new object version. */
+        objectLock: z
+          .object({ mode: z.enum(["GOVERNANCE", "COMPLIANCE"]), days: Days })
+          .strict()
+          .optional(),
+      })
+      .strict(),
+    workflows: Workflows.default({ batchMaxConcurrency: 4 }),
+    observability: z
+      .object({
+        periodSeconds: z.number().int().min(60).multipleOf(60),
+        failedExecutions: Alarm,
+        ttfbP95Ms: Alarm,
+        throttles: Alarm,
+        alarmEmail: z.email().optional(),
+      })
+      .strict(),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    if (config.providers.synthesizer === "sonic-sagemaker" && config.sonic === undefined) {
+      ctx.addIssue({ code: "custom", path: ["sonic"], message: "sonic-sagemaker needs a sonic endpoint" });
+    }
+    if (config.workflows.promptsMaxConcurrency === undefined && !createdSonic(config)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["workflows", "promptsMaxConcurrency"],
+        message: "needed unless the stage creates its Sonic endpoint (then it is the endpoint's capacity)",
+      });
+    }
+    const lock = config.storage.objectLock;
+    for (const prefix of ["incoming", "artifacts"] as const) {
+      const expiry = config.storage[prefix].expireAfterDays;
+      if (lock && expiry !== undefined && lock.days > expiry) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["storage", "objectLock", "days"],
+          message: `Object Lock is bucket-wide: ${lock.days} days would keep caller data (${prefix}/, expiring after ${expiry} days) longer than its own rule`,
+        });
+      }
+    }
+  });
+export type StageConfig = z.infer<typeof StageConfig>;
+/** The Sonic endpoint settings of a stage that creates its endpoint. */
+export type CreatedSonicEndpoint = z.infer<typeof CreatedSonicEndpoint>;
+
+/** The Sonic endpoint settings when the stage creates its endpoint and synthesizes on it. */
+function createdSonic(config: {
+  providers: { synthesizer: string };
+  sonic?: z.infer<typeof ExistingSonicEndpoint> | CreatedSonicEndpoint | undefined;
+}): CreatedSonicEndpoint | undefined {
+  const sonic = config.sonic;
+  return config.providers.synthesizer === "sonic-sagemaker" && sonic && "modelPackageArn" in sonic
+    ? sonic
+    : undefined;
+}
+
+/**
+ * Prompts synthesized at once by the prompts workflow's Map: `workflows.promptsMaxConcurrency`
+ * when set, else the capacity of the Sonic endpoint the stage creates, fully scaled out
+ * (`maxInstances` x `targetConcurrentRequestsPerInstance`, rounded down): the concurrency at which
+ * the scaling policy holds every instance at its target.
+ *
+ * @example
+ * promptsMaxConcurrency(productionConfig); // 36 (6 instances x 6 streams)
+ */
+export function promptsMaxConcurrency(config: StageConfig): number {
+  const explicit = config.workflows.promptsMaxConcurrency;
+  if (explicit !== undefined) return explicit;
+  const sonic = createdSonic(config);
+  if (!sonic) throw new StageConfigInvalid("workflows.promptsMaxConcurrency is not set");
+  return Math.max(1, Math.floor(sonic.maxInstances * sonic.targetConcurrentRequestsPerInstance));
+}
+
+/** Rules only production must meet: redundancy and protected lineage. */
+function productionRules(config: StageConfig): string[] {
+  const broken: string[] = [];
+  if (config.sonic && "modelPackageArn" in config.sonic && config.sonic.minInstances < 2) {
+    broken.push("sonic.minInstances must be at least 2 in production");
+  }
+  if (!config.storage.protectLineage) broken.push("storage.protectLineage must be true in production");
+  return broken;
+}
+
+/**
+ * Reads and checks a stage's configuration: the file named by `VOXTRAIL_STAGE_CONFIG` when set
+ * (keep account-specific values outside the repository), else `config/stages/<stage>.json`, else
+ * `config/stages/dev.json` (personal and preview stages). Throws {@link StageConfigInvalid}
+ * naming the file and every broken field.
+ *
+ * @example
+ * const { config, file } = loadStageConfig("production", $cli.paths.root);
+ * config.sonic; // { modelPackageArn: "arn:aws:sagemaker:...", instanceType: "ml.g6e.xlarge", minInstances: 2, ... }
+ */
+export function loadStageConfig(
+  stage: string,
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { config: StageConfig; file: string } {
+  const directory = join(root, "config/stages");
+  const own = join(directory, `${stage}.json`);
+  const file = env[STAGE_CONFIG_ENVIRONMENT] || (existsSync(own) ? own : join(directory, "dev.json"));
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new StageConfigInvalid(`${file}: ${(error as Error).message}`);
+  }
+  const parsed = StageConfig.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
+    );
+    throw new StageConfigInvalid(`${file}: ${issues.join("; ")}`);
+  }
+  const broken = stage === "production" ? productionRules(parsed.data) : [];
+  if (broken.length > 0) throw new StageConfigInvalid(`${file}: ${broken.join("; ")}`);
+  return { config: parsed.data, file };
+}
+
+/** The stage's boundary policy file, compacted to one line for the functions' environment. */
+export function boundaryPolicyJson(config: StageConfig, root: string): string {
+  const file = join(root, "config/boundary-policy", `${config.boundaryPolicy}.json`);
+  if (!existsSync(file)) throw new StageConfigInvalid(`boundaryPolicy: ${file} does not exist`);
+  return JSON.stringify(JSON.parse(readFileSync(file, "utf8")));
+}
+
+/**
+ * The provider selection the stage's functions run with: the configured providers, the Sonic
+ * endpoint the stage uses or created, and the records object (a key in the stage's bucket or a
+ * full `s3://` URI).
+ */
+export function providerSelection(
+  config: StageConfig,
+  resolved: { bucket: string; sonicEndpoint?: string | undefined },
+): ProviderSelection {
+  const { recordsKey, recordsUri, ...providers } = config.providers;
+  return {
+    ...providers,
+    records: "s3",
+    recordsUri: recordsUri ?? `s3://${resolved.bucket}/${recordsKey}`,
+    ...(resolved.sonicEndpoint === undefined ? {} : { sonicEndpoint: resolved.sonicEndpoint }),
+  };
+}
+
+/** A selection as the environment variables `selectionFromEnvironment` reads back (no secrets). */
+export function selectionEnvironment(selection: ProviderSelection): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(PROVIDER_ENVIRONMENT).flatMap(([setting, variable]) => {
+      const value = selection[setting as keyof ProviderSelection];
+      return typeof value === "string" ? [[variable, value]] : [];
+    }),
+  );
+}

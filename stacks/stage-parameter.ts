@@ -1,0 +1,41 @@
+import { type StageResources, stageParameterName } from "../packages/workflow/src";
+
+/**
+ * The SSM parameter that says where this stage's resources are (`/voxtrail/<stage>/resources`,
+ * a JSON {@link StageResources}), so `voxtrail run --stage NAME` finds the bucket and state
+ * machine without the deploy's outputs. A plain String: it holds names and ARNs, no secret.
+ *
+ * @example
+ * stageParameter({ bucket, voicemailStateMachine, promptsStateMachine, batchStateMachine });
+ */
+export function stageParameter({
+  bucket,
+  voicemailStateMachine,
+  promptsStateMachine,
+  batchStateMachine,
+}: {
+  bucket: sst.aws.Bucket;
+  voicemailStateMachine: aws.sfn.StateMachine;
+  promptsStateMachine: aws.sfn.StateMachine;
+  batchStateMachine: aws.sfn.StateMachine;
+}) {
+  const region = aws.getRegionOutput().region;
+  return new aws.ssm.Parameter("StageResources", {
+    name: stageParameterName($app.stage),
+    type: "String",
+    description: `Resources of the voxtrail stage ${$app.stage}`,
+    value: $util
+      .all([region, bucket.name, voicemailStateMachine.arn, promptsStateMachine.arn, batchStateMachine.arn])
+      .apply(([region, bucketName, voicemailArn, promptsArn, batchArn]) => {
+        const resources: StageResources = {
+          stage: $app.stage,
+          region,
+          bucket: bucketName,
+          voicemailStateMachineArn: voicemailArn,
+          promptsStateMachineArn: promptsArn,
+          batchStateMachineArn: batchArn,
+        };
+        return JSON.stringify(resources);
+      }),
+  });
+}

@@ -1,0 +1,122 @@
+import { resolve } from "node:path";
+import { selectionFromEnvironment } from "@voxtrail/providers";
+import { describe, expect, it } from "vitest";
+import {
+  loadStageConfig,
+  promptsMaxConcurrency,
+  providerSelection,
+  type StageConfig,
+  selectionEnvironment,
+} from "../../stacks/stage-config";
+import { configEnvironment, repositoryConfig, subscribedProductionConfig } from "./stage-configs";
+
+const root = resolve(import.meta.dirname, "../..");
+const load = (stage: string, config?: unknown) =>
+  loadStageConfig(stage, root, config === undefined ? {} : configEnvironment(config));
+
+describe("stage configuration (config/stages/)", () => {
+  it("loads dev.json for dev and for any stage without its own file, and a named file before either", () => {
+    expect(load("dev").file).toBe(resolve(root, "config/stages/dev.json"));
+    expect(load("alice").file).toBe(resolve(root, "config/stages/dev.json"));
+    const own = configEnvironment(repositoryConfig("dev"));
+    expect(loadStageConfig("dev", root, own).file).toBe(own.VOXTRAIL_STAGE_CONFIG);
+  });
+
+  it("refuses production.json as checked in until the account's Sonic model package ARN is filled in", () => {
+    expect(() => load("production")).toThrow(
+      expect.objectContaining({
+        name: "StageConfigInvalid",
+        message: expect.stringMatching(
+          /production\.json: sonic\.modelPackageArn: the ARN of the Sonic model package/,
+        ),
+      }),
+    );
+    expect(load("production", subscribedProductionConfig()).config.sonic).toMatchObject({
+      instanceType: "ml.g6e.xlarge",
+      minInstances: 2,
+    });
+  });
+
+  it("holds production to two Sonic instances and protected lineage; other stages may have less", () => {
+    const production = subscribedProductionConfig();
+    const single = { ...production, sonic: { ...production.sonic, minInstances: 1 } };
+    expect(() => load("production", single)).toThrow(/sonic\.minInstances must be at least 2 in production/);
+    expect(load("staging", single).config.sonic).toMatchObject({ minInstances: 1 });
+    const unprotected = { ...production, storage: { ...production.storage, protectLineage: false } };
+    expect(() => load("production", unprotected)).toThrow(
+      /storage\.protectLineage must be true in production/,
+    );
+  });
+
+  it("refuses an Object Lock retention that would outlive the caller data's own expiry", () => {
+    const production = subscribedProductionConfig();
+    const longer = {
+      ...production,
+      storage: { ...production.storage, objectLock: { mode: "GOVERNANCE", days: 31 } },
+    };
+    expect(() => load("production", longer)).toThrow(
+      /storage\.objectLock\.days: Object Lock is bucket-wide: 31 days would keep caller data \(incoming\/, expiring after 30 days\)/,
+    );
+  });
+
+  it("refuses what cannot run in Lambda or is incomplete, naming each field", () => {
+    const dev = repositoryConfig("dev");
+    const embedded = { ...dev, providers: { ...dev.providers, transcriber: "local" } };
+    expect(() => load("dev", embedded)).toThrow(/providers\.transcriber/);
+    const { sonic: _, ...withoutSonic } = dev;
+    expect(() => load("dev", withoutSonic)).toThrow(/sonic: sonic-sagemaker needs a sonic endpoint/);
+    const twoRecords = { ...dev, providers: { ...dev.providers, recordsUri: "s3://records/records.jsonl" } };
+    expect(() => load("dev", twoRecords)).toThrow(/exactly one of recordsKey/);
+    const bedrock = { ...dev, providers: { ...dev.providers, reasoner: "bedrock" } };
+    expect(() => load("dev", bedrock)).toThrow(/the bedrock reasoner needs bedrockModelId/);
+    const transitionTooEarly = {
+      ...dev,
+      storage: { ...dev.storage, reports: { transitionToInfrequentAccessAfterDays: 7 } },
+    };
+    expect(() => load("dev", transitionTooEarly)).toThrow(
+      /storage\.reports\.transitionToInfrequentAccessAfterDays/,
+    );
+  });
+
+  it("sizes the batch workflows: batch concurrency defaults to 4, prompts follow the created endpoint or the configured figure", () => {
+    const dev = repositoryConfig("dev");
+    expect(promptsMaxConcurrency(load("dev").config)).toBe(4);
+    const { workflows: _, ...unsized } = dev;
+    expect(() => load("dev", unsized)).toThrow(
+      /workflows\.promptsMaxConcurrency: needed unless the stage creates its Sonic endpoint/,
+    );
+    const batchOnly = { ...dev, workflows: { promptsMaxConcurrency: 2 } };
+    expect(load("dev", batchOnly).config.workflows).toEqual({
+      batchMaxConcurrency: 4,
+      promptsMaxConcurrency: 2,
+    });
+    const production = load("production", subscribedProductionConfig()).config;
+    expect(production.workflows).toEqual({ batchMaxConcurrency: 16 });
+    expect(promptsMaxConcurrency(production)).toBe(6 * 6);
+    const explicit = {
+      ...subscribedProductionConfig(),
+      workflows: { batchMaxConcurrency: 16, promptsMaxConcurrency: 10 },
+    };
+    expect(promptsMaxConcurrency(load("production", explicit).config)).toBe(10);
+    expect(() =>
+      load("dev", { ...dev, workflows: { batchMaxConcurrency: 0, promptsMaxConcurrency: 4 } }),
+    ).toThrow(/workflows\.batchMaxConcurrency/);
+  });
+
+  it("passes the providers to the functions as environment variables they read back unchanged", () => {
+    const config: StageConfig = load("dev").config;
+    const selection = providerSelection(config, {
+      bucket: "voicemail-bucket",
+      sonicEndpoint: "voxtrail-dev-sonic",
+    });
+    expect(selection).toMatchObject({
+      transcriber: "cartesia-ink",
+      reasoner: "local",
+      synthesizer: "sonic-sagemaker",
+      records: "s3",
+      recordsUri: "s3://voicemail-bucket/records/records.jsonl",
+      sonicEndpoint: "voxtrail-dev-sonic",
+    });
+    expect(selectionFromEnvironment(selectionEnvironment(selection))).toEqual(selection);
+  });
+});

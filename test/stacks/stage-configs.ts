@@ -1,0 +1,37 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { StageConfig } from "../../stacks/stage-config";
+
+/** A model package ARN of the shape AWS Marketplace gives a subscriber (no real subscription behind it). */
+export const TEST_MODEL_PACKAGE_ARN =
+  "arn:aws:sagemaker:us-east-1:865070037744:model-package/cartesia-sonic-3-6-0123456789abcdef";
+
+/** The Cartesia key the deploying shell would hold as the stage's secret (sst reads SST_SECRET_<name>). */
+export const CARTESIA_SECRET_ENV = { SST_SECRET_CartesiaApiKey: "sk_test_mock_cartesia_value" };
+
+/** A checked-in stage configuration, as JSON. */
+export function repositoryConfig(stage: "dev" | "production"): StageConfig {
+  return JSON.parse(
+    readFileSync(new URL(`../../config/stages/${stage}.json`, import.meta.url), "utf8"),
+  ) as StageConfig;
+}
+
+/** Writes `config` to a temporary file and returns the environment that points the stacks at it. */
+export function configEnvironment(config: unknown): { VOXTRAIL_STAGE_CONFIG: string } {
+  const file = join(mkdtempSync(join(tmpdir(), "voxtrail-stage-config-")), "stage.json");
+  writeFileSync(file, JSON.stringify(config));
+  return { VOXTRAIL_STAGE_CONFIG: file };
+}
+
+/**
+ * The repository's production configuration with the one value an account supplies, the Sonic
+ * model package ARN of its Marketplace subscription, filled in.
+ */
+export function subscribedProductionConfig(): StageConfig {
+  const config = repositoryConfig("production");
+  return {
+    ...config,
+    sonic: { ...config.sonic, modelPackageArn: TEST_MODEL_PACKAGE_ARN } as StageConfig["sonic"],
+  };
+}
