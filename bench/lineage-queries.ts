@@ -10,7 +10,8 @@
  *
  * `verify` reads every record either way (the records are what it checks, and it now also checks
  * every summary against them), so it has one figure: after. The "after" pass runs first, so
- * warming up counts against it.
+ * warming up counts against it. `npm run bench` asks only trace, impact and verify
+ * ({@link benchLineageQueries} with `questions: "core"`); run on its own, every question:
  *
  *   npm run bench:lineage                 # 10,000 jobs
  *   npm run bench:lineage -- --jobs 2000  # another size
@@ -21,6 +22,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import {
   boundaries,
@@ -37,102 +39,168 @@ import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { writeSyntheticJob } from "../packages/lineage/test/synthetic-jobs";
 
-const { values } = parseArgs({
-  options: {
-    jobs: { type: "string", default: "10000" },
-    keep: { type: "string" },
-    store: { type: "string" },
-    repeat: { type: "string", default: "1" },
-  },
-});
+/** Options of {@link benchLineageQueries}. */
+export interface LineageQueryOptions {
+  /** Jobs to generate (ignored with `store`). */
+  jobs: number;
+  /** Reuse the store kept at this directory: no generation. */
+  store?: string;
+  /** Keep the generated store at this directory. */
+  keep?: string;
+  /** Best of this many rounds of each question. */
+  repeat: number;
+  /** `all` questions, or the `core` ones: trace, impact and verify. */
+  questions: "all" | "core";
+  log: (line: string) => void;
+}
+
+/** One question's figures: best wall time each way, ms. */
+export interface LineageQueryRow {
+  question: string;
+  beforeMs?: number;
+  afterMs?: number;
+  /** Before over after. */
+  speedUp?: number;
+}
+
+/** What {@link benchLineageQueries} measured. */
+export interface LineageQueryResult {
+  jobs: number;
+  records: number;
+  artifacts: number;
+  /** Time to write the synthetic jobs (0 when a kept store was reused). */
+  generateMs: number;
+  rows: LineageQueryRow[];
+}
 
 type Way = "before" | "after";
 const WAYS: Record<Way, ReadLineageOptions["from"]> = { before: "records", after: "summaries" };
-const rows = new Map<string, Partial<Record<Way, number>>>();
 
-async function time<T>(row: string, way: Way, run: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  const result = await run();
-  const figures = rows.get(row) ?? {};
-  // The best of the rounds: on a shared machine, the other load only ever adds time.
-  figures[way] = Math.min(figures[way] ?? Number.POSITIVE_INFINITY, performance.now() - started);
-  rows.set(row, figures);
-  return result;
-}
-
-const dir = values.store
-  ? resolve(values.store)
-  : values.keep
-    ? resolve(values.keep)
-    : await mkdtemp(join(tmpdir(), "voxtrail-bench-lineage-"));
-const store = new DirectoryStore({ root: dir });
-try {
-  if (!values.store) {
-    const jobs = Number(values.jobs);
-    process.stderr.write(`writing ${jobs} jobs in ${dir} ...\n`);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 32 }, async () => {
-        while (next < jobs) await writeSyntheticJob(store, next++);
-      }),
-    );
+/** Generates the store (unless given one) and times the questions; see the file's comment. */
+export async function benchLineageQueries(options: LineageQueryOptions): Promise<LineageQueryResult> {
+  const rows = new Map<string, Partial<Record<Way, number>>>();
+  async function time<T>(row: string, way: Way, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const result = await run();
+    const figures = rows.get(row) ?? {};
+    // The best of the rounds: on a shared machine, the other load only ever adds time.
+    figures[way] = Math.min(figures[way] ?? Number.POSITIVE_INFINITY, performance.now() - started);
+    rows.set(row, figures);
+    return result;
   }
-  const summaries = await store.list(keys.lineageSummaries);
-  const sampleJob = summaries[Math.floor(summaries.length / 3)]?.slice(keys.lineageSummaries.length, -5);
-  if (!sampleJob) throw new Error("the store holds no lineage summaries");
-  const one = LineageGraph.of(await readLineage(store, { jobId: sampleJob }));
-  const source = one.jobs.get(sampleJob)?.[0]?.record.inputs[0]?.key as string;
-  const replyAudio = [...one.writers.keys()].find((key) => key.endsWith("/reply.wav")) as string;
 
+  const dir = options.store
+    ? resolve(options.store)
+    : options.keep
+      ? resolve(options.keep)
+      : await mkdtemp(join(tmpdir(), "voxtrail-bench-lineage-"));
+  const store = new DirectoryStore({ root: dir });
+  let generateMs = 0;
   let records = 0;
   let artifacts = 0;
-  // Each question on its own, as a fresh `voxtrail lineage` process would ask it.
-  const ways = Array.from({ length: Number(values.repeat) }, () => ["after", "before"] as const).flat();
-  for (const way of ways) {
-    process.stderr.write(`${way} ...\n`);
-    const graphOf = async (jobId?: string) =>
-      LineageGraph.of(await readLineage(store, { ...(jobId ? { jobId } : {}), from: WAYS[way] }));
-    await time("trace <reply audio> (one job)", way, async () => {
-      const jobId = jobIdOfArtifactName(replyAudio);
-      return trace(await graphOf(jobId), replyAudio);
-    });
-    await time("trace <source> (whole store)", way, async () => trace(await graphOf(), source));
-    await time("impact <source>", way, async () => impact(await graphOf(), source));
-    await time("boundaries", way, async () => boundaries(await graphOf()));
-    await time("export --format openlineage", way, async () => {
-      let bytes = 0;
-      for (const event of openLineageEvents(await graphOf(), { bucket: store.bucket }))
-        bytes += JSON.stringify(event).length;
-      return bytes;
-    });
-    if (way === "before") continue;
-    // verify always reads the records: it is what checks them (and the summaries against them).
-    await time("verify --job <id>", way, async () => {
-      const graph = LineageGraph.of(await readLineage(store, { jobId: sampleJob }));
-      return verify(store, graph, { jobId: sampleJob });
-    });
-    const result = await time("verify (all)", way, async () => {
-      const snapshot = await readLineage(store);
-      records = snapshot.activities.length;
-      return verify(store, LineageGraph.of(snapshot));
-    });
-    if (!result.ok) throw new Error(`verify found ${result.issues.length} problem(s) in synthetic lineage`);
-    artifacts = result.artifactsChecked;
-  }
+  try {
+    if (!options.store) {
+      options.log(`lineage: writing ${options.jobs} jobs in ${dir} ...`);
+      const started = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next < options.jobs) await writeSyntheticJob(store, next++);
+        }),
+      );
+      generateMs = performance.now() - started;
+    }
+    const summaries = await store.list(keys.lineageSummaries);
+    const sampleJob = summaries[Math.floor(summaries.length / 3)]?.slice(keys.lineageSummaries.length, -5);
+    if (!sampleJob) throw new Error("the store holds no lineage summaries");
+    const one = LineageGraph.of(await readLineage(store, { jobId: sampleJob }));
+    const source = one.jobs.get(sampleJob)?.[0]?.record.inputs[0]?.key as string;
+    const replyAudio = [...one.writers.keys()].find((key) => key.endsWith("/reply.wav")) as string;
 
-  const names = [...rows.keys()];
-  const width = Math.max(...names.map((name) => name.length));
+    // Each question on its own, as a fresh `voxtrail lineage` process would ask it.
+    const ways = Array.from({ length: options.repeat }, () => ["after", "before"] as const).flat();
+    for (const way of ways) {
+      options.log(`lineage: ${way} ...`);
+      const graphOf = async (jobId?: string) =>
+        LineageGraph.of(await readLineage(store, { ...(jobId ? { jobId } : {}), from: WAYS[way] }));
+      await time("trace <reply audio> (one job)", way, async () => {
+        const jobId = jobIdOfArtifactName(replyAudio);
+        return trace(await graphOf(jobId), replyAudio);
+      });
+      await time("trace <source> (whole store)", way, async () => trace(await graphOf(), source));
+      await time("impact <source>", way, async () => impact(await graphOf(), source));
+      if (options.questions === "all") {
+        await time("boundaries", way, async () => boundaries(await graphOf()));
+        await time("export --format openlineage", way, async () => {
+          let bytes = 0;
+          for (const event of openLineageEvents(await graphOf(), { bucket: store.bucket }))
+            bytes += JSON.stringify(event).length;
+          return bytes;
+        });
+      }
+      if (way === "before") continue;
+      // verify always reads the records: it is what checks them (and the summaries against them).
+      await time("verify --job <id>", way, async () => {
+        const graph = LineageGraph.of(await readLineage(store, { jobId: sampleJob }));
+        return verify(store, graph, { jobId: sampleJob });
+      });
+      const result = await time("verify (all)", way, async () => {
+        const snapshot = await readLineage(store);
+        records = snapshot.activities.length;
+        return verify(store, LineageGraph.of(snapshot));
+      });
+      if (!result.ok) throw new Error(`verify found ${result.issues.length} problem(s) in synthetic lineage`);
+      artifacts = result.artifactsChecked;
+    }
+    return {
+      jobs: summaries.length,
+      records,
+      artifacts,
+      generateMs: Math.round(generateMs),
+      rows: [...rows].map(([question, { before, after }]) => ({
+        question,
+        ...(before === undefined ? {} : { beforeMs: Math.round(before * 10) / 10 }),
+        ...(after === undefined ? {} : { afterMs: Math.round(after * 10) / 10 }),
+        ...(before !== undefined && after ? { speedUp: Math.round((before / after) * 10) / 10 } : {}),
+      })),
+    };
+  } finally {
+    if (!options.keep && !options.store) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The figures as the table `npm run bench:lineage` prints. */
+export function lineageTable(result: LineageQueryResult): string {
+  const width = Math.max(...result.rows.map((row) => row.question.length));
   const seconds = (ms: number | undefined) =>
     (ms === undefined ? "-" : `${(ms / 1000).toFixed(ms < 1000 ? 3 : 2)} s`).padStart(10);
-  process.stdout.write(
-    `lineage queries over ${summaries.length} jobs (${records} activity records, ${artifacts} artifacts), ` +
-      `node ${process.version}, directory store in ${dir}\n` +
-      `${"".padEnd(width)}  ${"before".padStart(10)}  ${"after".padStart(10)}  speed-up\n`,
-  );
-  for (const [name, { before, after }] of rows) {
-    const ratio = before !== undefined && after ? `${(before / after).toFixed(1)}x` : "-";
-    process.stdout.write(`${name.padEnd(width)}  ${seconds(before)}  ${seconds(after)}  ${ratio}\n`);
-  }
-} finally {
-  if (!values.keep && !values.store) await rm(dir, { recursive: true, force: true });
+  return [
+    `lineage queries over ${result.jobs} jobs (${result.records} activity records, ${result.artifacts} artifacts), node ${process.version}`,
+    `${"".padEnd(width)}  ${"before".padStart(10)}  ${"after".padStart(10)}  speed-up`,
+    ...result.rows.map(
+      (row) =>
+        `${row.question.padEnd(width)}  ${seconds(row.beforeMs)}  ${seconds(row.afterMs)}  ${row.speedUp === undefined ? "-" : `${row.speedUp.toFixed(1)}x`}`,
+    ),
+    "",
+  ].join("\n");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { values } = parseArgs({
+    options: {
+      jobs: { type: "string", default: "10000" },
+      keep: { type: "string" },
+      store: { type: "string" },
+      repeat: { type: "string", default: "1" },
+    },
+  });
+  const result = await benchLineageQueries({
+    jobs: Number(values.jobs),
+    ...(values.keep ? { keep: values.keep } : {}),
+    ...(values.store ? { store: values.store } : {}),
+    repeat: Number(values.repeat),
+    questions: "all",
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stdout.write(lineageTable(result));
 }

@@ -19,10 +19,14 @@ async function main(argv: string[]): Promise<number> {
       "boundary-policy": { type: "string", default: "local" },
       concurrency: { type: "string", default: "2" },
       json: { type: "boolean", default: false },
+      stage: { type: "string" },
+      timeout: { type: "string", default: "900" },
       "arn-prefix": { type: "string" },
+      "state-machine": { type: "string" },
       job: { type: "string" },
       all: { type: "boolean", default: false },
       html: { type: "string" },
+      cost: { type: "boolean", default: false },
       bucket: { type: "string" },
       since: { type: "string" },
       format: { type: "string" },
@@ -37,7 +41,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Commands load on demand: printing a definition need not start the runtime's dependencies.
+  if (command === "run" && values.stage !== undefined) {
+    return (await import("./commands/run-stage")).runStageCommand(rest, { ...values, stage: values.stage });
+  }
   if (command === "run") return (await import("./commands/run")).runCommand(rest, values);
+  if (command === "prompts") return (await import("./commands/prompts")).promptsCommand(rest, values);
   if (command === "lineage") return (await import("./commands/lineage")).lineageCommand(rest, values);
   if (command === "report") return (await import("./commands/report")).reportCommand(rest, values);
   if (command === "definition") {

@@ -8,7 +8,10 @@ Usage:
                [--boundary-policy ENV]
       Upload each voicemail under incoming/voicemail/ in the local store, deliver the S3
       "Object Created" event, and run the voicemail workflow. A directory contributes its .wav
-      files. With no paths, processes the bundled fixtures. Exit code 1 if any job failed.
+      files. With no paths, processes the bundled fixtures. A job is claimed by its source
+      (bucket, key, content) before any work: running the same files again skips the jobs
+      already done and redoes the failed or interrupted ones. Exit code 1 unless every job is
+      done.
         --store DIR        local store standing in for the bucket (default .voxtrail)
         --records FILE     JSON Lines business records (default: bundled fixtures)
         --concurrency N    jobs in flight at once (default 2)
@@ -34,7 +37,29 @@ Usage:
       VOXTRAIL_SONIC_ENDPOINT, VOXTRAIL_VOICE_ID, VOXTRAIL_TRANSCRIBER, VOXTRAIL_REASONER),
       as the Lambda functions read them.
 
-  voxtrail report [--job ID | --all] [--store DIR] [--json] [--html FILE]
+  voxtrail run --stage NAME FILE|DIR ... [--timeout SECONDS] [--json]
+      Run on a deployed stage: read its resources from the SSM parameter /voxtrail/NAME/resources,
+      upload each voicemail to the stage's bucket under incoming/voicemail/, find the Step
+      Functions execution EventBridge starts for it, and follow it to its job report. Prints the
+      same job lines and summary as a local run. Region, credentials and endpoints come from the
+      standard AWS configuration (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL_<SERVICE>). Exit code
+      1 if any job failed or was still unfinished at the timeout.
+        --timeout SECONDS  how long to wait for the jobs (default 900)
+
+  voxtrail prompts MANIFEST [--store DIR] [--concurrency N] [--json]
+                  [--synthesizer NAME] [--sonic-endpoint NAME] [--voice-id ID]
+                  [--boundary-policy ENV]
+      Generate IVR prompts: put MANIFEST (CSV with a header row, or JSON Lines; fields id,
+      text, and optionally voice, language, format) under incoming/prompts/ and run the
+      prompts workflow. Each valid row becomes prompts/<jobId>/<id>.wav (format telephony,
+      Amazon Connect's 8 kHz mono mu-law WAV, by default; or pcm16); each bad row is reported
+      with its line and reason, and the others go on. The batch report is
+      prompts/<jobId>/report.json. Running the same manifest again writes nothing for the
+      prompts already done and redoes the failed ones. Exit code 1 unless every row succeeded.
+        --concurrency N    prompts synthesized at once: the Map's MaxConcurrency (default 2)
+        --json             print the job result and report as JSON on stdout
+
+  voxtrail report [--job ID | --all] [--store DIR] [--json] [--html FILE | --cost]
       Latency from the raw samples in the store: per stage and timing, count, p50, p95, p99 and
       max (nearest rank); synthesis delivery (every gap between audio chunks, stalls, real-time
       factor); the slowest jobs, each with the stage furthest above its median; and the
@@ -46,6 +71,10 @@ Usage:
         --html FILE        also write a self-contained page: percentile table, a waterfall per
                            job with the ttfb marked, and the lineage graph of the chosen job
                            (--job, else the slowest) as SVG
+        --cost             instead, the estimated AWS cost per 1,000 voicemails like these,
+                           per stage, for Standard and Express workflows: Lambda GB-seconds,
+                           state transitions, SageMaker instance seconds, Cartesia credits,
+                           S3 requests, EventBridge events, at dated list prices
 
   voxtrail lineage <subcommand> [--store DIR | --bucket NAME] [--json]
       The auditor's questions, answered from the activity records alone. Reads the local store
@@ -63,9 +92,13 @@ Usage:
                            NDJSON OpenLineage RunEvents (START, COMPLETE or FAIL per stage run)
                            on stdout, or posted to Amazon DataZone with PostLineageEvent
 
-  voxtrail definition voicemail [--arn-prefix PREFIX]
+  voxtrail definition voicemail|prompts|batch [--arn-prefix PREFIX] [--concurrency N]
+                  [--state-machine ARN]
       Print the workflow's Amazon States Language definition. Task resources are the local
-      runtime's function ARNs, or PREFIX followed by the function name.
+      runtime's function ARNs, or PREFIX followed by the function name. The prompts
+      definition's Map runs --concurrency prompts at once (default 2); the voicemail batch
+      definition's Map runs --concurrency executions of the voicemail state machine ARN (a
+      placeholder by default) at once.
 
   voxtrail help
 `;

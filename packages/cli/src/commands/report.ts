@@ -1,7 +1,15 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { buildLatencyReport, lineageGraph, readJobs, renderHtml, renderText } from "@voxtrail/report";
+import {
+  buildLatencyReport,
+  estimateCost,
+  lineageGraph,
+  readJobs,
+  renderCostText,
+  renderHtml,
+  renderText,
+} from "@voxtrail/report";
 import { DirectoryStore } from "@voxtrail/storage";
 import { UsageError } from "../usage-error";
 
@@ -12,6 +20,8 @@ export interface ReportOptions {
   all?: boolean | undefined;
   json: boolean;
   html?: string | undefined;
+  /** Print the estimated cost per 1,000 voicemails, per stage, instead of the latency report. */
+  cost?: boolean | undefined;
 }
 
 /**
@@ -19,11 +29,14 @@ export interface ReportOptions {
  * slowest jobs and the stage that made each slow, and the conditions behind the figures. Text on
  * stdout, or the report as JSON with `--json`; `--html FILE` also writes a self-contained page with
  * a waterfall per job and the lineage graph of the chosen job (`--job`, else the slowest).
+ * `--cost` prints instead the estimated AWS cost per 1,000 voicemails like these, per stage, for
+ * Standard and Express workflows, from list prices kept in one table (`@voxtrail/report`).
  * Resolves to the exit code: 0, or 1 when the store holds no matching job.
  */
 export async function reportCommand(positionals: string[], options: ReportOptions): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`report takes no arguments, got ${positionals.join(" ")}`);
   if (options.job !== undefined && options.all) throw new UsageError("give --job ID or --all, not both");
+  if (options.cost && options.html !== undefined) throw new UsageError("give --cost or --html, not both");
   const storeDir = resolve(options.store);
   if (!existsSync(storeDir)) throw new UsageError(`no store at ${storeDir} (see --store)`);
   const store = new DirectoryStore({ root: storeDir });
@@ -37,6 +50,11 @@ export async function reportCommand(positionals: string[], options: ReportOption
       `voxtrail: ${options.job === undefined ? "no job reports" : `no job ${options.job}`} in ${storeDir}\n`,
     );
     return 1;
+  }
+  if (options.cost) {
+    const estimate = estimateCost(jobs);
+    process.stdout.write(options.json ? `${JSON.stringify(estimate, null, 2)}\n` : renderCostText(estimate));
+    return 0;
   }
   const report = buildLatencyReport(jobs);
   if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

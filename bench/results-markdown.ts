@@ -1,0 +1,98 @@
+import type { LineageQueryResult } from "./lineage-queries";
+import type { Machine } from "./machine";
+import type { AccuracyRow } from "./measurement-accuracy";
+import type { OverheadResult } from "./overhead";
+import type { PromptsScalingResult } from "./prompts-scaling";
+import type { StreamingMemoryResult } from "./streaming-memory";
+
+/** Everything one `npm run bench` measured. */
+export interface BenchResults {
+  machine: Machine;
+  /** Wall time of each section and of the whole run, ms. */
+  wallMs: Record<string, number>;
+  overhead?: OverheadResult;
+  streamingMemory?: StreamingMemoryResult;
+  measurementAccuracy?: AccuracyRow[];
+  promptsScaling?: PromptsScalingResult;
+  lineageQueries?: LineageQueryResult;
+  /** Sections that threw, with the error's message. */
+  failures: Record<string, string>;
+}
+
+const seconds = (ms: number) =>
+  ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+
+/** The results as the markdown table bench/results/results.md holds and the README quotes. */
+export function resultsMarkdown(results: BenchResults): string {
+  const { machine } = results;
+  const out: string[] = [
+    "# voxtrail benchmarks",
+    "",
+    `Run ${machine.date} on ${machine.nproc} CPU(s) (${machine.cpuModel}), ${machine.memoryGb} GB, ` +
+      `Node ${machine.node}, ${machine.platform}; load average ${machine.loadAverage} at the start ` +
+      `(a shared machine: compare the ratios, not the absolute times). \`npm run bench\` took ` +
+      `${seconds(results.wallMs.total ?? 0)}.`,
+    "",
+    "| comparison | figures | ratio |",
+    "|---|---|---|",
+  ];
+  const { overhead, streamingMemory, measurementAccuracy, lineageQueries } = results;
+  if (overhead) {
+    out.push(
+      `| Overhead, engines' time set aside: per voicemail, pipeline wall time minus its engines' (transcription, reasoning, synthesis stream) vs the same for the plain loop | ${Math.round(overhead.pipelineNonEngineMsPerItem)} ms vs ${Math.round(overhead.directNonEngineMsPerItem)} ms: **${Math.round(overhead.nonEngineOverheadPerItemMs)} ms per voicemail** added by the pipeline | - |`,
+    );
+    out.push(
+      `| Overhead: ${overhead.voicemails.length} voicemails, concurrency ${overhead.concurrency}, pipeline (LocalRuntime) vs the same engines in a plain loop (median of ${overhead.rounds} alternating passes each) | ${seconds(overhead.pipelineMedianMs)} vs ${seconds(overhead.directMedianMs)}; **${Math.round(overhead.overheadPerItemMs)} ms per voicemail**; passes ${overhead.pipelineMs.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s vs ${overhead.directMs.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s; runtime start ${Math.round(overhead.pipelineStartMs)} ms (not included)${overhead.allSucceeded ? "" : "; NOT every job succeeded"} | **${overhead.ratio.toFixed(2)}x** |`,
+    );
+  }
+  if (streamingMemory) {
+    const { short, long } = streamingMemory;
+    out.push(
+      `| Streaming memory: peak RSS synthesizing a ${long.audioSeconds} s reply vs a ${short.audioSeconds} s one (${streamingMemory.lengthRatio}x longer), each in its own process, Synthesize handler -> local Sonic endpoint -> directory store | ${long.peakMb} MB vs ${short.peakMb} MB (${long.peakBeforeMb} / ${short.peakBeforeMb} MB before the synthesis); ${seconds(long.ms)} vs ${seconds(short.ms)} | **${streamingMemory.ratio.toFixed(2)}x** |`,
+    );
+  }
+  for (const row of measurementAccuracy ?? []) {
+    out.push(
+      `| Measurement accuracy: injected first audio ${row.injectedFirstAudioMs} ms, stall ${row.injectedStallMs} ms (${row.runs} runs) | recorded ttfb median ${median(row.recordedTtfbMs)} ms (error ${signed(row.ttfbErrorMs)}, worst ${signed(row.ttfbMaxErrorMs)}); largest gap median ${median(row.recordedMaxGapMs)} ms (error ${signed(row.stallErrorMs)}, worst ${signed(row.stallMaxErrorMs)}); event loop late up to ${row.eventLoopLateMs} ms | ttfb ${(median(row.recordedTtfbMs) / row.injectedFirstAudioMs).toFixed(3)}x, stall ${(median(row.recordedMaxGapMs) / row.injectedStallMs).toFixed(3)}x |`,
+    );
+  }
+  const scaling = results.promptsScaling;
+  for (const row of scaling?.rows ?? []) {
+    out.push(
+      `| Batch scaling: ${row.prompts} IVR prompts at Map concurrency ${row.concurrency}, endpoint latency fixed (first audio ${scaling?.firstByteDelayMs} ms, ${scaling?.interChunkDelayMs} ms between chunks) | ${row.promptsPerSecond.toFixed(2)} prompts/s (${seconds(row.seconds * 1000)}; ttfb p50 ${Math.round(row.ttfbP50Ms)} ms) | **${row.speedUp.toFixed(2)}x** vs concurrency ${scaling?.rows[0]?.concurrency} |`,
+    );
+  }
+  if (lineageQueries) {
+    for (const row of lineageQueries.rows) {
+      const before = row.beforeMs === undefined ? "" : `${seconds(row.beforeMs)} reading every record vs `;
+      out.push(
+        `| Lineage over ${lineageQueries.jobs.toLocaleString("en-US")} jobs: \`${row.question}\` | ${before}${seconds(row.afterMs ?? 0)} as the command does it now | ${row.speedUp === undefined ? "-" : `${row.speedUp.toFixed(1)}x (records / summaries)`} |`,
+      );
+    }
+    out.push(
+      `| Lineage: writing the ${lineageQueries.jobs.toLocaleString("en-US")} synthetic jobs (setup, not measured) | ${lineageQueries.generateMs > 0 ? seconds(lineageQueries.generateMs) : "reused the store an earlier run kept"} | - |`,
+    );
+  }
+  for (const [section, message] of Object.entries(results.failures)) {
+    out.push(`| ${section} | FAILED: ${message.replaceAll("|", "/")} | - |`);
+  }
+  out.push(
+    "",
+    "Wall time per section: " +
+      Object.entries(results.wallMs)
+        .map(([section, ms]) => `${section} ${seconds(ms)}`)
+        .join(", ") +
+      ".",
+    "",
+  );
+  return out.join("\n");
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function signed(ms: number): string {
+  return `${ms >= 0 ? "+" : ""}${ms} ms`;
+}

@@ -1,0 +1,177 @@
+import type { ActivityRecord } from "@voxtrail/core";
+import {
+  type AslDefinition,
+  buildVoicemailDefinition,
+  FUNCTION_SIZES,
+  functionOf,
+  STAGE_FUNCTIONS,
+  type StageFunction,
+  VOICEMAIL_STAGES,
+  type VoicemailStage,
+} from "@voxtrail/workflow";
+import type { JobData } from "../job-data";
+import { statePath } from "./state-path";
+
+/** What one stage's Lambda function and its S3 calls used for one job, over all its attempts. */
+export interface StageUsage {
+  /** The stage as activity records name it: `Transcribe`, `RecordReasonFailure`, ... */
+  stage: string;
+  fn: StageFunction;
+  /** Lambda invocations: one per attempt. */
+  invocations: number;
+  /** Billed Lambda seconds: each attempt's recorded span, rounded up to the millisecond. */
+  seconds: number;
+  memoryMb: number;
+  gbSeconds: number;
+  /** S3 PUT/COPY/POST/LIST requests. */
+  s3Writes: number;
+  /** S3 GET/HEAD requests. */
+  s3Reads: number;
+}
+
+/** What one job used, as far as its report and activity records tell. */
+export interface JobUsage {
+  jobId: string;
+  stages: StageUsage[];
+  /** Standard workflow transitions: the states on the job's path, plus one per retry. */
+  stateTransitions: number;
+  /** Execution start to the end of the last activity (what an Express workflow bills). */
+  executionSeconds: number;
+  /** Seconds synthesis streams held a Sonic endpoint (request sent to stream done). */
+  sonicStreamSeconds: number;
+  /** Characters sent to Cartesia's TTS API (UTF-8 bytes of the reply text). */
+  cartesiaTtsCharacters: number;
+  /** Seconds of audio sent to Cartesia's STT API. */
+  cartesiaSttSeconds: number;
+  /** Custom events put on the outcome bus. */
+  customEvents: number;
+}
+
+/** Processors that stand for Cartesia Sonic on a SageMaker endpoint (the local one stands in for it). */
+const SONIC_ENDPOINT_PROVIDERS = new Set(["sonic-sagemaker", "local-sonic-endpoint"]);
+
+/** S3 GET/HEAD requests each stage's handler makes for its inputs (read from the handlers). */
+const INPUT_READS: Partial<Record<StageFunction, number>> = {
+  ingest: 2, // HEAD, then GET of the source
+  transcribe: 1,
+  reason: 1,
+  synthesize: 1,
+};
+
+/** `Upload` sends a streamed body in parts of this size (its default), one PUT-tier request each. */
+const MULTIPART_PART_BYTES = 5 * 1024 * 1024;
+
+/** The definition whose paths count transitions; the ARNs do not change the path. */
+const DEFINITION: AslDefinition = buildVoicemailDefinition({
+  functionArns: Object.fromEntries(
+    STAGE_FUNCTIONS.map((fn) => [fn, `arn:aws:lambda:us-east-1:000000000000:function:${fn}`]),
+  ) as Record<StageFunction, string>,
+});
+
+/**
+ * The usage of one job, from its report and activity records:
+ *
+ * - Lambda: one invocation per activity record, billed for the record's span (`startedAt` to
+ *   `endedAt`, rounded up to 1 ms) at the memory the stacks give the function (`FUNCTION_SIZES`).
+ *   The span starts in the handler, so cold starts and middleware are not in it: a lower bound.
+ * - S3, as the handlers call it: per attempt one LIST (attempt number), one PUT for the activity
+ *   record and one per output (a streamed reply above 5 MiB: its parts plus two); the reads of
+ *   each stage's inputs (Ingest: HEAD and GET); the attempt that ends the job also LISTs the
+ *   job's records, GETs each and PUTs the lineage summary. Plus the voicemail's own upload (one
+ *   PUT, under Ingest).
+ * - Step Functions: the states on the job's path through the definition (the failure path when
+ *   the report names a failed stage) plus one per retry (attempt above 1); for Express, the time
+ *   from the execution's start to the end of the last activity.
+ * - Synthesis: stream seconds (`synthesize.total`) when a Sonic endpoint served it; reply-text
+ *   characters for Cartesia's API. Transcription: audio seconds for Cartesia's STT.
+ * - EventBridge: one custom event per job-ending attempt (the outcome). The S3 event that starts
+ *   the job is an AWS service event, which is free.
+ *
+ * @example
+ * const { jobs } = await readJobs(store, { all: true });
+ * const usage = jobUsage(jobs[0]);
+ * usage.stages.find((stage) => stage.stage === "Transcribe")?.gbSeconds;
+ */
+export function jobUsage(job: JobData): JobUsage {
+  const stages = new Map<string, StageUsage>();
+  let sonicStreamSeconds = 0;
+  let cartesiaTtsCharacters = 0;
+  let cartesiaSttSeconds = 0;
+  let customEvents = 0;
+  let retries = 0;
+  for (const record of job.records) {
+    const fn = functionOfRecord(record.stage);
+    const usage = stages.get(record.stage) ?? emptyUsage(record.stage, fn);
+    stages.set(record.stage, usage);
+    const seconds = Math.ceil(Date.parse(record.endedAt) - Date.parse(record.startedAt)) / 1000;
+    usage.invocations += 1;
+    usage.seconds += seconds;
+    usage.gbSeconds += (seconds * usage.memoryMb) / 1024;
+    usage.s3Writes += 2 + record.outputs.reduce((sum, output) => sum + putRequests(output), 0);
+    usage.s3Reads += INPUT_READS[fn] ?? 0;
+    if (fn === "ingest" && record.attempt === 1) usage.s3Writes += 1; // the voicemail's upload
+    const endsJob = fn === "finalize" || fn === "recordFailure";
+    if (endsJob && record.outcome === "succeeded") {
+      usage.s3Writes += 2;
+      usage.s3Reads += job.records.length;
+      customEvents += 1;
+    }
+    if (record.attempt > 1) retries += 1;
+    const provider = record.processors[0]?.provider;
+    if (fn === "synthesize" && provider !== undefined && SONIC_ENDPOINT_PROVIDERS.has(provider)) {
+      const total = record.timings.find((timing) => timing.name === "synthesize.total");
+      sonicStreamSeconds += (total?.ms ?? 0) / 1000;
+    }
+    if (fn === "synthesize" && provider === "cartesia-api") {
+      cartesiaTtsCharacters += record.inputs.find((input) => input.kind === "reply-text")?.bytes ?? 0;
+    }
+    if (fn === "transcribe" && provider === "cartesia-ink") {
+      cartesiaSttSeconds += (record.conditions?.audioMs ?? job.report?.source.audioMs ?? 0) / 1000;
+    }
+  }
+  const failedStage = job.report?.failure?.stage;
+  return {
+    jobId: job.jobId,
+    stages: [...stages.values()],
+    stateTransitions: statePath(DEFINITION, failedStage).length + retries,
+    executionSeconds: executionSeconds(job),
+    sonicStreamSeconds,
+    cartesiaTtsCharacters,
+    cartesiaSttSeconds,
+    customEvents,
+  };
+}
+
+function functionOfRecord(stage: string): StageFunction {
+  if ((VOICEMAIL_STAGES as readonly string[]).includes(stage)) return functionOf(stage as VoicemailStage);
+  if (/^Record\w+Failure$/.test(stage)) return "recordFailure";
+  throw new Error(`no stage function runs the stage ${JSON.stringify(stage)}`);
+}
+
+function emptyUsage(stage: string, fn: StageFunction): StageUsage {
+  return {
+    stage,
+    fn,
+    invocations: 0,
+    seconds: 0,
+    memoryMb: Number.parseInt(FUNCTION_SIZES[fn].memory, 10),
+    gbSeconds: 0,
+    s3Writes: 0,
+    s3Reads: 0,
+  };
+}
+
+/** PUT-tier requests that store one output: a streamed reply above one part goes up in parts. */
+function putRequests(output: ActivityRecord["outputs"][number]): number {
+  if (output.kind !== "reply-audio" || output.bytes <= MULTIPART_PART_BYTES) return 1;
+  return Math.ceil(output.bytes / MULTIPART_PART_BYTES) + 2;
+}
+
+function executionSeconds(job: JobData): number {
+  const ends = job.records.map((record) => Date.parse(record.endedAt));
+  if (ends.length === 0) return 0;
+  const start = job.report
+    ? Date.parse(job.report.execution.startTime)
+    : Math.min(...job.records.map((record) => Date.parse(record.startedAt)));
+  return Math.max(0, Math.max(...ends) - start) / 1000;
+}
