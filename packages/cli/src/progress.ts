@@ -1,17 +1,17 @@
 import type { JobProgress } from "@voxtrail/local";
+import { TerminalLine } from "./terminal-line";
 
-/**
- * A one-line progress display on a terminal: jobs done out of the total and the stage each
- * running job is in. Off when the stream is not a terminal (logs and pipes get the job lines only).
- */
-export class ProgressLine {
+/** Progress of voicemail jobs on a terminal: jobs done out of the total and the stage each running job is in. */
+export class ProgressLine extends TerminalLine {
   readonly #running = new Map<string, string>();
   #done = 0;
 
   constructor(
     private readonly total: number,
-    private readonly stream: NodeJS.WriteStream = process.stderr,
-  ) {}
+    stream?: NodeJS.WriteStream,
+  ) {
+    super(stream);
+  }
 
   /** Updates the display from one progress event. */
   update(progress: JobProgress): void {
@@ -23,25 +23,11 @@ export class ProgressLine {
       this.#running.delete(progress.result.file.name);
       this.#done += 1;
     }
-    this.#render();
+    this.render();
   }
 
-  /** Writes `line` above the progress display. */
-  print(line: string, out: NodeJS.WriteStream = process.stdout): void {
-    this.clear();
-    out.write(`${line}\n`);
-    this.#render();
-  }
-
-  /** Removes the display. */
-  clear(): void {
-    if (this.stream.isTTY) this.stream.write("\r\x1b[K");
-  }
-
-  #render(): void {
-    if (!this.stream.isTTY) return;
+  protected text(): string {
     const running = [...this.#running].map(([name, stage]) => `${name} › ${stage}`).join(", ");
-    const line = `[${this.#done}/${this.total}] ${running}`;
-    this.stream.write(`\r\x1b[K${line.slice(0, Math.max(20, (this.stream.columns ?? 100) - 1))}`);
+    return `[${this.#done}/${this.total}] ${running}`;
   }
 }

@@ -1,5 +1,4 @@
-import { TRANSIENT_ERROR_NAMES } from "@voxtrail/core";
-import { type AslDefinition, DEFAULT_RETRY, type RetryPolicy } from "./voicemail-definition";
+import { type AslDefinition, DEFAULT_RETRY, type RetryPolicy, retrier } from "./voicemail-definition";
 
 /** The Lambda functions the prompts workflow calls. */
 export const PROMPT_FUNCTIONS = [
@@ -133,16 +132,5 @@ export function buildPromptsDefinition(options: PromptsDefinitionOptions): AslDe
         End: true,
       },
     },
-  };
-}
-
-function retrier(policy: RetryPolicy) {
-  return {
-    ErrorEquals: [...TRANSIENT_ERROR_NAMES],
-    IntervalSeconds: policy.intervalSeconds,
-    BackoffRate: policy.backoffRate,
-    MaxAttempts: policy.maxAttempts,
-    MaxDelaySeconds: policy.maxDelaySeconds,
-    JitterStrategy: "FULL",
   };
 }

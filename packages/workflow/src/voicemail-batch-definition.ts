@@ -1,4 +1,4 @@
-import { type AslDefinition, DEFAULT_RETRY } from "./voicemail-definition";
+import { type AslDefinition, DEFAULT_RETRY, retrier } from "./voicemail-definition";
 
 /** Names of the voicemail batch workflow's states. */
 export const BATCH_STATES = {
@@ -41,16 +41,7 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
   if (!(Number.isInteger(options.maxConcurrency) && options.maxConcurrency >= 1)) {
     throw new RangeError("maxConcurrency must be a positive integer");
   }
-  const retry = [
-    {
-      ErrorEquals: SDK_TRANSIENT_ERRORS,
-      IntervalSeconds: DEFAULT_RETRY.intervalSeconds,
-      BackoffRate: DEFAULT_RETRY.backoffRate,
-      MaxAttempts: DEFAULT_RETRY.maxAttempts,
-      MaxDelaySeconds: DEFAULT_RETRY.maxDelaySeconds,
-      JitterStrategy: "FULL",
-    },
-  ];
+  const retry = [retrier(DEFAULT_RETRY, SDK_TRANSIENT_ERRORS)];
   return {
     Comment: "voxtrail voicemail batch: run every voicemail a manifest names through the voicemail workflow.",
     StartAt: BATCH_STATES.map,

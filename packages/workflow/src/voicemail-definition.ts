@@ -125,9 +125,16 @@ export function failState(stage: VoicemailStage): string {
   return `${stage}Failed`;
 }
 
-function retrier(policy: RetryPolicy) {
+/**
+ * A Retry rule for `errorNames` (our transient errors by default) under `policy`: exponential
+ * backoff with full jitter, capped.
+ *
+ * @example
+ * { Type: "Task", Retry: [retrier(DEFAULT_RETRY)], ... }
+ */
+export function retrier(policy: RetryPolicy, errorNames: readonly string[] = TRANSIENT_ERROR_NAMES) {
   return {
-    ErrorEquals: [...TRANSIENT_ERROR_NAMES],
+    ErrorEquals: [...errorNames],
     IntervalSeconds: policy.intervalSeconds,
     BackoffRate: policy.backoffRate,
     MaxAttempts: policy.maxAttempts,

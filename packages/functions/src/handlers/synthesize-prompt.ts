@@ -1,6 +1,4 @@
-import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
 import {
-  type ArtifactRef,
   EventClock,
   ObjectNotFound,
   PROMPT_FORMATS,
@@ -9,13 +7,11 @@ import {
   round,
 } from "@voxtrail/core";
 import { promptKeys } from "@voxtrail/workflow";
-import { putArtifact } from "../artifacts";
 import { withActivity } from "../lineage/activity";
 import { enforceBoundaries } from "../lineage/boundary-check";
-import { activeSynthesisStreams } from "../metrics/active-streams";
 import type { PromptDependencies } from "../prompts/prompt-dependencies";
 import type { PromptOutcome, SynthesizePromptInput } from "../prompts/prompt-state";
-import { WavSpool } from "../wav-spool";
+import { storeSynthesis } from "../synthesis-artifact";
 
 /**
  * SynthesizePrompt: speaks one manifest row through the configured synthesizer and writes
@@ -61,31 +57,18 @@ export async function synthesizePrompt(
         format,
         ...(row.voice ? { voiceId: row.voice } : {}),
       });
-      const spool = await WavSpool.open(format);
-      let audio: ArtifactRef;
-      try {
-        clock.mark("stream.start");
-        activity.measures.activeStreams = activeSynthesisStreams.enter();
-        try {
-          for await (const chunk of stream) await spool.write(chunk);
-        } finally {
-          activeSynthesisStreams.leave();
-          const delivery = stream.delivery?.();
-          if (delivery) activity.measures.delivery = delivery;
-        }
-        audio = await putArtifact(
-          deps.store,
-          "prompt-audio",
-          promptKeys.audio(jobId, row.id),
-          await spool.finish(),
-          "audio/wav",
-        );
-        activity.outputs.push(audio);
-      } finally {
-        await spool.discard();
-      }
+      const stored = await storeSynthesis({
+        store: deps.store,
+        activity,
+        clock,
+        stream,
+        format,
+        kind: "prompt-audio",
+        key: promptKeys.audio(jobId, row.id),
+      });
+      const audio = stored.artifact;
       clock.mark("prompt.durable");
-      const audioMs = round((spool.dataBytes / BYTES_PER_SAMPLE[format.encoding] / format.sampleRate) * 1000);
+      const audioMs = round(stored.audioMs);
       activity.measures.audioMs = audioMs;
       const streamTimings = stream.timings();
       activity.timings.push(

@@ -1,13 +1,10 @@
-import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
-import { type ArtifactRef, EventClock, round } from "@voxtrail/core";
+import { EventClock, round } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
-import { putArtifact } from "../artifacts";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
 import { enforceBoundaries } from "../lineage/boundary-check";
-import { activeSynthesisStreams } from "../metrics/active-streams";
 import type { SynthesizeInput, SynthesizeResult } from "../state";
-import { WavSpool } from "../wav-spool";
+import { storeSynthesis } from "../synthesis-artifact";
 
 /**
  * Synthesize: speaks `reply.txt` through the configured synthesizer (Sonic on SageMaker, or the
@@ -29,35 +26,16 @@ export async function synthesize(deps: StageDependencies, job: SynthesizeInput):
       activity.processors.push(deps.synthesizer.processor);
       const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();
       const stream = deps.synthesizer.synthesize({ text, language: deps.language, format: deps.replyFormat });
-      // The reply is spooled to local disk as it streams and stored once whole: memory stays flat,
-      // and an interrupted stream leaves no reply artifact.
-      const spool = await WavSpool.open(deps.replyFormat);
-      let replyAudio: ArtifactRef;
-      try {
-        clock.mark("stream.start");
-        activity.measures.activeStreams = activeSynthesisStreams.enter();
-        try {
-          for await (const chunk of stream) await spool.write(chunk);
-        } finally {
-          activeSynthesisStreams.leave();
-          // Kept on failure too: the gaps up to an interrupted stream are the interesting ones.
-          const delivery = stream.delivery?.();
-          if (delivery) activity.measures.delivery = delivery;
-        }
-        replyAudio = await putArtifact(
-          deps.store,
-          "reply-audio",
-          keys.artifact(job.jobId, ARTIFACT_FILES.replyAudio),
-          await spool.finish(),
-          "audio/wav",
-        );
-        activity.outputs.push(replyAudio);
-      } finally {
-        await spool.discard();
-      }
+      const { artifact: replyAudio, audioMs } = await storeSynthesis({
+        store: deps.store,
+        activity,
+        clock,
+        stream,
+        format: deps.replyFormat,
+        kind: "reply-audio",
+        key: keys.artifact(job.jobId, ARTIFACT_FILES.replyAudio),
+      });
       clock.mark("reply.durable");
-      const audioMs =
-        (spool.dataBytes / BYTES_PER_SAMPLE[deps.replyFormat.encoding] / deps.replyFormat.sampleRate) * 1000;
       activity.measures.audioMs = round(audioMs);
       const streamTimings = stream.timings();
       const total = streamTimings.find((timing) => timing.name === "synthesize.total")?.ms ?? 0;
