@@ -18,7 +18,7 @@ import {
   GetQueueAttributesCommand,
   SQSClient,
 } from "@aws-sdk/client-sqs";
-import { voicemailRulePattern } from "@voxtrail/workflow";
+import { type EventPattern, voicemailRulePattern } from "@voxtrail/workflow";
 import { motoClientConfig } from "../setup/aws";
 
 /** A stage's event plumbing on moto_server: bucket -> default event bus -> rule -> SQS queue. */
@@ -34,10 +34,12 @@ export interface S3EventQueue {
 /**
  * Creates, on the moto_server of this test run, what a deployed stage has between an upload and
  * its workflow: a versioned bucket `voxtrail-it-<random>` with EventBridge notifications, and on
- * the default bus a rule with the workflow's pattern (`voicemailRulePattern`) whose target is an
- * SQS queue, so every event the rule matches can be read back.
+ * the default bus a rule with a workflow's pattern (`voicemailRulePattern` unless `rulePattern`
+ * says otherwise) whose target is an SQS queue, so every event the rule matches can be read back.
  */
-export async function createS3EventQueue(): Promise<S3EventQueue> {
+export async function createS3EventQueue(
+  rulePattern: (bucket: string) => EventPattern = voicemailRulePattern,
+): Promise<S3EventQueue> {
   const config = motoClientConfig();
   const s3 = new S3Client(config);
   const sqs = new SQSClient(config);
@@ -59,10 +61,8 @@ export async function createS3EventQueue(): Promise<S3EventQueue> {
   const { Attributes } = await sqs.send(
     new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }),
   );
-  const rule = `voxtrail-it-voicemail-${id}`;
-  await events.send(
-    new PutRuleCommand({ Name: rule, EventPattern: JSON.stringify(voicemailRulePattern(bucket)) }),
-  );
+  const rule = `voxtrail-it-${id}`;
+  await events.send(new PutRuleCommand({ Name: rule, EventPattern: JSON.stringify(rulePattern(bucket)) }));
   await events.send(
     new PutTargetsCommand({ Rule: rule, Targets: [{ Id: "queue", Arn: Attributes?.QueueArn }] }),
   );

@@ -5,13 +5,24 @@ import {
   StopExecutionCommand,
 } from "@aws-sdk/client-sfn";
 import { PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
-import { type JobResult, LocalRuntime, type SqsDelivery, SqsEventSource } from "@voxtrail/local";
+import {
+  type JobResult,
+  LocalRuntime,
+  type PromptsJobResult,
+  PromptsRuntime,
+  type SqsDelivery,
+  SqsEventSource,
+} from "@voxtrail/local";
 import { S3Store } from "@voxtrail/storage";
 import {
+  buildPromptsDefinition,
   buildVoicemailDefinition,
+  PROMPT_FUNCTIONS,
+  promptsRulePattern,
   STAGE_FUNCTIONS,
   type StageResources,
   stageParameterName,
+  voicemailRulePattern,
 } from "@voxtrail/workflow";
 import { motoClientConfig } from "../setup/aws";
 import { createS3EventQueue, type S3EventQueue } from "./s3-event-queue";
@@ -25,23 +36,34 @@ export type StandInAction =
   /** Leave the execution running and write nothing. */
   | "leave";
 
+/** Which workflow the stand-in's stage runs the rule's events through. */
+export type StandInWorkflow = "voicemail" | "prompts";
+
 /** One event the stand-in handled: the event, the execution it started, and what it did. */
 export interface StandInDelivery {
+  /** The event as the execution received it. */
   event: unknown;
   executionArn: string;
   action: StandInAction;
-  result?: JobResult;
+  result?: JobResult | PromptsJobResult;
+}
+
+/** What runs an event as the stage's Lambdas would: the local runtime of the stand-in's workflow. */
+interface EventRunner {
+  runEvent(event: unknown): Promise<JobResult | PromptsJobResult>;
+  close(): Promise<void>;
 }
 
 /**
  * A deployed stage on moto_server, and a stand-in for the parts moto cannot run. moto has the
  * stage's SSM parameter, its versioned bucket with EventBridge notifications, the rule with the
- * workflow's pattern, and a state machine with the builder's definition (fake Lambda ARNs: moto
- * never runs it, its executions stay RUNNING). The rule targets an SQS queue instead of the state
- * machine, and the stand-in consumes it: for each event it calls StartExecution with the event as
- * input (what the rule's Step Functions target does), then, by the event's key, runs the event
- * through the local runtime against the moto bucket (what the Lambdas do), or stops the execution,
- * or leaves it running.
+ * workflow's pattern (voicemail, or prompts), and state machines with the builders' definitions
+ * (fake Lambda ARNs: moto never runs them, their executions stay RUNNING). The rule targets an SQS
+ * queue instead of the state machine, and the stand-in consumes it: for each event it calls
+ * StartExecution on the workflow's state machine with the event as input (what the rule's Step
+ * Functions target does), then, by the event's key, runs the event through the workflow's local
+ * runtime (`LocalRuntime` or `PromptsRuntime`) against the moto bucket (what the Lambdas do), or
+ * stops the execution, or leaves it running.
  */
 export class StageStandIn {
   /** Every message the stand-in received, in order. */
@@ -53,29 +75,51 @@ export class StageStandIn {
     readonly stage: string,
     readonly resources: StageResources,
     readonly plumbing: S3EventQueue,
-    private readonly runtime: LocalRuntime,
+    private readonly runtime: EventRunner,
+    private readonly workflow: StandInWorkflow,
     private readonly actionFor: (key: string) => StandInAction,
   ) {}
 
-  /** Creates the stage on moto and starts consuming its queue. */
-  static async start(stage: string, actionFor: (key: string) => StandInAction): Promise<StageStandIn> {
-    const plumbing = await createS3EventQueue();
-    const sfn = new SFNClient(motoClientConfig());
-    const functionArns = Object.fromEntries(
-      STAGE_FUNCTIONS.map((fn) => [fn, `arn:aws:lambda:us-east-1:123456789012:function:${stage}-${fn}`]),
-    ) as Parameters<typeof buildVoicemailDefinition>[0]["functionArns"];
-    const { stateMachineArn } = await sfn.send(
-      new CreateStateMachineCommand({
-        name: `${stage}-voicemail`,
-        definition: JSON.stringify(buildVoicemailDefinition({ functionArns })),
-        roleArn: "arn:aws:iam::123456789012:role/voxtrail-voicemail",
-      }),
+  /** Creates the stage on moto, with the rule of `workflow` (voicemail by default), and starts consuming its queue. */
+  static async start(
+    stage: string,
+    actionFor: (key: string) => StandInAction,
+    workflow: StandInWorkflow = "voicemail",
+  ): Promise<StageStandIn> {
+    const plumbing = await createS3EventQueue(
+      workflow === "prompts" ? promptsRulePattern : voicemailRulePattern,
     );
+    const sfn = new SFNClient(motoClientConfig());
+    const functionArns = <F extends string>(functions: readonly F[]) =>
+      Object.fromEntries(
+        functions.map((fn) => [fn, `arn:aws:lambda:us-east-1:123456789012:function:${stage}-${fn}`]),
+      ) as Record<F, string>;
+    const createStateMachine = async (name: string, definition: unknown) => {
+      const { stateMachineArn } = await sfn.send(
+        new CreateStateMachineCommand({
+          name: `${stage}-${name}`,
+          definition: JSON.stringify(definition),
+          roleArn: `arn:aws:iam::123456789012:role/voxtrail-${name}`,
+        }),
+      );
+      return stateMachineArn as string;
+    };
     const resources: StageResources = {
       stage,
       region: "us-east-1",
       bucket: plumbing.bucket,
-      voicemailStateMachineArn: stateMachineArn as string,
+      voicemailStateMachineArn: await createStateMachine(
+        "voicemail",
+        buildVoicemailDefinition({ functionArns: functionArns(STAGE_FUNCTIONS) }),
+      ),
+      ...(workflow === "prompts"
+        ? {
+            promptsStateMachineArn: await createStateMachine(
+              "prompts",
+              buildPromptsDefinition({ functionArns: functionArns(PROMPT_FUNCTIONS), maxConcurrency: 2 }),
+            ),
+          }
+        : {}),
     };
     await new SSMClient(motoClientConfig()).send(
       new PutParameterCommand({
@@ -85,8 +129,11 @@ export class StageStandIn {
       }),
     );
     const store = new S3Store({ client: plumbing.s3, bucket: plumbing.bucket });
-    const runtime = await LocalRuntime.start({ store, retryIntervalMs: 10 });
-    const standIn = new StageStandIn(stage, resources, plumbing, runtime, actionFor);
+    const runtime =
+      workflow === "prompts"
+        ? await PromptsRuntime.start({ store, retryIntervalMs: 10 })
+        : await LocalRuntime.start({ store, retryIntervalMs: 10 });
+    const standIn = new StageStandIn(stage, resources, plumbing, runtime, workflow, actionFor);
     standIn.#consume(sfn);
     return standIn;
   }
@@ -115,11 +162,12 @@ export class StageStandIn {
       queueUrl: this.plumbing.queueUrl,
       waitTimeSeconds: 1,
       handle: async (event) => {
+        const stateMachineArn =
+          this.workflow === "prompts"
+            ? this.resources.promptsStateMachineArn
+            : this.resources.voicemailStateMachineArn;
         const { executionArn } = await sfn.send(
-          new StartExecutionCommand({
-            stateMachineArn: this.resources.voicemailStateMachineArn,
-            input: JSON.stringify(event),
-          }),
+          new StartExecutionCommand({ stateMachineArn, input: JSON.stringify(event) }),
         );
         const key = (event as { detail: { object: { key: string } } }).detail.object.key;
         const action = this.actionFor(key);

@@ -45,6 +45,12 @@ async function main(argv: string[]): Promise<number> {
     return (await import("./commands/run-stage")).runStageCommand(rest, { ...values, stage: values.stage });
   }
   if (command === "run") return (await import("./commands/run")).runCommand(rest, values);
+  if (command === "prompts" && values.stage !== undefined) {
+    return (await import("./commands/prompts-stage")).promptsStageCommand(rest, {
+      ...values,
+      stage: values.stage,
+    });
+  }
   if (command === "prompts") return (await import("./commands/prompts")).promptsCommand(rest, values);
   if (command === "lineage") return (await import("./commands/lineage")).lineageCommand(rest, values);
   if (command === "report") return (await import("./commands/report")).reportCommand(rest, values);

@@ -59,6 +59,15 @@ Usage:
         --concurrency N    prompts synthesized at once: the Map's MaxConcurrency (default 2)
         --json             print the job result and report as JSON on stdout
 
+  voxtrail prompts --stage NAME MANIFEST [--timeout SECONDS] [--json]
+      Generate IVR prompts on a deployed stage: read its resources from the SSM parameter
+      /voxtrail/NAME/resources (the stage must deploy the prompts workflow), upload MANIFEST to
+      the stage's bucket under incoming/prompts/, find the Step Functions execution EventBridge
+      starts for it, and follow it to prompts/<jobId>/report.json. Prints the same lines and
+      summary as a local run; the audio stays in the bucket. Region, credentials and endpoints
+      come from the standard AWS configuration. Exit code 1 unless every row succeeded.
+        --timeout SECONDS  how long to wait for the job (default 900)
+
   voxtrail report [--job ID | --all] [--store DIR] [--json] [--html FILE | --cost]
       Latency from the raw samples in the store: per stage and timing, count, p50, p95, p99 and
       max (nearest rank); synthesis delivery (every gap between audio chunks, stalls, real-time

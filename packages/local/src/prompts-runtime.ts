@@ -2,12 +2,22 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { type BoundaryPolicy, Gauge, PromptRow, PromptsReport, type StoredObject } from "@voxtrail/core";
+import {
+  type BoundaryPolicy,
+  Gauge,
+  InvalidInput,
+  type ObjectStore,
+  PromptRow,
+  PromptsReport,
+  type StoredObject,
+} from "@voxtrail/core";
 import {
   createPromptHandlers,
+  ObjectCreatedEvent,
   type PreparedPrompts,
   type PromptOutcome,
   type StageHandler,
+  sourceIdentityOf,
 } from "@voxtrail/functions";
 import type { ProviderClients, ProviderSelection } from "@voxtrail/providers";
 import {
@@ -35,8 +45,10 @@ export const LOCAL_PROMPT_FUNCTION_ARNS = Object.fromEntries(
 
 /** Options of the local prompts runtime. */
 export interface PromptsRuntimeOptions {
-  /** The directory that stands in for the stage's bucket. */
-  storeDir: string;
+  /** The directory that stands in for the stage's bucket (default `./.voxtrail`); unused with `store`. */
+  storeDir?: string;
+  /** The store to run against (e.g. an `S3Store` on a bucket) instead of a directory store. */
+  store?: ObjectStore;
   /** Prompts synthesized at once: the Map's MaxConcurrency (2 by default). */
   concurrency?: number;
   /** Which synthesizer to use; the local Sonic-compatible endpoint (flite) by default. */
@@ -102,7 +114,7 @@ export class PromptsRuntime {
       providers.synthesizer === "local" ? await startSonicEndpoint(options.endpoint) : undefined;
     try {
       const deps = await localDependencies({
-        storeDir: options.storeDir,
+        ...(options.store ? { store: options.store } : { storeDir: options.storeDir ?? ".voxtrail" }),
         recordsFile: BUNDLED_RECORDS_FILE,
         providers,
         // Prompt jobs claim nothing; the table is what the stage dependencies require.
@@ -134,15 +146,31 @@ export class PromptsRuntime {
     const { store } = this.deps;
     const key = promptKeys.incomingManifest(basename(manifestPath));
     const stored = await this.#upload(manifestPath, key);
-    const event = objectCreatedEvent(store.bucket, stored, new Date());
-    const jobId = promptsJobIdFor({
-      bucket: store.bucket,
-      key,
-      versionId: event.detail.object["version-id"],
-      etag: event.detail.object.etag,
-    });
-    if (!matchesPattern(event, promptsRulePattern(store.bucket)))
+    return this.runEvent(objectCreatedEvent(store.bucket, stored, new Date()), options);
+  }
+
+  /**
+   * Runs one S3 "Object Created" event, as EventBridge delivers it, through the prompts rule
+   * pattern and, when it matches, the state machine: what the deployed rule and Lambdas do with a
+   * manifest's arrival, for an event this runtime did not produce (e.g. one an SQS queue received
+   * from a real bus). Rejects with `InvalidInput` when `event` is not an S3 "Object Created" event.
+   *
+   * @example
+   * const result = await runtime.runEvent(JSON.parse(message.Body));
+   * result.report?.totals; // when the job got as far as its report
+   */
+  async runEvent(
+    event: unknown,
+    options: { onProgress?: (progress: PromptsProgress) => void } = {},
+  ): Promise<PromptsJobResult> {
+    const parsed = ObjectCreatedEvent.safeParse(event);
+    if (!parsed.success) throw new InvalidInput("the event is not an S3 Object Created event");
+    const identity = sourceIdentityOf(parsed.data);
+    const { key } = identity;
+    const jobId = promptsJobIdFor(identity);
+    if (!matchesPattern(event, promptsRulePattern(this.deps.store.bucket))) {
       return { key, jobId, status: "NOT_MATCHED" };
+    }
     this.#onProgress = options.onProgress;
     try {
       const execution = await (this.machine as LocalStateMachine).start(event, {
@@ -230,7 +258,7 @@ export class PromptsRuntime {
     await pipeline(createReadStream(path), hash);
     const existing = await this.deps.store.head(key);
     if (existing?.sha256 === hash.digest("hex")) return existing;
-    return this.deps.store.put(key, createReadStream(path), { contentType: contentTypeOf(path) });
+    return this.deps.store.put(key, createReadStream(path), { contentType: manifestContentTypeOf(path) });
   }
 
   async #readReport(jobId: string): Promise<PromptsReport | undefined> {
@@ -240,6 +268,13 @@ export class PromptsRuntime {
   }
 }
 
-function contentTypeOf(path: string): string {
+/**
+ * The content type a prompts manifest is uploaded with: `text/csv` for a `.csv` name, JSON Lines
+ * otherwise.
+ *
+ * @example
+ * manifestContentTypeOf("menu.csv"); // "text/csv"
+ */
+export function manifestContentTypeOf(path: string): string {
   return path.toLowerCase().endsWith(".csv") ? "text/csv" : "application/x-ndjson";
 }

@@ -44,24 +44,30 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
   try {
     const result = await runtime.run(resolve(manifest), { onProgress: (event) => progress.update(event) });
     progress.clear();
-    for (const line of failureLines(result)) lineOut.write(`${line}\n`);
-    lineOut.write(`${summaryOf(result, performance.now() - started, storeDir)}\n`);
+    for (const line of promptsFailureLines(result)) lineOut.write(`${line}\n`);
+    lineOut.write(`${promptsSummaryLine(result, performance.now() - started, storeDir)}\n`);
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return succeeded(result) ? 0 : 1;
+    return promptsSucceeded(result) ? 0 : 1;
   } finally {
     progress.clear();
     await runtime.close();
   }
 }
 
-/** Whether every row of the manifest became a prompt. */
-function succeeded(result: PromptsJobResult): boolean {
+/** Whether every row of the manifest became a prompt (the job's exit code is 0 only then). */
+export function promptsSucceeded(result: PromptsJobResult): boolean {
   const totals = result.report?.totals;
   return result.status === "SUCCEEDED" && totals !== undefined && totals.succeeded === totals.rows;
 }
 
-/** One line per bad row and per prompt that did not succeed, in manifest order. */
-function failureLines(result: PromptsJobResult): string[] {
+/**
+ * One line per bad row and per prompt that did not succeed, in manifest order; or one line for a
+ * job that ended without a report.
+ *
+ * @example
+ * promptsFailureLines(result); // ["bad  line 7 p7  PromptTextEmpty: ...", "FAIL line 9 p9  ..."]
+ */
+export function promptsFailureLines(result: PromptsJobResult): string[] {
   if (result.status === "NOT_MATCHED") return [`FAIL ${result.key}  not matched by the prompts rule`];
   if (!result.report) return [`FAIL ${result.jobId}  ${result.error?.error}: ${result.error?.cause}`];
   const report: PromptsReport = result.report;
@@ -82,7 +88,14 @@ function failureLines(result: PromptsJobResult): string[] {
   return lines.sort((a, b) => a.line - b.line).map((entry) => entry.text);
 }
 
-function summaryOf(result: PromptsJobResult, elapsedMs: number, storeDir: string): string {
+/**
+ * The job's summary: rows succeeded, failed, bad and not run, the time taken, and where the audio
+ * and report are (`location`: the store directory, or `s3://bucket` on a stage).
+ *
+ * @example
+ * promptsSummaryLine(result, 5200, "s3://voxtrail-dev"); // "4 row(s): 3 succeeded, 0 failed, 1 bad row(s) in 5.2 s; ..."
+ */
+export function promptsSummaryLine(result: PromptsJobResult, elapsedMs: number, location: string): string {
   const totals = result.report?.totals;
   if (!totals) return `prompts job ${result.jobId} ${result.status.toLowerCase()} in ${seconds(elapsedMs)}`;
   const counts = [
@@ -91,7 +104,7 @@ function summaryOf(result: PromptsJobResult, elapsedMs: number, storeDir: string
     `${totals.badRows} bad row(s)`,
     ...(totals.notRun > 0 ? [`${totals.notRun} not run`] : []),
   ];
-  return `${totals.rows} row(s): ${counts.join(", ")} in ${seconds(elapsedMs)}; ${(totals.audioMs / 1000).toFixed(1)} s of audio in ${storeDir}/${promptKeys.jobPrefix(result.jobId)}, report ${promptKeys.report(result.jobId)}`;
+  return `${totals.rows} row(s): ${counts.join(", ")} in ${seconds(elapsedMs)}; ${(totals.audioMs / 1000).toFixed(1)} s of audio in ${location}/${promptKeys.jobPrefix(result.jobId)}, report ${promptKeys.report(result.jobId)}`;
 }
 
 function seconds(ms: number): string {

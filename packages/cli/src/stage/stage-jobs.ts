@@ -130,11 +130,18 @@ async function timedOut(upload: StageUpload, options: FollowOptions): Promise<St
   };
 }
 
-function isRunning({ status }: { status: string }): boolean {
+/** Whether an execution's status says it may still write (running, or waiting to be redriven). */
+export function isRunning({ status }: { status: string }): boolean {
   return status === "RUNNING" || status === "PENDING_REDRIVE";
 }
 
-async function statusesOf(
+/**
+ * Each execution's current status (DescribeExecution), in order.
+ *
+ * @example
+ * const statuses = await statusesOf(finder.executionsFor(source), sfn); // [{ executionArn, status: "RUNNING" }]
+ */
+export async function statusesOf(
   executions: EventExecution[],
   sfn: SFNClient,
 ): Promise<StageJobResult["executions"]> {

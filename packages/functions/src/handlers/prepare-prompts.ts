@@ -9,6 +9,7 @@ import type { PromptDependencies } from "../prompts/prompt-dependencies";
 import { MAX_PROMPT_TEXT_CHARS, manifestTypeOf, PromptRowValidator } from "../prompts/prompt-rows";
 import type { PreparedPrompts, PreparePromptsInput } from "../prompts/prompt-state";
 import { unchangedObject } from "../prompts/unchanged-object";
+import { sourceIdentityOf } from "../state";
 
 /**
  * PreparePrompts: streams the manifest (CSV or JSON Lines) line by line, validates every row, and
@@ -23,13 +24,8 @@ export async function preparePrompts(
 ): Promise<PreparedPrompts> {
   const clock = new EventClock();
   clock.mark("handler.start");
-  const { bucket, object } = input.event.detail;
-  const jobId = promptsJobIdFor({
-    bucket: bucket.name,
-    key: object.key,
-    versionId: object["version-id"],
-    etag: object.etag,
-  });
+  const { object } = input.event.detail;
+  const jobId = promptsJobIdFor(sourceIdentityOf(input.event));
   deps.logger.appendKeys({ jobId });
   const validator = new PromptRowValidator(manifestTypeOf(object.key), MAX_PROMPT_TEXT_CHARS);
   const hash = createHash("sha256");
