@@ -34,6 +34,8 @@ export class SynthesisTimer {
   #audioBytes = 0;
   #lastChunkAt = 0;
   readonly #gaps: number[] = [];
+  /** Kept as chunks arrive: `Math.max(...gaps)` overflows the call stack past ~125,000 gaps (a 40-minute reply). */
+  #maxGap = Number.NEGATIVE_INFINITY;
 
   constructor(now: () => number = () => performance.now()) {
     this.#now = now;
@@ -55,7 +57,9 @@ export class SynthesisTimer {
     if (this.#chunks === 0) {
       this.#clock.mark("audio.firstChunk");
     } else {
-      this.#gaps.push(arrivedAt - this.#lastChunkAt);
+      const gap = arrivedAt - this.#lastChunkAt;
+      this.#gaps.push(gap);
+      if (gap > this.#maxGap) this.#maxGap = gap;
     }
     this.#chunks += 1;
     this.#lastChunkAt = arrivedAt;
@@ -86,7 +90,7 @@ export class SynthesisTimer {
         name: "synthesize.maxGap",
         startEvent: "audio.chunk",
         endEvent: "audio.chunk.next",
-        ms: round(Math.max(...this.#gaps)),
+        ms: round(this.#maxGap),
       });
     }
     return timings;

@@ -35,6 +35,14 @@ describe("SynthesisTimer", () => {
     });
   });
 
+  test("the largest gap of a stream longer than a call's arguments can hold (200,000 chunks)", () => {
+    // 200,000 chunks of 20 ms is over an hour of audio; Math.max(...gaps) overflows the stack here.
+    const timer = new SynthesisTimer(clock(0, 0));
+    timer.requestSent();
+    for (let i = 0; i < 200_000; i++) timer.chunk(640, i * 20 + (i >= 150_000 ? 700 : 0));
+    expect(timer.timings().find((timing) => timing.name === "synthesize.maxGap")?.ms).toBe(720);
+  });
+
   test("no ttfb without audio, no total without done, no max gap with one chunk", () => {
     const silent = new SynthesisTimer(clock(0));
     silent.requestSent();
