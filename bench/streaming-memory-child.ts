@@ -3,7 +3,9 @@
  * handler (as the local runtime runs it) speaks a reply text through the Sonic client against the
  * endpoint at argv[2] and writes reply.wav into a directory store; then prints one JSON line with
  * the process's peak RSS before and after. The reply text is argv[3]'s sentence repeated argv[4]
- * times. Run by streaming-memory.ts, not by hand.
+ * times. Run with `--expose-gc`, it also collects garbage every 250 ms and reports the most memory
+ * still reachable after a collection (heap in use plus array buffers): what the synthesis retains,
+ * apart from the garbage V8 lets pile up between collections. Run by streaming-memory.ts, not by hand.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -72,6 +74,14 @@ try {
       timings: [],
     },
   };
+  const collect = (globalThis as { gc?: () => void }).gc;
+  let retainedPeak = 0;
+  const sampleRetained = () => {
+    collect?.();
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    retainedPeak = Math.max(retainedPeak, heapUsed + arrayBuffers);
+  };
+  const sampler = collect ? setInterval(sampleRetained, 250) : undefined;
   const before = process.resourceUsage().maxRSS;
   const started = performance.now();
   const handlers = createStageHandlers(deps);
@@ -80,10 +90,13 @@ try {
     replyAudio: ArtifactRef;
   };
   const ms = performance.now() - started;
+  clearInterval(sampler);
+  if (collect) sampleRetained();
   process.stdout.write(
     `${JSON.stringify({
       maxRssKbBefore: before,
       maxRssKb: process.resourceUsage().maxRSS,
+      ...(collect ? { retainedPeakBytes: retainedPeak } : {}),
       audioMs: result.audioMs,
       replyBytes: result.replyAudio.bytes,
       ms: Math.round(ms),

@@ -4,7 +4,10 @@
  * into a directory store. Each synthesis runs in its own child process (streaming-memory-child.ts),
  * so each peak is clean; the endpoint runs here, with flite rendered once and repeated
  * (repeating-flite.ts), so a 30-minute reply needs no 30-minute flite run. Flat memory: a ratio
- * near 1.
+ * near 1. Each length also runs once more with garbage collected every 250 ms, for the memory the
+ * synthesis retains: peak RSS of a long stream includes a fixed step of uncollected garbage (every
+ * chunk's short-lived buffers, the store's 64 KiB read buffers) that V8 lets pile up whatever the
+ * length, which the retained figure leaves out.
  */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -25,6 +28,8 @@ export interface SynthesisMemory {
   peakBeforeMb: number;
   /** Peak RSS of the child over its whole life, MB. */
   peakMb: number;
+  /** Most memory reachable after a collection during the synthesis (heap used + array buffers), MB; a separate run. */
+  retainedMb: number;
   /** Handler wall time, ms. */
   ms: number;
 }
@@ -35,6 +40,8 @@ export interface StreamingMemoryResult {
   long: SynthesisMemory;
   /** Long peak over short peak. */
   ratio: number;
+  /** Long retained over short retained. */
+  retainedRatio: number;
   /** Long audio over short audio: how much longer the long reply is. */
   lengthRatio: number;
 }
@@ -50,22 +57,27 @@ export async function benchStreamingMemory(
     const measure = async (targetSeconds: number): Promise<SynthesisMemory> => {
       const text = engine.textFor(targetSeconds);
       const repeats = text.split(SENTENCE.trim()).length - 1;
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ["--import", "tsx", CHILD, endpoint.url, SENTENCE, String(repeats)],
-        { maxBuffer: 1024 * 1024 },
-      );
-      const figures = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}");
+      const run = async (flags: string[]) => {
+        const { stdout } = await promisify(execFile)(
+          process.execPath,
+          [...flags, "--import", "tsx", CHILD, endpoint.url, SENTENCE, String(repeats)],
+          { maxBuffer: 1024 * 1024 },
+        );
+        return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}");
+      };
+      const figures = await run([]);
+      const retained = await run(["--expose-gc"]);
       const result: SynthesisMemory = {
         targetSeconds,
         audioSeconds: Math.round(figures.audioMs / 100) / 10,
         replyBytes: figures.replyBytes,
         peakBeforeMb: Math.round(figures.maxRssKbBefore / 102.4) / 10,
         peakMb: Math.round(figures.maxRssKb / 102.4) / 10,
+        retainedMb: Math.round(retained.retainedPeakBytes / 104857.6) / 10,
         ms: figures.ms,
       };
       options.log?.(
-        `streaming memory: ${result.audioSeconds} s of reply, peak RSS ${result.peakMb} MB (${result.peakBeforeMb} MB before), ${(result.ms / 1000).toFixed(1)} s`,
+        `streaming memory: ${result.audioSeconds} s of reply, peak RSS ${result.peakMb} MB (${result.peakBeforeMb} MB before), retained at most ${result.retainedMb} MB, ${(result.ms / 1000).toFixed(1)} s`,
       );
       return result;
     };
@@ -75,6 +87,7 @@ export async function benchStreamingMemory(
       short,
       long,
       ratio: Number((long.peakMb / short.peakMb).toFixed(3)),
+      retainedRatio: Number((long.retainedMb / short.retainedMb).toFixed(3)),
       lengthRatio: Math.round(long.audioSeconds / short.audioSeconds),
     };
   } finally {
