@@ -68,7 +68,7 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
     expect(code, stderr).toBe(1);
 
     // What the stand-in received: the S3 event moto delivered, and the execution it started.
-    const handled = standIn.handled(promptKeys.incomingManifest("menu.csv"));
+    const handled = await standIn.handled(promptKeys.incomingManifest("menu.csv"));
     expect(handled?.action).toBe("run");
     const jobId = promptsJobIdFor(sourceIdentityOf(ObjectCreatedEvent.parse(handled?.event)));
     // The job the CLI followed is the one PreparePrompts ran.
@@ -126,7 +126,7 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
       awsEnvironment(),
     );
     expect(code, stderr).toBe(1);
-    const handled = standIn.handled(promptKeys.incomingManifest("hang-up.csv"));
+    const handled = await standIn.handled(promptKeys.incomingManifest("hang-up.csv"));
     expect(handled?.action).toBe("stop");
     const jobId = promptsJobIdFor(sourceIdentityOf(ObjectCreatedEvent.parse(handled?.event)));
     expect(stdout).toMatch(
@@ -145,7 +145,7 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
     expect(stdout).toMatch(
       /^FAIL pr-[0-9a-f]{20} {2}TimedOut: no prompts report within 3 s; the execution is still running\n/,
     );
-    expect(standIn.handled(promptKeys.incomingManifest("stuck.csv"))?.action).toBe("leave");
+    expect((await standIn.handled(promptKeys.incomingManifest("stuck.csv")))?.action).toBe("leave");
   }, 60_000);
 
   it("refuses a stage that does not deploy the prompts workflow, without a stack trace", async () => {

@@ -54,7 +54,7 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
     expect(code, stderr).toBe(0);
 
     // What the stand-in received: the real S3 event moto delivered, and the execution it started.
-    const handled = standIn.handled(keys.incomingVoicemail("no-message.wav"));
+    const handled = await standIn.handled(keys.incomingVoicemail("no-message.wav"));
     expect(handled?.action).toBe("run");
     const event = ObjectCreatedEvent.parse(handled?.event);
     const jobId = jobIdFor(sourceIdentityOf(event));
@@ -94,7 +94,7 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
       awsEnvironment(),
     );
     expect(code, stderr).toBe(1);
-    const handled = standIn.handled(keys.incomingVoicemail("hang-up.wav"));
+    const handled = await standIn.handled(keys.incomingVoicemail("hang-up.wav"));
     expect(handled?.action).toBe("stop");
     const jobId = jobIdFor(sourceIdentityOf(ObjectCreatedEvent.parse(handled?.event)));
     expect(stdout).toContain(

@@ -138,14 +138,22 @@ export class StageStandIn {
     return standIn;
   }
 
-  /** What the stand-in did for the upload under `key`, once it has received its event. */
-  handled(key: string): StandInDelivery | undefined {
-    for (const delivery of this.deliveries) {
-      if (delivery.type !== "handled") continue;
-      const event = delivery.result.event as { detail: { object: { key: string } } };
-      if (event.detail.object.key === key) return delivery.result;
+  /**
+   * What the stand-in did for the upload under `key`, once it has finished with its event. The
+   * CLI may see the outcome first (the report is written, or the execution stopped, before the
+   * stand-in's delivery ends), so this waits for the delivery, up to `timeoutMs`.
+   */
+  async handled(key: string, timeoutMs = 30_000): Promise<StandInDelivery | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const delivery of this.deliveries) {
+        if (delivery.type !== "handled") continue;
+        const event = delivery.result.event as { detail: { object: { key: string } } };
+        if (event.detail.object.key === key) return delivery.result;
+      }
+      if (Date.now() > deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    return undefined;
   }
 
   /** Stops consuming, then removes the queue and rule and stops the runtime. */
