@@ -104,11 +104,11 @@ describe("jobUsage", () => {
     expect(byStage.Reason?.gbSeconds).toBeCloseTo(0.01, 10);
     expect(byStage.Synthesize?.gbSeconds).toBeCloseTo(0.4, 10);
     expect(byStage.Finalize?.gbSeconds).toBeCloseTo(0.00375, 10);
-    // Writes: LIST + record PUT per attempt, a PUT per output; the upload under Ingest; Finalize
-    // also LISTs and PUTs the summary. Reads: HEAD + GET in Ingest, one input elsewhere, and the
-    // five records Finalize copies into the summary.
+    // Writes: LIST + record PUT per attempt, a PUT per output; the upload and the claim's LIST
+    // and PUT under Ingest; Finalize also LISTs and PUTs the summary. Reads: HEAD + GET in
+    // Ingest, one input elsewhere, and the five records Finalize copies into the summary.
     expect(usage.stages.map((stage) => [stage.stage, stage.s3Writes, stage.s3Reads])).toEqual([
-      ["Ingest", 4, 2],
+      ["Ingest", 6, 2],
       ["Transcribe", 3, 1],
       ["Reason", 4, 1],
       ["Synthesize", 3, 1],
@@ -157,10 +157,10 @@ describe("estimateCost", () => {
     expect(usd("Workflow", "Step Functions Standard")).toBeCloseTo(6000 * 0.000025, 10);
     // 1.465 s rounds up to 1.5 s, at 64 MB = 0.0625 GB: 93.75 GB-s.
     expect(usd("Workflow", "Step Functions Express duration")).toBeCloseTo(93.75 * 0.00001, 10);
-    // Shared by both: 5,000 requests $0.001; 1,443.75 GB-s $0.0144375; 19,000 writes $0.095;
-    // 10,000 reads $0.004; SageMaker $0.39; 1,000 events $0.001: $0.5054375.
-    expect(estimate.totals.standard).toBeCloseTo(0.5054375 + 0.15, 10);
-    expect(estimate.totals.express).toBeCloseTo(0.5054375 + 0.001 + 0.0009375, 10);
+    // Shared by both: 5,000 requests $0.001; 1,443.75 GB-s $0.0144375; 21,000 writes $0.105;
+    // 10,000 reads $0.004; SageMaker $0.39; 1,000 events $0.001: $0.5154375.
+    expect(estimate.totals.standard).toBeCloseTo(0.5154375 + 0.15, 10);
+    expect(estimate.totals.express).toBeCloseTo(0.5154375 + 0.001 + 0.0009375, 10);
     expect(estimate.unpriced).toEqual([]);
   });
 

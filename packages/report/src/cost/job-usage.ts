@@ -78,7 +78,8 @@ const DEFINITION: AslDefinition = buildVoicemailDefinition({
  *   record and one per output (a streamed reply above 5 MiB: its parts plus two); the reads of
  *   each stage's inputs (Ingest: HEAD and GET); the attempt that ends the job also LISTs the
  *   job's records, GETs each and PUTs the lineage summary. Plus the voicemail's own upload (one
- *   PUT, under Ingest).
+ *   PUT, under Ingest) and the job claim (a LIST, and a PUT for a new claim or a GET of the
+ *   latest, under Ingest).
  * - Step Functions: the states on the job's path through the definition (the failure path when
  *   the report names a failed stage) plus one per retry (attempt above 1); for Express, the time
  *   from the execution's start to the end of the last activity.
@@ -110,6 +111,12 @@ export function jobUsage(job: JobData): JobUsage {
     usage.s3Writes += 2 + record.outputs.reduce((sum, output) => sum + putRequests(output), 0);
     usage.s3Reads += INPUT_READS[fn] ?? 0;
     if (fn === "ingest" && record.attempt === 1) usage.s3Writes += 1; // the voicemail's upload
+    if (fn === "ingest") {
+      // The job claim: LIST the job's claims, then PUT the first one, or GET the latest (a retry
+      // of Ingest, or a later run, finds one).
+      usage.s3Writes += record.attempt === 1 ? 2 : 1;
+      if (record.attempt > 1) usage.s3Reads += 1;
+    }
     const endsJob = fn === "finalize" || fn === "recordFailure";
     if (endsJob && record.outcome === "succeeded") {
       usage.s3Writes += 2;
