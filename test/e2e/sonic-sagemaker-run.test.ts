@@ -1,7 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { parseWav } from "@voxtrail/audio";
 import { ActivityRecord, JobReport, type Processor } from "@voxtrail/core";
 import {
@@ -16,11 +15,11 @@ import {
 import { SonicSageMakerSynthesizer } from "@voxtrail/providers";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runtimeWithSonicAt, SONIC_ENDPOINT_NAME, sonicClient } from "../support/sonic-sagemaker-runtime";
 import { runCli } from "./run-cli";
 
 // The shortest bundled voicemail: transcription dominates each run.
 const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
-const ENDPOINT_NAME = "sonic-under-test";
 
 let workDir: string;
 
@@ -46,14 +45,6 @@ async function faultyEndpoint(faults: SonicEndpointFaults) {
   return { endpoint, invocations: () => invocations };
 }
 
-function sagemakerClient(endpoint: SonicEndpoint): SageMakerRuntimeClient {
-  return new SageMakerRuntimeClient({
-    endpoint: endpoint.url,
-    region: "eu-west-1",
-    credentials: { accessKeyId: "x", secretAccessKey: "x" },
-  });
-}
-
 async function lineageOf(store: string, jobId: string): Promise<Map<string, ActivityRecord>> {
   const dir = join(store, "lineage", jobId);
   const records = new Map<string, ActivityRecord>();
@@ -69,18 +60,7 @@ async function lineageOf(store: string, jobId: string): Promise<Map<string, Acti
 
 /** Runs the bundled short voicemail through the local runtime with sonic-sagemaker on `endpoint`. */
 async function runWithSonic(endpoint: SonicEndpoint, store: string): Promise<JobResult> {
-  const runtime = await LocalRuntime.start({
-    storeDir: store,
-    retryIntervalMs: 10,
-    providers: {
-      transcriber: "local",
-      reasoner: "local",
-      synthesizer: "sonic-sagemaker",
-      sonicEndpoint: ENDPOINT_NAME,
-      voiceId: "slt",
-    },
-    providerClients: { sagemaker: sagemakerClient(endpoint) },
-  });
+  const runtime = await runtimeWithSonicAt(endpoint.url, store);
   try {
     const [result] = await runtime.run(await collectInputFiles([VOICEMAIL]), { concurrency: 1 });
     return result as JobResult;
@@ -109,7 +89,7 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
         "--synthesizer",
         "sonic-sagemaker",
         "--sonic-endpoint",
-        ENDPOINT_NAME,
+        SONIC_ENDPOINT_NAME,
         "--voice-id",
         "slt",
       ],
@@ -145,7 +125,7 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
     expect(lineage.has("synthesize-03")).toBe(false);
     expect(second?.processors[0]).toMatchObject({
       provider: "sonic-sagemaker",
-      endpoint: ENDPOINT_NAME,
+      endpoint: SONIC_ENDPOINT_NAME,
       boundary: { kind: "aws-account", service: "sagemaker", region: "eu-west-1" },
     });
   });
@@ -177,8 +157,8 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
     // The same reply, synthesized again (the fault hit the first invocation only).
     const text = (await readFile(join(store, byKind["reply-text"]?.key as string), "utf8")).trim();
     const unfaulted = new SonicSageMakerSynthesizer({
-      client: sagemakerClient(faulty.endpoint),
-      endpointName: ENDPOINT_NAME,
+      client: sonicClient(faulty.endpoint.url),
+      endpointName: SONIC_ENDPOINT_NAME,
       voiceId: "slt",
       processor: lineage.get("synthesize-02")?.processors[0] as Processor,
     }).synthesize({
@@ -278,7 +258,7 @@ describe("the local policy and a third-party synthesizer", () => {
       "--synthesizer",
       "sonic-sagemaker",
       "--sonic-endpoint",
-      ENDPOINT_NAME,
+      SONIC_ENDPOINT_NAME,
     ]);
     expect(voiceless.code).toBe(2);
     expect(voiceless.stderr).toContain("needs a Sonic voice id (--voice-id ID)");

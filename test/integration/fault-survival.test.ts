@@ -1,20 +1,18 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { ActivityRecord } from "@voxtrail/core";
 import {
   BUNDLED_VOICEMAILS_DIR,
   collectInputFiles,
   type JobResult,
-  LocalRuntime,
   type SonicEndpoint,
   startSonicEndpoint,
 } from "@voxtrail/local";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runtimeWithSonicAt } from "../support/sonic-sagemaker-runtime";
 
-const ENDPOINT_NAME = "sonic-under-faults";
 const JOBS = 3;
 /** Invocation 1 is refused with 429; invocations 2 and 3 break mid-stream: three faults in all. */
 const FAULTS_INJECTED = 3;
@@ -43,24 +41,7 @@ beforeAll(async () => {
     await copyFile(join(BUNDLED_VOICEMAILS_DIR, "no-message.wav"), join(inputs, `call-${index}.wav`));
   }
   const store = join(workDir, "store");
-  const runtime = await LocalRuntime.start({
-    storeDir: store,
-    retryIntervalMs: 10,
-    providers: {
-      transcriber: "local",
-      reasoner: "local",
-      synthesizer: "sonic-sagemaker",
-      sonicEndpoint: ENDPOINT_NAME,
-      voiceId: "slt",
-    },
-    providerClients: {
-      sagemaker: new SageMakerRuntimeClient({
-        endpoint: endpoint.url,
-        region: "eu-west-1",
-        credentials: { accessKeyId: "x", secretAccessKey: "x" },
-      }),
-    },
-  });
+  const runtime = await runtimeWithSonicAt(endpoint.url, store);
   try {
     results = await runtime.run(await collectInputFiles([inputs]), { concurrency: JOBS });
   } finally {

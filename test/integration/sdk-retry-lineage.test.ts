@@ -4,19 +4,12 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { ActivityRecord } from "@voxtrail/core";
-import {
-  collectInputFiles,
-  type JobResult,
-  LocalRuntime,
-  type SonicEndpoint,
-  startSonicEndpoint,
-} from "@voxtrail/local";
+import { collectInputFiles, type JobResult, type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BAD_FIXTURES_DIR } from "../../scripts/make-bad-fixtures";
+import { runtimeWithSonicAt } from "../support/sonic-sagemaker-runtime";
 
-const ENDPOINT_NAME = "sonic-under-test";
 /** The shortest voicemail that goes all the way to Synthesize: three seconds of silence. */
 const VOICEMAIL = join(BAD_FIXTURES_DIR, "silence.wav");
 /** The SDK's default for standard retry mode: the first try and two retries. */
@@ -79,24 +72,7 @@ async function throttlingFront(throttled: number) {
 
 /** Runs the voicemail through the local runtime with sonic-sagemaker behind `url`. */
 async function runThrough(url: string, store: string): Promise<JobResult> {
-  const runtime = await LocalRuntime.start({
-    storeDir: store,
-    retryIntervalMs: 10,
-    providers: {
-      transcriber: "local",
-      reasoner: "local",
-      synthesizer: "sonic-sagemaker",
-      sonicEndpoint: ENDPOINT_NAME,
-      voiceId: "slt",
-    },
-    providerClients: {
-      sagemaker: new SageMakerRuntimeClient({
-        endpoint: url,
-        region: "eu-west-1",
-        credentials: { accessKeyId: "x", secretAccessKey: "x" },
-      }),
-    },
-  });
+  const runtime = await runtimeWithSonicAt(url, store);
   try {
     const [result] = await runtime.run(await collectInputFiles([VOICEMAIL]), { concurrency: 1 });
     return result as JobResult;

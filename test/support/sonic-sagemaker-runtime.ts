@@ -1,0 +1,36 @@
+import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { LocalRuntime } from "@voxtrail/local";
+
+/** The endpoint name the tests' Sonic-on-SageMaker runs call. */
+export const SONIC_ENDPOINT_NAME = "sonic-under-test";
+
+/**
+ * A SageMaker Runtime client for the Sonic-compatible endpoint at `url`, in eu-west-1 (the region
+ * the tests expect lineage to record) with throwaway credentials.
+ */
+export function sonicClient(url: string): SageMakerRuntimeClient {
+  return new SageMakerRuntimeClient({
+    endpoint: url,
+    region: "eu-west-1",
+    credentials: { accessKeyId: "x", secretAccessKey: "x" },
+  });
+}
+
+/**
+ * The local runtime with every stage embedded but synthesis, which is `sonic-sagemaker` against
+ * the endpoint at `url` (a faulty local endpoint, or a proxy in front of one); retries after 10 ms.
+ */
+export function runtimeWithSonicAt(url: string, storeDir: string): Promise<LocalRuntime> {
+  return LocalRuntime.start({
+    storeDir,
+    retryIntervalMs: 10,
+    providers: {
+      transcriber: "local",
+      reasoner: "local",
+      synthesizer: "sonic-sagemaker",
+      sonicEndpoint: SONIC_ENDPOINT_NAME,
+      voiceId: "slt",
+    },
+    providerClients: { sagemaker: sonicClient(url) },
+  });
+}
