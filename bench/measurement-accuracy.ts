@@ -6,10 +6,7 @@
  * so only the endpoint's delays are under test (as in injected-delay.test.ts).
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import { LOCAL_BOUNDARY } from "@voxtrail/core";
-import { DEFAULT_REPLY_FORMAT, startSonicEndpoint } from "@voxtrail/local";
-import { SonicSageMakerSynthesizer } from "@voxtrail/providers";
+import { DEFAULT_REPLY_FORMAT, localSonicSynthesizer, startSonicEndpoint } from "@voxtrail/local";
 import { RepeatingFlite } from "./repeating-flite";
 import { median, round1 } from "./stats";
 
@@ -54,22 +51,7 @@ export async function benchMeasurementAccuracy(
       engine,
       faults: { firstByteDelayMs: setting.firstAudioMs, stall: { afterChunk: 5, ms: setting.stallMs } },
     });
-    const client = new SageMakerRuntimeClient({
-      endpoint: endpoint.url,
-      region: "us-east-1",
-      credentials: { accessKeyId: "local", secretAccessKey: "local" },
-    });
-    const synthesizer = new SonicSageMakerSynthesizer({
-      client,
-      endpointName: "voxtrail-local-sonic",
-      voiceId: "slt",
-      processor: {
-        provider: "local-sonic-endpoint",
-        model: "flite",
-        version: "bench",
-        boundary: LOCAL_BOUNDARY,
-      },
-    });
+    const synthesizer = localSonicSynthesizer(endpoint);
     const ttfb: number[] = [];
     const maxGap: number[] = [];
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
@@ -88,7 +70,6 @@ export async function benchMeasurementAccuracy(
       }
     } finally {
       loopDelay.disable();
-      client.destroy();
       await endpoint.close();
     }
     const row: AccuracyRow = {

@@ -16,9 +16,8 @@
 import { mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { normalizeForTranscription, wavHeader } from "@voxtrail/audio";
-import { type JobReport, LOCAL_BOUNDARY } from "@voxtrail/core";
+import type { JobReport, Synthesizer } from "@voxtrail/core";
 import {
   BUNDLED_RECORDS_FILE,
   BUNDLED_VOICEMAILS_DIR,
@@ -26,14 +25,10 @@ import {
   DEFAULT_REPLY_FORMAT,
   type InputFile,
   LocalRuntime,
+  localSonicSynthesizer,
   startSonicEndpoint,
 } from "@voxtrail/local";
-import {
-  JsonlRecordLookup,
-  LocalReasoner,
-  PocketsphinxTranscriber,
-  SonicSageMakerSynthesizer,
-} from "@voxtrail/providers";
+import { JsonlRecordLookup, LocalReasoner, PocketsphinxTranscriber } from "@voxtrail/providers";
 import { median, round1 } from "./stats";
 
 /** Options of {@link benchOverhead}. */
@@ -153,37 +148,19 @@ class DirectLoop {
     private readonly transcriber: PocketsphinxTranscriber,
     private readonly reasoner: LocalReasoner,
     private readonly records: JsonlRecordLookup,
-    private readonly synthesizer: SonicSageMakerSynthesizer,
+    private readonly synthesizer: Synthesizer,
     readonly close: () => Promise<void>,
   ) {}
 
   static async start(): Promise<DirectLoop> {
     const endpoint = await startSonicEndpoint();
-    const client = new SageMakerRuntimeClient({
-      endpoint: endpoint.url,
-      region: "us-east-1",
-      credentials: { accessKeyId: "local", secretAccessKey: "local" },
-    });
-    const synthesizer = new SonicSageMakerSynthesizer({
-      client,
-      endpointName: "voxtrail-local-sonic",
-      voiceId: "slt",
-      processor: {
-        provider: "local-sonic-endpoint",
-        model: "flite",
-        version: "bench",
-        boundary: LOCAL_BOUNDARY,
-      },
-    });
+    const synthesizer = localSonicSynthesizer(endpoint);
     return new DirectLoop(
       new PocketsphinxTranscriber(),
       new LocalReasoner(),
       await JsonlRecordLookup.fromFile(BUNDLED_RECORDS_FILE),
       synthesizer,
-      async () => {
-        client.destroy();
-        await endpoint.close();
-      },
+      () => endpoint.close(),
     );
   }
 

@@ -71,7 +71,7 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
     transcriber: cloud.transcriber ?? new PocketsphinxTranscriber(),
     reasoner: cloud.reasoner ?? new LocalReasoner(),
     records: cloud.records ?? (await JsonlRecordLookup.fromFile(options.recordsFile)),
-    synthesizer: cloud.synthesizer ?? localSynthesizer(options.endpoint),
+    synthesizer: cloud.synthesizer ?? localSonicSynthesizer(requireEndpoint(options.endpoint)),
     events: new StoreEventPublisher(store),
     logger: new Logger({
       serviceName: "voxtrail",
@@ -87,9 +87,14 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
   };
 }
 
-/** Synthesis through the real SageMaker Runtime client against the local Sonic-compatible endpoint. */
-function localSynthesizer(endpoint: SonicEndpoint | undefined): Synthesizer {
-  if (endpoint === undefined) throw new Error("the local synthesizer needs the local Sonic endpoint");
+/**
+ * Synthesis through the real SageMaker Runtime client against the local Sonic-compatible endpoint,
+ * labelled for what it is (flite, not Sonic; boundary `local`).
+ *
+ * @example
+ * const synthesizer = localSonicSynthesizer(await startSonicEndpoint());
+ */
+export function localSonicSynthesizer(endpoint: Pick<SonicEndpoint, "url">): Synthesizer {
   const client = new SageMakerRuntimeClient({
     endpoint: endpoint.url,
     region: "us-east-1",
@@ -107,4 +112,9 @@ function localSynthesizer(endpoint: SonicEndpoint | undefined): Synthesizer {
       boundary: LOCAL_BOUNDARY,
     },
   });
+}
+
+function requireEndpoint(endpoint: SonicEndpoint | undefined): SonicEndpoint {
+  if (endpoint === undefined) throw new Error("the local synthesizer needs the local Sonic endpoint");
+  return endpoint;
 }
