@@ -7,8 +7,8 @@ import { parseWav } from "@voxtrail/audio";
 import { PromptsReport } from "@voxtrail/core";
 import { ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/functions";
 import { promptKeys, promptsJobIdFor, type StageResources, stageParameterName } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { motoClientConfig } from "../setup/aws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { motoCliEnvironment, motoClientConfig } from "../setup/aws";
 import { StageStandIn } from "../support/stage-stand-in";
 import { runCli } from "./run-cli";
 
@@ -23,16 +23,6 @@ const MANIFEST = [
 
 let workDir: string;
 let standIn: StageStandIn;
-
-/** The CLI's environment: the standard AWS configuration, pointed at moto_server. */
-function awsEnvironment(): Record<string, string> {
-  return {
-    AWS_ENDPOINT_URL: inject("motoEndpoint"),
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: "testing",
-    AWS_SECRET_ACCESS_KEY: "testing",
-  };
-}
 
 /** The manifest under a name of its own, so each case has its own key and stand-in action. */
 async function manifestNamed(name: string): Promise<string> {
@@ -63,7 +53,7 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
   it("uploads the manifest, follows the execution EventBridge started, and names the bad row", async () => {
     const { code, stdout, stderr } = await runCli(
       ["prompts", "--stage", standIn.stage, await manifestNamed("menu.csv"), "--json"],
-      awsEnvironment(),
+      motoCliEnvironment(),
     );
     expect(code, stderr).toBe(1);
 
@@ -123,7 +113,7 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
   it("reports a job whose execution was stopped without a report as failed with its status", async () => {
     const { code, stdout, stderr } = await runCli(
       ["prompts", "--stage", standIn.stage, await manifestNamed("hang-up.csv")],
-      awsEnvironment(),
+      motoCliEnvironment(),
     );
     expect(code, stderr).toBe(1);
     const handled = await standIn.handled(promptKeys.incomingManifest("hang-up.csv"));
@@ -139,7 +129,7 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
   it("gives up at the timeout on a job still running, naming it", async () => {
     const { code, stdout } = await runCli(
       ["prompts", "--stage", standIn.stage, await manifestNamed("stuck.csv"), "--timeout", "3"],
-      awsEnvironment(),
+      motoCliEnvironment(),
     );
     expect(code).toBe(1);
     expect(stdout).toMatch(
@@ -161,7 +151,7 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
     );
     const { code, stdout, stderr } = await runCli(
       ["prompts", "--stage", stage, await manifestNamed("menu-elsewhere.csv")],
-      awsEnvironment(),
+      motoCliEnvironment(),
     );
     expect(code).toBe(1);
     expect(stdout).toBe("");

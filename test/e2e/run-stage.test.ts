@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/functions";
 import { BUNDLED_VOICEMAILS_DIR } from "@voxtrail/local";
 import { jobIdFor, keys } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { motoCliEnvironment } from "../setup/aws";
 import { StageStandIn } from "../support/stage-stand-in";
 import { runCli } from "./run-cli";
 
@@ -13,16 +14,6 @@ const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
 
 let workDir: string;
 let standIn: StageStandIn;
-
-/** The CLI's environment: the standard AWS configuration, pointed at moto_server. */
-function awsEnvironment(): Record<string, string> {
-  return {
-    AWS_ENDPOINT_URL: inject("motoEndpoint"),
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: "testing",
-    AWS_SECRET_ACCESS_KEY: "testing",
-  };
-}
 
 /** The fixture voicemail under another name, so each case has its own key and action. */
 async function voicemailNamed(name: string): Promise<string> {
@@ -49,7 +40,7 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
   it("uploads to the stage's bucket, finds the execution EventBridge started, and reports the job", async () => {
     const { code, stdout, stderr } = await runCli(
       ["run", "--stage", standIn.stage, VOICEMAIL, "--json"],
-      awsEnvironment(),
+      motoCliEnvironment(),
     );
     expect(code, stderr).toBe(0);
 
@@ -91,7 +82,7 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
   it("reports a job whose execution was stopped without a report as failed with its status", async () => {
     const { code, stdout, stderr } = await runCli(
       ["run", "--stage", standIn.stage, await voicemailNamed("hang-up.wav")],
-      awsEnvironment(),
+      motoCliEnvironment(),
     );
     expect(code, stderr).toBe(1);
     const handled = await standIn.handled(keys.incomingVoicemail("hang-up.wav"));
@@ -106,7 +97,7 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
   it("gives up at the timeout on a job still running, naming it", async () => {
     const { code, stdout } = await runCli(
       ["run", "--stage", standIn.stage, await voicemailNamed("stuck.wav"), "--timeout", "3"],
-      awsEnvironment(),
+      motoCliEnvironment(),
     );
     expect(code).toBe(1);
     expect(stdout).toMatch(
@@ -115,7 +106,10 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
   }, 60_000);
 
   it("names the missing stage parameter and the region, without a stack trace", async () => {
-    const { code, stdout, stderr } = await runCli(["run", "--stage", "absent", VOICEMAIL], awsEnvironment());
+    const { code, stdout, stderr } = await runCli(
+      ["run", "--stage", "absent", VOICEMAIL],
+      motoCliEnvironment(),
+    );
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toBe(

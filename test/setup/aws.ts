@@ -9,3 +9,13 @@ export function motoClientConfig() {
     forcePathStyle: true,
   };
 }
+
+/** Environment for a `voxtrail` child process: the standard AWS configuration, pointed at this run's moto_server. */
+export function motoCliEnvironment(): Record<string, string> {
+  return {
+    AWS_ENDPOINT_URL: inject("motoEndpoint"),
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "testing",
+    AWS_SECRET_ACCESS_KEY: "testing",
+  };
+}
