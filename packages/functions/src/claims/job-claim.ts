@@ -3,6 +3,7 @@ import {
   type ExecutionLiveness,
   JobClaim,
   JobReport,
+  ObjectNotFound,
   type ObjectStore,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
@@ -73,10 +74,14 @@ async function readClaim(store: ObjectStore, key: string): Promise<JobClaim> {
 
 /** The job report, if the claim's execution wrote it (a report of an earlier run does not count). */
 async function reportOf(store: ObjectStore, claim: JobClaim): Promise<JobReport | undefined> {
-  if (!(await store.head(keys.report(claim.jobId)))) return undefined;
-  const report = JobReport.parse(
-    JSON.parse((await store.getBytes(keys.report(claim.jobId))).toString("utf8")),
-  );
+  let body: Buffer;
+  try {
+    body = await store.getBytes(keys.report(claim.jobId));
+  } catch (error) {
+    if (error instanceof ObjectNotFound) return undefined;
+    throw error;
+  }
+  const report = JobReport.parse(JSON.parse(body.toString("utf8")));
   return report.execution.id === claim.executionId ? report : undefined;
 }
 
