@@ -4,6 +4,7 @@ import type { AccuracyRow } from "./measurement-accuracy";
 import type { OverheadResult } from "./overhead";
 import type { PromptsScalingResult } from "./prompts-scaling";
 import type { StreamingMemoryResult } from "./streaming-memory";
+import type { TranscriptionWerResult } from "./transcription-wer";
 
 /** Everything one `npm run bench` measured. */
 export interface BenchResults {
@@ -13,6 +14,7 @@ export interface BenchResults {
   overhead?: OverheadResult;
   streamingMemory?: StreamingMemoryResult;
   measurementAccuracy?: AccuracyRow[];
+  transcriptionWer?: TranscriptionWerResult;
   promptsScaling?: PromptsScalingResult;
   lineageQueries?: LineageQueryResult;
   /** Sections that threw, with the error's message. */
@@ -55,6 +57,17 @@ export function resultsMarkdown(results: BenchResults): string {
   for (const row of measurementAccuracy ?? []) {
     out.push(
       `| Measurement accuracy: injected first audio ${row.injectedFirstAudioMs} ms, stall ${row.injectedStallMs} ms (${row.runs} runs) | recorded ttfb median ${median(row.recordedTtfbMs)} ms (error ${signed(row.ttfbErrorMs)}, worst ${signed(row.ttfbMaxErrorMs)}); largest gap median ${median(row.recordedMaxGapMs)} ms (error ${signed(row.stallErrorMs)}, worst ${signed(row.stallMaxErrorMs)}); event loop late up to ${row.eventLoopLateMs} ms | ttfb ${(median(row.recordedTtfbMs) / row.injectedFirstAudioMs).toFixed(3)}x, stall ${(median(row.recordedMaxGapMs) / row.injectedStallMs).toFixed(3)}x |`,
+    );
+  }
+  const wer = results.transcriptionWer;
+  if (wer) {
+    const perVoicemail = (delivery: "wideband" | "telephony") =>
+      wer.rows
+        .filter((row) => row.delivery === delivery)
+        .map((row) => `${row.voicemail} ${row.wer.toFixed(3)}`)
+        .join(", ");
+    out.push(
+      `| Transcription accuracy (${wer.engine}): word error rate over the ${wer.rows.length / 2} bundled voicemails, 8 kHz mu-law telephony copies vs 16 kHz originals | **${wer.corpusWer.telephony.toFixed(3)} vs ${wer.corpusWer.wideband.toFixed(3)}**; telephony: ${perVoicemail("telephony")}; wideband: ${perVoicemail("wideband")} | ${wer.ratio.toFixed(2)}x |`,
     );
   }
   const scaling = results.promptsScaling;

@@ -5,7 +5,7 @@
  * it can, and the ratios are the figures to read. Meant to finish in under ten minutes on 2 cores.
  *
  *   npm run bench
- *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, accuracy, prompts, lineage)
+ *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, accuracy, wer, prompts, lineage)
  *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
  *
@@ -28,8 +28,9 @@ import { benchOverhead } from "./overhead";
 import { benchPromptsScaling, promptsScalingTable } from "./prompts-scaling";
 import { type BenchResults, resultsMarkdown } from "./results-markdown";
 import { benchStreamingMemory } from "./streaming-memory";
+import { benchTranscriptionWer } from "./transcription-wer";
 
-const SECTIONS = ["overhead", "memory", "accuracy", "prompts", "lineage"] as const;
+const SECTIONS = ["overhead", "memory", "accuracy", "wer", "prompts", "lineage"] as const;
 type Section = (typeof SECTIONS)[number];
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
@@ -79,6 +80,9 @@ await section("memory", async () => {
 });
 await section("accuracy", async () => {
   results.measurementAccuracy = await benchMeasurementAccuracy({ log });
+});
+await section("wer", async () => {
+  results.transcriptionWer = await benchTranscriptionWer({ log });
 });
 await section("prompts", async () => {
   results.promptsScaling = await benchPromptsScaling({ log: (line) => log(`prompts: ${line}`) });

@@ -1,18 +1,33 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine for voxtrail: Debian's speech recogniser (pocketsphinx and its US English
-# model, used by the embedded transcriber) and the npm dependencies. Safe to run again.
+# Sets up a fresh Debian/Ubuntu machine for voxtrail and for its tests: Debian's speech recogniser
+# (pocketsphinx and its US English model, used by the embedded transcriber), Chromium (the HTML
+# report's browser test), the npm dependencies, and moto_server (the tests' local S3, EventBridge,
+# Step Functions) through pip where pip reaches its index. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v pocketsphinx_continuous >/dev/null 2>&1 || ! dpkg -s pocketsphinx-en-us >/dev/null 2>&1; then
-  echo "setup: installing Debian's pocketsphinx and pocketsphinx-en-us" >&2
-  sudo_cmd=()
-  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+
+missing=()
+for package in pocketsphinx pocketsphinx-en-us chromium fonts-dejavu-core; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing Debian's ${missing[*]}" >&2
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq pocketsphinx pocketsphinx-en-us >/dev/null
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm dependencies" >&2
   npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if ! command -v moto_server >/dev/null 2>&1; then
+  echo "setup: installing moto_server (Python's moto[server]) with pip" >&2
+  if ! python3 -m pip install --quiet --disable-pip-version-check --timeout 20 'moto[server]' >&2; then
+    echo "setup: pip could not install moto[server]; npm test needs moto_server on the PATH: install Python's moto[server] (moto 5.2) by hand" >&2
+  fi
 fi

@@ -1,14 +1,10 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { BUNDLED_VOICEMAILS_DIR, collectInputFiles, type JobResult, LocalRuntime } from "@voxtrail/local";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openLineageValidator } from "../support/openlineage-schema";
 import { runCli } from "./run-cli";
-
-const SCHEMA_FILE = fileURLToPath(new URL("../../../shared/openlineage/OpenLineage.json", import.meta.url));
 
 let store: string;
 let results: JobResult[];
@@ -86,9 +82,7 @@ describe("voxtrail lineage over a real local run of the fixtures", () => {
   });
 
   it("exports OpenLineage events that validate against the schema", async () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-    const validate = ajv.compile(JSON.parse(await readFile(SCHEMA_FILE, "utf8")));
+    const validate = await openLineageValidator();
     const exported = await lineage("export", "--format", "openlineage");
     const events = exported.stdout
       .trim()

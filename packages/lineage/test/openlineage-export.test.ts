@@ -1,20 +1,13 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { DataZoneClient } from "@aws-sdk/client-datazone";
 import { DirectoryStore } from "@voxtrail/storage";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openLineageValidator } from "../../../test/support/openlineage-schema";
 import { LineageGraph, openLineageEvents, postToDataZone, readLineage } from "../src/index";
 import { startDataZoneEndpoint } from "./datazone-server";
 import { type SyntheticJob, writeSyntheticJob } from "./synthetic-jobs";
-
-/** The OpenLineage schema, beside the repository (`../shared/openlineage/`), never copied into it. */
-const SCHEMA_FILE = fileURLToPath(
-  new URL("../../../../shared/openlineage/OpenLineage.json", import.meta.url),
-);
 
 let root: string;
 let graph: LineageGraph;
@@ -30,12 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-async function openLineageValidator() {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  return ajv.compile(JSON.parse(await readFile(SCHEMA_FILE, "utf8")));
-}
 
 describe("OpenLineage export", () => {
   it("writes START and COMPLETE per stage run, every event valid against the OpenLineage schema", async () => {
