@@ -33,6 +33,35 @@ export class ObjectNotFound extends VoxtrailError {
   readonly retryable = false;
 }
 
+/**
+ * The store refused to read an object (S3's 403). Without `s3:ListBucket`, S3 answers a GET or
+ * HEAD of a missing key with 403 too, so this is never taken as "absent": the caller cannot tell a
+ * missing object from a forbidden one. The message names the operation and the key's top-level
+ * prefix only (the rest of a key may be caller data).
+ */
+export class StoreAccessDenied extends VoxtrailError {
+  readonly retryable = false;
+
+  /**
+   * For a 403 answer to `operation` (e.g. `HeadObject`) on `key`.
+   *
+   * @example
+   * StoreAccessDenied.forRead("GetObject", "reports/vm-1/report.json").message;
+   * // 'S3 GetObject under prefix "reports/" was denied (403). ... needs s3:ListBucket on prefix "reports/" ...'
+   */
+  static forRead(operation: string, key: string, options?: ErrorOptions): StoreAccessDenied {
+    const slash = key.indexOf("/");
+    const prefix = slash > 0 ? `prefix "${key.slice(0, slash + 1)}"` : "the bucket's top level";
+    return new StoreAccessDenied(
+      `S3 ${operation} under ${prefix} was denied (403). S3 also answers 403 for a missing key when ` +
+        `the caller may not list the bucket, so the object may be missing or forbidden: the function's ` +
+        `role needs s3:ListBucket on ${prefix} to tell a missing key from a forbidden one ` +
+        `(and s3:GetObject to read it).`,
+      options,
+    );
+  }
+}
+
 /** The speech recogniser failed or is missing. */
 export class TranscriptionFailed extends VoxtrailError {
   readonly retryable = false;

@@ -21,7 +21,11 @@ export interface StageDependencies {
   store: ObjectStore;
   transcriber: Transcriber;
   reasoner: Reasoner;
-  records: RecordLookup;
+  /**
+   * A lookup that reads its records on first use (S3's) has `load()`: Reason calls it before
+   * recording the lookup's processor, whose version names the records read.
+   */
+  records: RecordLookup & { load?(): Promise<void> };
   synthesizer: Synthesizer;
   events: EventPublisher;
   logger: Logger;

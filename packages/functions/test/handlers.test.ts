@@ -1,9 +1,9 @@
 import { encodeMuLaw, writeWav } from "@voxtrail/audio";
-import { ActivityRecord, JobReport, LineageSummary } from "@voxtrail/core";
+import { ActivityRecord, JobReport, LineageSummary, LOCAL_BOUNDARY, type Transcript } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 import { createStageHandlers } from "../src/stage-handlers";
-import type { JobState } from "../src/state";
+import type { JobState, ReasonInput } from "../src/state";
 import { context, testDependencies } from "./stage-dependencies";
 
 const execution = {
@@ -80,6 +80,43 @@ describe("ingest", () => {
     const activity = ActivityRecord.parse(JSON.parse((await deps.store.getBytes(records[1]!)).toString()));
     expect(activity).toMatchObject({ outcome: "failed", attempt: 2, error: { name: "InvalidAudio" } });
     expect(JSON.stringify(activity)).not.toContain("call me maybe");
+  });
+
+  it("reads the object an S3 event's form-encoded key names, and records the key as S3 has it", async () => {
+    const { deps } = await testDependencies();
+    const key = "incoming/voicemail/a b+c%(1).wav";
+    await deps.store.put(key, telephonyTone(), { contentType: "audio/wav" });
+    const event = objectCreated(deps.store.bucket, "incoming/voicemail/a+b%2Bc%25%281%29.wav");
+    const job = (await createStageHandlers(deps).ingest(
+      { event: { ...event, detail: { ...event.detail, reason: "PutObject" } }, execution },
+      context,
+    )) as JobState;
+    expect(job.source).toMatchObject({ key, uri: deps.store.uri(key) });
+  });
+
+  it("refuses an S3 event whose key is not URL-encoding with InvalidInput, and its failure is still reported", async () => {
+    const { deps, published } = await testDependencies();
+    const event = objectCreated(deps.store.bucket, "incoming/voicemail/maria%zz.wav");
+    const state = { ...event, detail: { ...event.detail, reason: "PutObject" } };
+    const handlers = createStageHandlers(deps);
+    const error = (await handlers
+      .ingest({ event: state, execution }, context)
+      .catch((e: Error) => e)) as Error;
+    expect(error).toMatchObject({ name: "InvalidInput" });
+    expect(error.message).toMatch(/not followed by two hex digits/);
+    expect(error.message).not.toContain("maria");
+    const failure = { Error: "InvalidInput", Cause: JSON.stringify({ errorMessage: error.message }) };
+    const out = (await handlers.recordFailure(
+      { stage: "Ingest", state: { ...state, failure }, execution },
+      context,
+    )) as { report: { key: string } };
+    const report = JobReport.parse(JSON.parse((await deps.store.getBytes(out.report.key)).toString()));
+    expect(report).toMatchObject({
+      outcome: "failed",
+      source: { key: "incoming/voicemail/maria%zz.wav" },
+      failure: { stage: "Ingest", error: { name: "InvalidInput" } },
+    });
+    expect(published.map((p) => p.detail.errorName)).toEqual(["InvalidInput"]);
   });
 
   it("refuses an event for another bucket", async () => {
@@ -209,5 +246,57 @@ describe("recordFailure", () => {
       cause: string;
     };
     expect(out.cause).toBe("States.Timeout: Task timed out after 300 seconds");
+  });
+});
+
+describe("reason", () => {
+  it("has a lookup that reads its records on first use read them before recording its processor", async () => {
+    let version = "not read yet";
+    const records = {
+      get processor() {
+        return { provider: "s3-records", model: "records.jsonl", version, boundary: LOCAL_BOUNDARY };
+      },
+      load: async () => {
+        version = "abc123abc123";
+      },
+      find: async () => undefined,
+    };
+    const { deps } = await testDependencies({
+      records,
+      transcriber: {
+        processor: { provider: "t", model: "t", version: "0", boundary: LOCAL_BOUNDARY },
+        transcribe: async (): Promise<Transcript> => ({
+          text: "hello",
+          words: [],
+          language: "en",
+          audioMs: 1000,
+          processor: { provider: "t", model: "t", version: "0", boundary: LOCAL_BOUNDARY },
+        }),
+      },
+      reasoner: {
+        processor: { provider: "r", model: "r", version: "0", boundary: LOCAL_BOUNDARY },
+        reason: async (transcript) => ({
+          intent: "other",
+          entities: {},
+          summary: transcript.text,
+          match: { outcome: "not-found", searchedFor: [] },
+          replyText: "Thanks.",
+          processor: { provider: "r", model: "r", version: "0", boundary: LOCAL_BOUNDARY },
+        }),
+      },
+    });
+    await deps.store.put("incoming/voicemail/a.wav", telephonyTone(), { contentType: "audio/wav" });
+    const handlers = createStageHandlers(deps);
+    const job = (await handlers.ingest(
+      { event: objectCreated(deps.store.bucket, "incoming/voicemail/a.wav"), execution },
+      context,
+    )) as JobState;
+    const transcribe = await handlers.transcribe(job, context);
+    await handlers.reason({ ...job, transcribe } as ReasonInput, context);
+    const [recordKey] = await deps.store.list(keys.lineage(job.jobId, "Reason", 1));
+    const activity = ActivityRecord.parse(JSON.parse((await deps.store.getBytes(recordKey!)).toString()));
+    expect(activity.processors).toContainEqual(
+      expect.objectContaining({ provider: "s3-records", version: "abc123abc123" }),
+    );
   });
 });

@@ -1,8 +1,13 @@
 import { readFileSync } from "node:fs";
 import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { StoreAccessDenied } from "@voxtrail/core";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
+import { S3AccessProxy } from "../../storage/test/s3-access-proxy";
+import { builtOnce } from "../src/lambda/built-once";
 import { lambdaDependencies } from "../src/lambda/lambda-dependencies";
+import { lambdaHandler } from "../src/lambda/lambda-handlers";
+import { context } from "./stage-dependencies";
 
 const bucket = `voxtrail-lambda-${Date.now()}`;
 const policy = readFileSync(new URL("../../../config/boundary-policy/dev.json", import.meta.url), "utf8");
@@ -74,6 +79,94 @@ describe("lambdaDependencies", () => {
     ).rejects.toMatchObject({ name: "BoundaryPolicyInvalid" });
     await expect(lambdaDependencies(environment({ VOXTRAIL_BUCKET: "" }))).rejects.toMatchObject({
       message: "VOXTRAIL_BUCKET is not set",
+    });
+  });
+});
+
+describe("records in Lambda: read on first use only", () => {
+  const recordsKey = "records/records.jsonl";
+  let proxy: S3AccessProxy;
+
+  beforeAll(async () => {
+    // Every function gets VOXTRAIL_RECORDS=s3, but only Reason may read the records object: the
+    // proxy answers the others' GetObject as S3 does without the grant (403 AccessDenied).
+    proxy = await S3AccessProxy.start(motoClientConfig().endpoint);
+  });
+  afterAll(async () => {
+    await proxy.close();
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    proxy.deny(() => false);
+  });
+
+  function useProxy() {
+    const { credentials } = motoClientConfig();
+    vi.stubEnv("AWS_ENDPOINT_URL", proxy.endpoint);
+    vi.stubEnv("AWS_ACCESS_KEY_ID", credentials.accessKeyId);
+    vi.stubEnv("AWS_SECRET_ACCESS_KEY", credentials.secretAccessKey);
+    vi.stubEnv("AWS_REGION", "us-east-1");
+  }
+
+  it("building the dependencies reads no records, even for a role that may not read them", async () => {
+    useProxy();
+    proxy.deny((request) => request.method === "GET" && request.key === recordsKey);
+    const before = proxy.requests.length;
+    const deps = await lambdaDependencies(environment());
+    expect(proxy.requests.slice(before).filter((r) => r.key === recordsKey)).toEqual([]);
+    // Only a lookup reads them, and a 403 says so instead of passing for a missing object.
+    await expect(deps.records.find({ orderNumber: "4271" })).rejects.toThrow(StoreAccessDenied);
+    expect(proxy.requests.slice(before).filter((r) => r.key === recordsKey)).toHaveLength(1);
+  });
+
+  it("the first lookup reads the records object once, and later lookups reuse it", async () => {
+    useProxy();
+    const deps = await lambdaDependencies(environment());
+    const before = proxy.count("GET", recordsKey);
+    expect(await deps.records.find({ orderNumber: "4271" })).toMatchObject({ matchedOn: "orderNumber" });
+    expect(await deps.records.find({ accountNumber: "77-20" })).toMatchObject({ matchedOn: "accountNumber" });
+    expect(proxy.count("GET", recordsKey) - before).toBe(1);
+  });
+});
+
+describe("builtOnce and lambdaHandler", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it("keeps a built value, but not a failed build: the next call builds again", async () => {
+    let builds = 0;
+    const value = builtOnce(async () => {
+      builds += 1;
+      if (builds === 1) throw new Error("AccessDenied at start-up");
+      return builds;
+    });
+    await expect(value()).rejects.toThrow("AccessDenied at start-up");
+    expect(await Promise.all([value(), value()])).toEqual([2, 2]);
+    expect(await value()).toBe(2);
+    expect(builds).toBe(2);
+  });
+
+  it("builds the dependencies again on the invocation after one whose build failed", async () => {
+    const { endpoint, credentials } = motoClientConfig();
+    for (const [name, value] of Object.entries({
+      ...environment(),
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      VOXTRAIL_BUCKET: "",
+    })) {
+      vi.stubEnv(name, value ?? "");
+    }
+    const transcribe = lambdaHandler("transcribe");
+    await expect(transcribe({ jobId: 42 }, context)).rejects.toMatchObject({
+      message: "VOXTRAIL_BUCKET is not set",
+    });
+    vi.stubEnv("VOXTRAIL_BUCKET", bucket);
+    // Built this time: the handler itself now answers (its input is malformed).
+    await expect(transcribe({ jobId: 42 }, context)).rejects.toMatchObject({
+      name: "InvalidInput",
+      message: expect.stringMatching(/jobId/),
     });
   });
 });

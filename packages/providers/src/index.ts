@@ -10,7 +10,7 @@ export { extractEntities } from "./reasoning/entities";
 export { classifyIntent } from "./reasoning/intent";
 export { LocalReasoner, type LocalReasonerOptions } from "./reasoning/local-reasoner";
 export { JsonlRecordLookup, type MatchedOn } from "./records/jsonl-record-lookup";
-export { S3RecordLookup } from "./records/s3-records";
+export { S3RecordLookup, UNREAD_RECORDS_VERSION } from "./records/s3-records";
 export type { S3ObjectLocation } from "./records/s3-text-object";
 export {
   cloudProviders,

@@ -143,8 +143,9 @@ export function selectionFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
  * Builds the cloud providers a selection asks for, each declaring its processor and boundary
  * (regions from the clients' configuration). AWS clients not given are built from the standard
  * AWS configuration (`AWS_REGION`, `AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME`,
- * `AWS_ENDPOINT_URL_BEDROCK_RUNTIME`, `AWS_ENDPOINT_URL_S3`, profiles). `s3` records are read
- * now, once. A missing setting is `InvalidInput` naming it.
+ * `AWS_ENDPOINT_URL_BEDROCK_RUNTIME`, `AWS_ENDPOINT_URL_S3`, profiles). `s3` records are not read
+ * now but on their first use, so a function that never looks a record up needs no access to
+ * them. A missing setting is `InvalidInput` naming it.
  *
  * @example
  * const providers = await cloudProviders({
@@ -184,7 +185,7 @@ export async function cloudProviders(
     synthesizer: await buildSynthesizer(synthesizer, selection, clients),
     records:
       records === "s3"
-        ? await S3RecordLookup.open({
+        ? await S3RecordLookup.create({
             client: clients.s3 ?? new S3Client({}),
             ...s3Location(required(selection.recordsUri, "recordsUri", "s3 records")),
           })

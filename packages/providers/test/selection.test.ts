@@ -216,7 +216,10 @@ describe("cloudProviders", () => {
       clients,
     );
     expect(records).toBeInstanceOf(S3RecordLookup);
+    // Built, the lookup has read nothing: the object is read on the first find.
+    expect((records as S3RecordLookup).etag).toBeUndefined();
     expect(await records?.find({ orderNumber: "1" })).toMatchObject({ record: { id: "o-1" } });
+    expect((records as S3RecordLookup).etag).toBeDefined();
     expect(records?.processor).toMatchObject({
       boundary: { kind: "aws-account", service: "s3", region: "us-east-1" },
     });

@@ -15,7 +15,13 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { ObjectNotFound, type ObjectStore, type PutOptions, type StoredObject } from "@voxtrail/core";
+import {
+  ObjectNotFound,
+  type ObjectStore,
+  type PutOptions,
+  StoreAccessDenied,
+  type StoredObject,
+} from "@voxtrail/core";
 import { HashingStream } from "./hashing-stream";
 import { assertValidKey } from "./object-key";
 
@@ -36,7 +42,9 @@ export interface S3StoreOptions {
  * returned `sha256` is exact, but it is not stored on the object (metadata cannot be added after
  * the upload without copying the object), so `head` leaves `sha256` unset for streamed objects.
  * `head` also returns `undefined` for a missing bucket: a HEAD response has no body to tell the
- * two 404s apart.
+ * two 404s apart. A 403 from `get` or `head` is never taken as absent: without `s3:ListBucket`, S3
+ * answers 403 for a missing key as well as a forbidden one, so it is `StoreAccessDenied`, naming the
+ * operation and the key's top-level prefix.
  *
  * @example
  * const store = new S3Store({ client: new S3Client({}), bucket: "voxtrail-audio" });
@@ -97,7 +105,8 @@ export class S3Store implements ObjectStore {
     try {
       output = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
-      throw error instanceof NoSuchKey ? notFound() : error;
+      if (error instanceof NoSuchKey) throw notFound();
+      throw deniedOr(error, "GetObject", key);
     }
     if (!(output.Body instanceof Readable)) {
       throw new TypeError("S3 GetObject answered without a Node.js stream body");
@@ -118,7 +127,7 @@ export class S3Store implements ObjectStore {
       if (error instanceof NotFound) {
         return undefined;
       }
-      throw error;
+      throw deniedOr(error, "HeadObject", key);
     }
     return {
       key,
@@ -211,6 +220,13 @@ export class S3Store implements ObjectStore {
       versionId: output.VersionId,
     };
   }
+}
+
+/** A 403 answer as `StoreAccessDenied` (HEAD's has no body, so only the status tells); anything else as it is. */
+function deniedOr(error: unknown, operation: string, key: string): unknown {
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata
+    ?.httpStatusCode;
+  return status === 403 ? StoreAccessDenied.forRead(operation, key, { cause: error }) : error;
 }
 
 function notFound(): ObjectNotFound {

@@ -8,10 +8,12 @@ import {
   PutBucketVersioningCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
+import { StoreAccessDenied } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
 import { S3Store } from "../src/index";
 import { describeObjectStoreContract } from "./object-store-contract";
+import { S3AccessProxy } from "./s3-access-proxy";
 
 const MiB = 1024 * 1024;
 const client = new S3Client(motoClientConfig());
@@ -136,5 +138,70 @@ describe("S3Store", () => {
       expect(await versioned.head("d.txt")).toBeUndefined();
       await expect(versioned.get("d.txt")).rejects.toMatchObject({ name: "ObjectNotFound" });
     });
+  });
+});
+
+// Without s3:ListBucket, S3 answers GET and HEAD of a missing key with 403, not 404 (moto always
+// says 404): a proxy in front of moto answers as S3 does, to the real SDK.
+describe("S3Store when S3 answers 403", () => {
+  let proxy: S3AccessProxy;
+  let denied: S3Client;
+  let bucket: string;
+
+  beforeAll(async () => {
+    bucket = await createBucket();
+    proxy = await S3AccessProxy.start(motoClientConfig().endpoint, (r) => r.key.startsWith("reports/"));
+    denied = new S3Client({ ...motoClientConfig(), endpoint: proxy.endpoint, maxAttempts: 1 });
+  });
+  afterAll(async () => {
+    denied.destroy();
+    await proxy.close();
+  });
+
+  it("moto, asked directly, says 404: head is undefined and get ObjectNotFound", async () => {
+    const store = new S3Store({ client, bucket });
+    expect(await store.head("reports/vm-1/report.json")).toBeUndefined();
+    await expect(store.get("reports/vm-1/report.json")).rejects.toMatchObject({ name: "ObjectNotFound" });
+  });
+
+  it.each([
+    ["head", "HeadObject", (store: S3Store, key: string) => store.head(key)],
+    ["get", "GetObject", (store: S3Store, key: string) => store.get(key)],
+    ["getBytes", "GetObject", (store: S3Store, key: string) => store.getBytes(key)],
+  ] as const)(
+    "%s never takes a 403 as absent: StoreAccessDenied naming %s and the prefix",
+    async (_, operation, read) => {
+      const store = new S3Store({ client: denied, bucket });
+      await new S3Store({ client, bucket }).put("reports/present.json", "{}", {
+        contentType: "application/json",
+      });
+      for (const key of ["reports/vm-caller-words/report.json", "reports/present.json"]) {
+        const error = await read(store, key).then(
+          (value) => value,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(StoreAccessDenied);
+        expect(error).toMatchObject({ name: "StoreAccessDenied", retryable: false });
+        const { message } = error as Error;
+        expect(message).toMatch(new RegExp(`^S3 ${operation} under prefix "reports/" was denied \\(403\\)`));
+        expect(message).toContain(
+          'needs s3:ListBucket on prefix "reports/" to tell a missing key from a forbidden one',
+        );
+        expect(message).not.toContain("caller-words");
+        expect(message).not.toContain("present");
+      }
+    },
+  );
+
+  it("names no part of a key that has no prefix", async () => {
+    proxy.deny(() => true);
+    try {
+      const error = await new S3Store({ client: denied, bucket }).head("maria-lopez.wav").catch((e) => e);
+      expect(error).toBeInstanceOf(StoreAccessDenied);
+      expect((error as Error).message).toMatch(/^S3 HeadObject under the bucket's top level was denied/);
+      expect((error as Error).message).not.toContain("maria");
+    } finally {
+      proxy.deny((r) => r.key.startsWith("reports/"));
+    }
   });
 });

@@ -42,6 +42,8 @@ export async function ingest(
     throw new InvalidInput(`event names bucket ${bucket.name}, but this stage reads ${deps.store.bucket}`);
   }
   const identity = sourceIdentityOf(input.event);
+  // The key as S3's API takes it (decoded from an S3 event's form encoding), never `object.key`.
+  const { key } = identity;
   const jobId = jobIdFor(identity);
   deps.logger.appendKeys({ jobId });
   const claim = await claimJob(deps.store, deps.executions, {
@@ -60,15 +62,15 @@ export async function ingest(
     enforceBoundaries(deps, activity, "Ingest", [
       { processor: normalizer, kinds: ["source-audio", "normalized-audio"] },
     ]);
-    const head = await deps.store.head(object.key);
+    const head = await deps.store.head(key);
     if (head && head.bytes > deps.maxSourceBytes) {
       throw new InvalidAudio(`file is ${head.bytes} bytes; the limit is ${deps.maxSourceBytes} bytes`);
     }
-    const bytes = await deps.store.getBytes(object.key);
+    const bytes = await deps.store.getBytes(key);
     const source: SourceRef = {
       kind: "source-audio",
-      uri: deps.store.uri(object.key),
-      key: object.key,
+      uri: deps.store.uri(key),
+      key,
       bucket: bucket.name,
       sha256: createHash("sha256").update(bytes).digest("hex"),
       bytes: bytes.length,

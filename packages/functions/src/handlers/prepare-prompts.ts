@@ -24,13 +24,15 @@ export async function preparePrompts(
 ): Promise<PreparedPrompts> {
   const clock = new EventClock();
   clock.mark("handler.start");
-  const { object } = input.event.detail;
-  const jobId = promptsJobIdFor(sourceIdentityOf(input.event));
+  const identity = sourceIdentityOf(input.event);
+  // The key as S3's API takes it (decoded from an S3 event's form encoding), never `detail.object.key`.
+  const { key } = identity;
+  const jobId = promptsJobIdFor(identity);
   deps.logger.appendKeys({ jobId });
-  const validator = new PromptRowValidator(manifestTypeOf(object.key), MAX_PROMPT_TEXT_CHARS);
+  const validator = new PromptRowValidator(manifestTypeOf(key), MAX_PROMPT_TEXT_CHARS);
   const hash = createHash("sha256");
   let manifestBytes = 0;
-  const body = await deps.store.get(object.key);
+  const body = await deps.store.get(key);
   async function* hashed() {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       hash.update(chunk);
@@ -46,11 +48,11 @@ export async function preparePrompts(
     else if (checked) badRows.push(checked.bad);
   }
   clock.mark("manifest.read");
-  const head = await deps.store.head(object.key);
+  const head = await deps.store.head(key);
   const manifest: ArtifactRef = {
     kind: "prompt-manifest",
-    uri: deps.store.uri(object.key),
-    key: object.key,
+    uri: deps.store.uri(key),
+    key,
     sha256: hash.digest("hex"),
     bytes: manifestBytes,
     contentType: head?.contentType ?? "application/octet-stream",

@@ -22,7 +22,10 @@ export async function reason(deps: StageDependencies, job: ReasonInput): Promise
         { processor: deps.reasoner.processor, kinds: ["transcript", "record", "reply-text"] },
         { processor: deps.records.processor, kinds: ["transcript", "record"] },
       ]);
-      activity.processors.push(deps.reasoner.processor, deps.records.processor);
+      activity.processors.push(deps.reasoner.processor);
+      // A lookup that reads its records on first use reads them now: their version is its processor's.
+      await deps.records.load?.();
+      activity.processors.push(deps.records.processor);
       const transcript = await readJsonArtifact(deps.store, job.transcribe.transcript, Transcript);
       clock.mark("engine.start");
       const record = await deps.reasoner.reason(transcript, deps.records);

@@ -70,7 +70,7 @@ export async function recordFailure(
       ],
     };
   } else if (event.success) {
-    const source = sourceIdentityOf(event.data);
+    const source = failedSourceOf(event.data);
     draft = { jobId: jobIdFor(source), source, eventTime: event.data.time, artifacts: [], stages: [] };
   } else {
     throw new InvalidInput(
@@ -100,6 +100,20 @@ export async function recordFailure(
 }
 
 type StageTimings = Array<{ stage: string; timings: Timing[] }>;
+
+/**
+ * The source identity of an event Ingest failed on. An event whose key does not decode (Ingest's
+ * `InvalidInput`) still gets its failure report: its identity then keeps the key as delivered.
+ */
+function failedSourceOf(event: ObjectCreatedEvent): ReturnType<typeof sourceIdentityOf> {
+  try {
+    return sourceIdentityOf(event);
+  } catch (error) {
+    if (!(error instanceof InvalidInput)) throw error;
+    const { reason: _, ...detail } = event.detail;
+    return sourceIdentityOf({ ...event, detail });
+  }
+}
 
 const LambdaCause = z.object({ errorType: z.string().optional(), errorMessage: z.string() });
 

@@ -4,74 +4,105 @@ import { observeSdkCalls } from "../aws/sdk-calls";
 import { JsonlRecordLookup, type MatchedOn } from "./jsonl-record-lookup";
 import { readObjectText, readObjectTextIfChanged, type S3ObjectLocation } from "./s3-text-object";
 
+/** The records read so far, and the ETag of the object version they came from. */
+interface Loaded {
+  index: JsonlRecordLookup;
+  etag: string;
+}
+
+/** What {@link S3RecordLookup.processor} says for the version until the object has been read. */
+export const UNREAD_RECORDS_VERSION = "not read yet";
+
 /**
- * Business records from a JSON Lines object in S3, read once and held in memory, parsed and
- * indexed exactly as {@link JsonlRecordLookup} does. The caller's entities never leave the process;
+ * Business records from a JSON Lines object in S3, read on first use and then held in memory,
+ * parsed and indexed exactly as {@link JsonlRecordLookup} does. Creating the lookup reads nothing:
+ * the first `find`, `load` or `refresh` does one GetObject, so a function that never looks a record
+ * up needs no access to the object. A failed read is not kept: the next use reads again.
+ * The caller's entities never leave the process;
  * the records come from S3 in our account, so the boundary is `aws-account` (`s3`, the client's
- * region). The processor's version is the records' sha256 prefix, as for the local lookup, and its
+ * region). The processor's version is the records' sha256 prefix, as for the local lookup
+ * ({@link UNREAD_RECORDS_VERSION} until read: call `load()` before recording it), and its
  * endpoint the object's `s3://` URI.
  *
  * `refresh()` picks up a new version of the object with one conditional GET (`If-None-Match` with
- * the ETag held: 304, no body, while unchanged). A missing object is `ObjectNotFound`, a line that is
- * not a business record `InvalidInput`, another S3 failure `ReasoningFailed`.
+ * the ETag held: 304, no body, while unchanged). A missing object is `ObjectNotFound`, a 403
+ * `StoreAccessDenied`, a line that is not a business record `InvalidInput`, another S3 failure
+ * `ReasoningFailed`.
  *
  * @example
- * const records = await S3RecordLookup.open({ client: new S3Client({}), bucket: "voxtrail-data", key: "records/records.jsonl" });
- * await records.find({ orderNumber: "4271" }); // { matchedOn: "orderNumber", record: { ... } }
+ * const records = await S3RecordLookup.create({ client: new S3Client({}), bucket: "voxtrail-data", key: "records/records.jsonl" });
+ * await records.find({ orderNumber: "4271" }); // reads the object now: { matchedOn: "orderNumber", record: { ... } }
  */
 export class S3RecordLookup implements RecordLookup {
   readonly #location: S3ObjectLocation;
   readonly #boundary: Processor["boundary"];
-  #index: JsonlRecordLookup;
-  #etag: string;
+  #loaded: Loaded | undefined;
+  #loading: Promise<Loaded> | undefined;
 
-  private constructor(
-    location: S3ObjectLocation,
-    boundary: Processor["boundary"],
-    index: JsonlRecordLookup,
-    etag: string,
-  ) {
+  private constructor(location: S3ObjectLocation, boundary: Processor["boundary"]) {
     this.#location = location;
     this.#boundary = boundary;
-    this.#index = index;
-    this.#etag = etag;
     observeSdkCalls(location.client, "s3");
   }
 
-  /** Reads, parses and indexes the object. */
-  static async open(location: S3ObjectLocation): Promise<S3RecordLookup> {
-    const boundary = await awsAccountBoundary(location.client, "s3");
-    const { text, etag } = await readObjectText(location);
-    return new S3RecordLookup(location, boundary, new JsonlRecordLookup(text), etag);
+  /** A lookup on the object; resolves the client's region for the boundary, and reads nothing yet. */
+  static async create(location: S3ObjectLocation): Promise<S3RecordLookup> {
+    return new S3RecordLookup(location, await awsAccountBoundary(location.client, "s3"));
   }
 
   /** What lineage records: the records in use now (their version changes after a refresh that found new ones). */
   get processor(): Processor {
     return {
       provider: "s3-records",
-      model: this.#index.processor.model,
-      version: this.#index.processor.version,
+      model: "records.jsonl",
+      version: this.#loaded?.index.processor.version ?? UNREAD_RECORDS_VERSION,
       endpoint: `s3://${this.#location.bucket}/${this.#location.key}`,
       boundary: this.#boundary,
     };
   }
 
-  /** The ETag of the object version in use. */
-  get etag(): string {
-    return this.#etag;
+  /** The ETag of the object version in use; `undefined` until it has been read. */
+  get etag(): string | undefined {
+    return this.#loaded?.etag;
   }
 
-  /** Re-reads the object if it changed since it was read; resolves whether it had. */
+  /** Reads, parses and indexes the object unless it already has been (concurrent callers share one read). */
+  async load(): Promise<void> {
+    await this.#ensureLoaded();
+  }
+
+  /**
+   * Re-reads the object if it changed since it was read; resolves whether it had. The first use
+   * reads it (and resolves `true`).
+   */
   async refresh(): Promise<boolean> {
-    const changed = await readObjectTextIfChanged(this.#location, this.#etag);
+    const loaded = this.#loaded;
+    if (loaded === undefined) {
+      await this.#ensureLoaded();
+      return true;
+    }
+    const changed = await readObjectTextIfChanged(this.#location, loaded.etag);
     if (changed === undefined) return false;
-    this.#index = new JsonlRecordLookup(changed.text);
-    this.#etag = changed.etag;
+    this.#loaded = { index: new JsonlRecordLookup(changed.text), etag: changed.etag };
     return true;
   }
 
   /** The first record matching the order number, else the account number, else the callback number. */
-  find(entities: Entities): Promise<{ matchedOn: MatchedOn; record: BusinessRecord } | undefined> {
-    return this.#index.find(entities);
+  async find(entities: Entities): Promise<{ matchedOn: MatchedOn; record: BusinessRecord } | undefined> {
+    return (await this.#ensureLoaded()).index.find(entities);
+  }
+
+  #ensureLoaded(): Promise<Loaded> {
+    if (this.#loaded !== undefined) return Promise.resolve(this.#loaded);
+    this.#loading ??= this.#read().finally(() => {
+      this.#loading = undefined;
+    });
+    return this.#loading;
+  }
+
+  async #read(): Promise<Loaded> {
+    const { text, etag } = await readObjectText(this.#location);
+    this.#loaded = { index: new JsonlRecordLookup(text), etag };
+    return this.#loaded;
   }
 }

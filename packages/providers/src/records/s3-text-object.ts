@@ -1,5 +1,5 @@
 import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import { ObjectNotFound, ReasoningFailed } from "@voxtrail/core";
+import { ObjectNotFound, ReasoningFailed, StoreAccessDenied } from "@voxtrail/core";
 
 /** Where an S3 object is. */
 export interface S3ObjectLocation {
@@ -17,8 +17,9 @@ export interface ObjectText {
 /**
  * Reads an S3 object as UTF-8 text with its ETag.
  *
- * A missing object is {@link ObjectNotFound}; any other failure {@link ReasoningFailed} (record
- * lookups serve the Reason stage), naming the S3 error and status only.
+ * A missing object (404) is {@link ObjectNotFound}; a 403 is {@link StoreAccessDenied}, never
+ * "missing" (without `s3:ListBucket` S3 answers 403 for a missing key too); any other failure
+ * {@link ReasoningFailed} (record lookups serve the Reason stage), naming the S3 error and status only.
  *
  * @example
  * const { text, etag } = await readObjectText({ client, bucket: "b", key: "records/records.jsonl" });
@@ -65,6 +66,7 @@ async function getText(
     if (name === "NoSuchKey" || name === "NoSuchBucket") {
       throw new ObjectNotFound(`records object s3://${bucket}/${key} not found (${name})`);
     }
+    if (status === 403) throw StoreAccessDenied.forRead("GetObject", key, { cause: error });
     throw new ReasoningFailed(
       `S3 GetObject of s3://${bucket}/${key} failed: ${name}${status === undefined ? "" : ` (status ${status})`}`,
     );

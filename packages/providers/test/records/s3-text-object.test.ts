@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { ObjectNotFound, ReasoningFailed } from "@voxtrail/core";
+import { ObjectNotFound, ReasoningFailed, StoreAccessDenied } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { motoClientConfig } from "../../../../test/setup/aws";
+import { S3AccessProxy } from "../../../storage/test/s3-access-proxy";
 import {
   readObjectText,
   readObjectTextIfChanged,
@@ -48,6 +49,24 @@ describe("readObjectText, readObjectTextIfChanged", () => {
     await expect(readObjectText({ client, bucket, key: "records/missing.jsonl" })).rejects.toThrow(
       ObjectNotFound,
     );
+  });
+
+  test("a 403 (S3's answer for a missing key without s3:ListBucket) is StoreAccessDenied, never ObjectNotFound", async () => {
+    const proxy = await S3AccessProxy.start(motoClientConfig().endpoint, (r) => r.method === "GET");
+    const denied = new S3Client({ ...motoClientConfig(), endpoint: proxy.endpoint, maxAttempts: 1 });
+    try {
+      for (const key of ["records/missing.jsonl", "records/a.jsonl"]) {
+        const error = await readObjectText({ client: denied, bucket, key }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(StoreAccessDenied);
+        expect(error).toMatchObject({ name: "StoreAccessDenied" });
+        expect((error as Error).message).toMatch(/^S3 GetObject under prefix "records\/" was denied \(403\)/);
+        expect((error as Error).message).toContain("needs s3:ListBucket");
+        expect((error as Error).message).not.toContain(".jsonl");
+      }
+    } finally {
+      denied.destroy();
+      await proxy.close();
+    }
   });
 
   test("any other failure is ReasoningFailed naming the S3 error and status", async () => {
