@@ -28,6 +28,13 @@ export interface IamStatement {
  * writes (PutObject), as IAM patterns inside the stage's bucket; key prefixes it lists
  * (ListBucket); whether it publishes the outcome event; whether it asks Step Functions if a
  * voicemail execution still runs (DescribeExecution); which configured providers it invokes.
+ *
+ * `lists` also covers every key the function probes (a GET or HEAD of a key that may be missing,
+ * whose absence is an answer): without `s3:ListBucket`, S3 answers a missing key with 403 Access
+ * Denied instead of 404 Not Found (Amazon S3 API Reference, GetObject and HeadObject:
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadObject.html), and the store reports a
+ * 403 as a failure, not as "no object" (packages/storage/src/s3-store.ts).
  */
 export interface StageAccess {
   reads: string[];
@@ -43,7 +50,10 @@ const artifact = (file: (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES]) =>
 const LINEAGE = "lineage/*";
 /** Ingest claims each job before its first artifact, so a duplicate delivery finds the claim. */
 const CLAIMS = "claims/*";
-/** Job reports: Finalize and the failure recorder write them; Ingest reads one to judge a duplicate. */
+/**
+ * Job reports: Finalize and the failure recorder write them; Ingest reads one to judge a
+ * duplicate, and finds none while the job's first run is still going.
+ */
 const REPORTS = "reports/*";
 
 /**
@@ -54,10 +64,11 @@ const REPORTS = "reports/*";
 export const STAGE_ACCESS: Record<StageFunction, StageAccess> = {
   ingest: {
     // A job's claim (functions/src/claims/job-claim.ts): listed, read, created only if absent; a
-    // duplicate delivery reads the latest claim's report, and asks whether its execution still runs.
+    // duplicate delivery reads the latest claim's report (probed: missing while that run goes on),
+    // and asks whether its execution still runs.
     reads: [`${VOICEMAIL_INCOMING_PREFIX}*`, CLAIMS, REPORTS],
     writes: [artifact(ARTIFACT_FILES.normalizedAudio), LINEAGE, CLAIMS],
-    lists: [LINEAGE, CLAIMS],
+    lists: [LINEAGE, CLAIMS, REPORTS],
     publishesOutcome: false,
     describesVoicemailExecutions: true,
     invokes: [],
@@ -114,12 +125,16 @@ const PROMPT_REPORT = promptKeys.report("*");
 /**
  * The prompts functions' part of the table (handlers in packages/functions/src/handlers/): a rerun
  * reads what an earlier run wrote (rows, results, audio, report) to leave unchanged objects alone.
+ * Those reads are probes (the first run finds nothing), so the same keys are in `lists`:
+ * PreparePrompts heads rows.jsonl and bad-rows.json (functions/src/prompts/unchanged-object.ts);
+ * SynthesizePrompt reads its prompt's result and heads its audio; WritePromptsReport reads every
+ * row's result (a row never run has none) and heads the report.
  */
 export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
   preparePrompts: {
     reads: [`${PROMPTS_INCOMING_PREFIX}*`, PROMPT_ROWS, PROMPT_BAD_ROWS],
     writes: [PROMPT_ROWS, PROMPT_BAD_ROWS, LINEAGE],
-    lists: [LINEAGE],
+    lists: [LINEAGE, PROMPT_ROWS, PROMPT_BAD_ROWS],
     publishesOutcome: false,
     describesVoicemailExecutions: false,
     invokes: [],
@@ -127,7 +142,7 @@ export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
   synthesizePrompt: {
     reads: [PROMPT_RESULTS, PROMPT_AUDIO],
     writes: [PROMPT_AUDIO, PROMPT_RESULTS, LINEAGE],
-    lists: [LINEAGE],
+    lists: [LINEAGE, PROMPT_RESULTS, PROMPT_AUDIO],
     publishesOutcome: false,
     describesVoicemailExecutions: false,
     invokes: ["sonic-endpoint"],
@@ -143,7 +158,7 @@ export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
   writePromptsReport: {
     reads: [PROMPT_BAD_ROWS, PROMPT_ROWS, PROMPT_RESULTS, PROMPT_REPORT],
     writes: [PROMPT_REPORT, LINEAGE],
-    lists: [LINEAGE],
+    lists: [LINEAGE, PROMPT_RESULTS, PROMPT_REPORT],
     publishesOutcome: false,
     describesVoicemailExecutions: false,
     invokes: [],
@@ -152,6 +167,9 @@ export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
 
 /** The whole table: every deployed function's access. */
 export const FUNCTION_ACCESS: Record<DeployedFunction, StageAccess> = { ...STAGE_ACCESS, ...PROMPT_ACCESS };
+
+/** What streaming from the Sonic endpoint takes (see {@link stagePermissions}). */
+const SONIC_ACTIONS = ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"];
 
 /** Where a stage's permissions point: its bucket and bus, and the providers the stage configured. */
 export interface PermissionTargets {
@@ -202,7 +220,12 @@ export function stagePermissions(fn: DeployedFunction, target: PermissionTargets
     statements.push({ actions: ["events:PutEvents"], resources: [target.outcomeBusArn] });
   if (access.invokes.includes("sonic-endpoint") && target.sonicEndpoint) {
     statements.push({
-      actions: ["sagemaker:InvokeEndpointWithResponseStream"],
+      // The API reference of InvokeEndpointWithResponseStream: "your IAM permissions must allow
+      // the sagemaker:InvokeEndpoint action"
+      // (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html);
+      // IAM's action list for SageMaker also names sagemaker:InvokeEndpointWithResponseStream.
+      // Which one IAM checks is not stated in one place, so both, on this one endpoint.
+      actions: [...SONIC_ACTIONS],
       resources: [
         `arn:${target.partition}:sagemaker:${target.region}:${target.account}:endpoint/${target.sonicEndpoint.toLowerCase()}`,
       ],
@@ -311,8 +334,12 @@ const BATCH_VOICEMAIL_KEYS = STAGE_ACCESS.ingest.reads[0] as string;
 /**
  * The voicemail batch state machine's statements (its definition: packages/workflow/src/
  * voicemail-batch-definition.ts): read manifests under `incoming/batches/` (ItemReader) and the
- * ETag of each voicemail named ({@link BATCH_VOICEMAIL_KEYS}, `aws-sdk:s3:headObject`), write
- * results under `batch-results/` (ResultWriter), run the voicemail state machine and wait for it
+ * ETag of each voicemail named ({@link BATCH_VOICEMAIL_KEYS}, `aws-sdk:s3:headObject`, which needs
+ * `s3:GetObject`), list those keys (`s3:ListBucket` under the same prefix: without it S3 answers
+ * HEAD of a missing key with 403, which reaches the state as `S3.S3Exception`, instead of 404,
+ * `S3.NoSuchKeyException`; Amazon S3 API Reference, HeadObject,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadObject.html), write results under
+ * `batch-results/` (ResultWriter), run the voicemail state machine and wait for it
  * (`startExecution.sync:2`: start, describe and stop its executions, and the managed EventBridge
  * rule that reports their end), and run its own Distributed Map.
  *
@@ -325,6 +352,11 @@ export function batchStateMachinePermissions(target: BatchTargets): IamStatement
     {
       actions: ["s3:GetObject"],
       resources: [object(`${BATCH_INCOMING_PREFIX}*`), object(BATCH_VOICEMAIL_KEYS)],
+    },
+    {
+      actions: ["s3:ListBucket"],
+      resources: [`arn:${target.partition}:s3:::${target.bucket}`],
+      conditions: [{ test: "StringLike", variable: "s3:prefix", values: [BATCH_VOICEMAIL_KEYS] }],
     },
     { actions: RESULT_WRITER_ACTIONS, resources: [object(`${BATCH_RESULTS_PREFIX}*`)] },
     {

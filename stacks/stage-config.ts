@@ -52,15 +52,25 @@ const ExistingSonicEndpoint = z
   })
   .strict();
 
+/** What a SageMaker model package ARN looks like. */
+const MODEL_PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/[A-Za-z0-9-]+(\/\d+)?$/;
+const MODEL_PACKAGE_ARN_MESSAGE = "the ARN of the Sonic model package your account subscribed to";
+
+/**
+ * A value the stage file leaves to the deploying shell, `{"fromEnvironment": "NAME"}`: for values
+ * that belong to an account rather than to the repository. {@link loadStageConfig} replaces it with
+ * the variable's value before checking the file.
+ */
+const FromEnvironment = z.object({ fromEnvironment: z.string().regex(/^[A-Z][A-Z0-9_]*$/) }).strict();
+
 /** An endpoint the stage creates from Cartesia's Sonic model package (an AWS Marketplace subscription). */
 const CreatedSonicEndpoint = z
   .object({
-    modelPackageArn: z
-      .string()
-      .regex(
-        /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/[A-Za-z0-9-]+(\/\d+)?$/,
-        "the ARN of the Sonic model package your account subscribed to",
-      ),
+    /**
+     * The subscription's model package ARN (account-specific). In a stage file, the ARN or
+     * `{"fromEnvironment": "VOXTRAIL_SONIC_MODEL_PACKAGE_ARN"}` (production.json).
+     */
+    modelPackageArn: z.string().regex(MODEL_PACKAGE_ARN, MODEL_PACKAGE_ARN_MESSAGE),
     /** Cartesia documents ml.g6e.xlarge (one L40S) for Sonic 3.x on SageMaker. */
     instanceType: z.string().regex(/^ml\.g[0-9a-z]+\.[0-9a-z]+$/, "a GPU instance type (ml.g...)"),
     minInstances: z.number().int().min(1),
@@ -228,10 +238,38 @@ function productionRules(config: StageConfig): string[] {
 }
 
 /**
+ * Replaces `sonic.modelPackageArn` given as `{"fromEnvironment": "NAME"}` with the value of `NAME`
+ * in `env`. Throws {@link StageConfigInvalid} naming the file, the field and the variable when the
+ * variable is unset or is not a model package ARN.
+ */
+function resolveFromEnvironment(json: unknown, file: string, env: NodeJS.ProcessEnv): unknown {
+  const sonic = (json as { sonic?: unknown } | null)?.sonic;
+  if (typeof sonic !== "object" || sonic === null) return json;
+  const reference = FromEnvironment.safeParse((sonic as { modelPackageArn?: unknown }).modelPackageArn);
+  if (!reference.success) return json;
+  const variable = reference.data.fromEnvironment;
+  const value = env[variable];
+  const field = `${file}: sonic.modelPackageArn`;
+  if (!value) {
+    throw new StageConfigInvalid(
+      `${field}: set ${variable} to ${MODEL_PACKAGE_ARN_MESSAGE} (the file reads it from the environment)`,
+    );
+  }
+  if (!MODEL_PACKAGE_ARN.test(value)) {
+    throw new StageConfigInvalid(
+      `${field}: ${variable} is not a model package ARN; give ${MODEL_PACKAGE_ARN_MESSAGE}`,
+    );
+  }
+  return { ...(json as Record<string, unknown>), sonic: { ...sonic, modelPackageArn: value } };
+}
+
+/**
  * Reads and checks a stage's configuration: the file named by `VOXTRAIL_STAGE_CONFIG` when set
  * (keep account-specific values outside the repository), else `config/stages/<stage>.json`, else
- * `config/stages/dev.json` (personal and preview stages). Throws {@link StageConfigInvalid}
- * naming the file and every broken field.
+ * `config/stages/dev.json` (personal and preview stages). A `sonic.modelPackageArn` given as
+ * `{"fromEnvironment": "NAME"}` is read from `env` (production.json reads
+ * `VOXTRAIL_SONIC_MODEL_PACKAGE_ARN`). Throws {@link StageConfigInvalid} naming the file and every
+ * broken field (and the variable, for a value read from the environment).
  *
  * @example
  * const { config, file } = loadStageConfig("production", $cli.paths.root);
@@ -251,7 +289,7 @@ export function loadStageConfig(
   } catch (error) {
     throw new StageConfigInvalid(`${file}: ${(error as Error).message}`);
   }
-  const parsed = StageConfig.safeParse(json);
+  const parsed = StageConfig.safeParse(resolveFromEnvironment(json, file, env));
   if (!parsed.success) {
     const issues = parsed.error.issues.map(
       (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,

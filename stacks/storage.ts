@@ -51,11 +51,20 @@ const LINEAGE_DENIED_ACTIONS = ["s3:DeleteObjectVersion", "s3:BypassGovernanceRe
  *   removed without first changing the bucket policy, an act CloudTrail records. A plain delete
  *   only adds a delete marker; the record stays as a version. The handlers never delete lineage.
  * - `objectLock`: S3 Object Lock with a default retention, which S3 applies to every new object
- *   version in the bucket, not per prefix. It can be enabled on an existing versioned bucket and
- *   never disabled again. Because it is bucket-wide, caller audio and artifacts are locked too; the
- *   stage configuration refuses a retention longer than their expiry, so the lock never keeps
- *   caller data beyond its own rule. Per-prefix Object Lock would need retention set per object
- *   by the writer (or a dedicated lineage bucket), which the handlers do not do today.
+ *   version in the bucket, not per prefix. Object Lock needs versioning first ("Configuring S3
+ *   Object Lock", https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-configure.html),
+ *   and sst creates its versioning resource inside an `apply`, where nothing outside can wait for
+ *   it. So Object Lock is switched on by the bucket resource itself (`objectLockEnabled`, through
+ *   sst's `transform.bucket`): S3 creates the bucket with Object Lock and versioning together. The
+ *   default retention rule is a BucketObjectLockConfiguration that depends on that bucket resource.
+ *   Object Lock is never disabled again. The provider treats a change of `objectLockEnabled` as a
+ *   replacement (hashicorp/terraform-provider-aws#36529), so turning it on for a stage whose
+ *   bucket already exists would replace the bucket (production's `protect` refuses): enable it
+ *   there by hand (versioning, then PutObjectLockConfiguration) and `sst refresh` before
+ *   deploying. Because it is bucket-wide, caller audio and artifacts are locked too; the stage
+ *   configuration refuses a retention longer than their expiry, so the lock never keeps caller
+ *   data beyond its own rule. Per-prefix Object Lock would need retention set per object by the
+ *   writer (or a dedicated lineage bucket), which the handlers do not do today.
  *
  * @example
  * const { bucket } = storage(config);
@@ -65,6 +74,8 @@ export function storage(config: StageConfig) {
   const bucket = new sst.aws.Bucket("Voicemail", {
     versioning: true,
     cors: false,
+    // Object Lock from the bucket's creation, with the versioning it needs (see above).
+    ...(settings.objectLock ? { transform: { bucket: { objectLockEnabled: true } } } : {}),
     policy: settings.protectLineage
       ? [
           {
@@ -126,8 +137,8 @@ export function storage(config: StageConfig) {
         objectLockEnabled: "Enabled",
         rule: { defaultRetention: { mode: settings.objectLock.mode, days: settings.objectLock.days } },
       },
-      // Object Lock needs versioning first; depending on the component waits for its children.
-      { dependsOn: [bucket] },
+      // The bucket resource itself, created with Object Lock (and so versioning) enabled.
+      { dependsOn: [bucket.nodes.bucket] },
     );
   }
   new aws.s3.BucketNotification("VoicemailEvents", { bucket: bucket.name, eventbridge: true });

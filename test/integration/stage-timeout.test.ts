@@ -14,12 +14,21 @@ import {
   type StateTransition,
   startSonicEndpoint,
 } from "@voxtrail/local";
-import { buildVoicemailDefinition, keys, STAGE_FUNCTIONS } from "@voxtrail/workflow";
+import {
+  buildVoicemailDefinition,
+  FUNCTION_TIMEOUT_MARGIN_SECONDS,
+  keys,
+  STAGE_FUNCTIONS,
+} from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BAD_FIXTURES_DIR } from "../../scripts/make-bad-fixtures";
 
-/** Synthesize may run this long here; the endpoint holds its first audio back for longer. */
-const SYNTHESIZE_TIMEOUT_SECONDS = 1;
+/**
+ * Synthesize's function may run one second here (its Task state the margin longer, as the stacks
+ * deploy them); the endpoint holds its first audio back for longer than the function may run.
+ */
+const SYNTHESIZE_FUNCTION_SECONDS = 1;
+const SYNTHESIZE_TASK_SECONDS = SYNTHESIZE_FUNCTION_SECONDS + FUNCTION_TIMEOUT_MARGIN_SECONDS;
 const FIRST_AUDIO_DELAY_MS = 3000;
 
 let workDir: string;
@@ -43,7 +52,7 @@ beforeAll(async () => {
     "voxtrail-stage-timeout",
     buildVoicemailDefinition({
       functionArns: LOCAL_FUNCTION_ARNS,
-      timeoutSeconds: { Synthesize: SYNTHESIZE_TIMEOUT_SECONDS },
+      timeoutSeconds: { Synthesize: SYNTHESIZE_TASK_SECONDS },
     }),
     Object.fromEntries(STAGE_FUNCTIONS.map((fn) => [LOCAL_FUNCTION_ARNS[fn], handlers[fn]])),
   );
@@ -70,10 +79,10 @@ async function json(key: string): Promise<unknown> {
   return JSON.parse(await readFile(join(workDir, "store", key), "utf8"));
 }
 
-describe("a Synthesize attempt that outlives the state's TimeoutSeconds", () => {
-  it("fails the execution in Synthesize with States.Timeout, without retrying it", () => {
+describe("a Synthesize attempt that outlives its function's timeout", () => {
+  it("fails the execution in Synthesize with the function's own StageTimedOut, before the state's timeout, without retrying it", () => {
     expect(result).toMatchObject({ status: "FAILED", error: "SynthesizeFailed" });
-    expect(result.status === "FAILED" ? result.cause : "").toMatch(/^States\.Timeout: /);
+    expect(result.status === "FAILED" ? result.cause : "").toMatch(/^StageTimedOut: /);
     const synthesize = transitions.filter((transition) => transition.state === "Synthesize");
     expect(synthesize.map((transition) => transition.type)).toEqual([
       "entered",
@@ -81,13 +90,18 @@ describe("a Synthesize attempt that outlives the state's TimeoutSeconds", () => 
       "caught",
       "exited",
     ]);
+    // The function's deadline came first; the state's TimeoutSeconds (the margin later) never fired.
+    const [entered, failed] = synthesize;
+    expect((failed?.timestamp ?? Infinity) - (entered?.timestamp ?? 0)).toBeLessThan(
+      SYNTHESIZE_TASK_SECONDS * 1000,
+    );
     expect(transitions.some((transition) => transition.state === "RecordSynthesizeFailure")).toBe(true);
   });
 
   it("writes a job report that names the stage and the error", async () => {
     const report = JobReport.parse(await json(keys.report(jobId)));
     expect(report.outcome).toBe("failed");
-    expect(report.failure).toMatchObject({ stage: "Synthesize", error: { name: "States.Timeout" } });
+    expect(report.failure).toMatchObject({ stage: "Synthesize", error: { name: "StageTimedOut" } });
     expect(report.stages.map((stage) => stage.stage)).toEqual(["Ingest", "Transcribe", "Reason"]);
     expect(report.artifacts.map((artifact) => artifact.kind)).not.toContain("reply-audio");
   });
@@ -116,7 +130,7 @@ describe("a Synthesize attempt that outlives the state's TimeoutSeconds", () => 
       ),
     );
     expect(details).toEqual([
-      expect.objectContaining({ outcome: "failed", failedStage: "Synthesize", errorName: "States.Timeout" }),
+      expect.objectContaining({ outcome: "failed", failedStage: "Synthesize", errorName: "StageTimedOut" }),
     ]);
   });
 });

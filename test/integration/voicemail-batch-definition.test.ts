@@ -21,6 +21,15 @@ let workDir: string;
 let runtime: LocalRuntime;
 let batch: LocalStateMachine;
 const childStarts: unknown[] = [];
+/** Errors to raise, by voicemail key, before the integration answers: each name once, in order. */
+const faults = new Map<string, { head?: string[]; start?: string[] }>();
+const headCalls: string[] = [];
+
+/** Raises the next fault queued for `key`, under the name Step Functions would give it. */
+function raiseFault(queue: string[] | undefined): void {
+  const name = queue?.shift();
+  if (name) throw Object.assign(new Error(`injected ${name}`), { name });
+}
 
 /** An error with the name Step Functions gives a failed `.sync` child execution. */
 class TaskFailed extends Error {
@@ -36,6 +45,8 @@ beforeAll(async () => {
   const handlersByArn: Record<string, StageHandler<unknown>> = {
     [HEAD_OBJECT]: async (input) => {
       const { Key } = input as { Bucket: string; Key: string };
+      headCalls.push(Key);
+      raiseFault(faults.get(Key)?.head);
       const head = await store.head(Key);
       if (!head) throw Object.assign(new Error("Not Found"), { name: "S3.NoSuchKeyException" });
       return { ETag: head.etag, ContentLength: head.bytes };
@@ -43,6 +54,7 @@ beforeAll(async () => {
     [START_EXECUTION_SYNC]: async (input) => {
       const { StateMachineArn, Input } = input as { StateMachineArn: string; Input: unknown };
       expect(StateMachineArn).toBe(VOICEMAIL_STATE_MACHINE);
+      raiseFault(faults.get((Input as { detail: { object: { key: string } } }).detail.object.key)?.start);
       childStarts.push(Input);
       const result = await runtime.runEvent(Input);
       if (result.status === "FAILED") throw new TaskFailed(`${result.error?.error}: ${result.error?.cause}`);
@@ -77,6 +89,7 @@ async function runBatch(name: string, voicemailKeys: string[]) {
   const result = await batch.start(
     { ...event, [LOCAL_ITEMS_FIELD]: items },
     {
+      retryIntervalMs: 1,
       onEvent: ({ type, state }) => {
         const ends = state?.name === BATCH_STATES.run || state?.name === BATCH_STATES.failed;
         if (type === "StateExited" && ends && state?.output) {
@@ -132,5 +145,26 @@ describe("the voicemail batch definition, run locally on a manifest", () => {
     expect(second.items.get(bad)).toMatchObject({ key: bad, status: "FAILED" });
     const badJob = (await runtime.store.list("claims/")).filter((key) => key.endsWith("run-02.json"));
     expect(badJob).toHaveLength(1);
+  }, 300_000);
+
+  it("retries S3's transient errors and a throttled start under the names Step Functions raises, and fails a refused HEAD after its retries", async () => {
+    const audio = await readFile(join(BUNDLED_VOICEMAILS_DIR, "no-message.wav"));
+    const slow = keys.incomingVoicemail("batch/slow-down.wav");
+    const refused = keys.incomingVoicemail("batch/refused.wav");
+    await runtime.store.put(slow, audio, { contentType: "audio/wav" });
+    await runtime.store.put(refused, audio, { contentType: "audio/wav" });
+    // S3 answers 503 SlowDown once (an unmodeled error: S3.S3Exception), then Step Functions
+    // refuses the start once for too many executions; the refused key is always a 403.
+    faults.set(slow, { head: ["S3.S3Exception"], start: ["StepFunctions.ExecutionLimitExceeded"] });
+    faults.set(refused, { head: Array(10).fill("S3.S3Exception") });
+
+    const run = await runBatch("transient.csv", [slow, refused]);
+    expect(run.result.status).toBe("SUCCEEDED");
+    expect(run.items.get(slow)).toMatchObject({ key: slow, execution: { status: "SUCCEEDED" } });
+    expect(childOutput(run.items.get(slow))).toMatchObject({ status: "SUCCEEDED" });
+    expect(headCalls.filter((key) => key === slow)).toHaveLength(2);
+    // Retried MaxAttempts (3) times after the first, then caught into the item's failure.
+    expect(run.items.get(refused)).toEqual({ key: refused, status: "FAILED", error: "S3.S3Exception" });
+    expect(headCalls.filter((key) => key === refused)).toHaveLength(4);
   }, 300_000);
 });

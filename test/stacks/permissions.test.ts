@@ -1,5 +1,5 @@
 import { CreateEventBusCommand, EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, DeleteObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
   CreateStateMachineCommand,
   SFNClient,
@@ -48,13 +48,17 @@ const targets = {
   voicemailStateMachineName: names.voicemail,
 };
 
-/** One AWS call a handler made, as IAM sees it: the action, the resource, the S3 list prefix. */
+/**
+ * One AWS call a handler made, as IAM sees it: the action, the resource, the S3 list prefix; and
+ * whether it was a GET or HEAD of a key that was not there (404 here, where moto checks no IAM).
+ */
 interface Call {
   fn: DeployedFunction;
   command: string;
   action: string;
   resource: string;
   prefix?: string;
+  missing?: boolean;
 }
 
 /** The IAM action and resource of an SDK command the handlers send. */
@@ -121,8 +125,15 @@ function recorded<C extends S3Client | EventBridgeClient | SFNClient>(client: C,
   (client as unknown as Recordable).middlewareStack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? "unknown";
-      calls.push({ fn, command, ...authorization(command, args.input as Record<string, string>) });
-      return next(args);
+      const call: Call = { fn, command, ...authorization(command, args.input as Record<string, string>) };
+      calls.push(call);
+      try {
+        return await next(args);
+      } catch (error) {
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (call.action === "s3:GetObject" && status === 404) call.missing = true;
+        throw error;
+      }
     },
     { step: "initialize", name: "recordIamCalls" },
   );
@@ -179,6 +190,9 @@ const objectCreated = (key: string) => ({
   time: "2026-01-01T00:00:01.000Z",
   detail: { bucket: { name: bucket }, object: { key, etag: "abc" } },
 });
+
+/** The key of an object ARN in the test bucket. */
+const keyOf = (resource: string) => resource.slice(`arn:aws:s3:::${bucket}/`.length);
 
 /** The calls made from `from` on (an index into `calls`) until now. */
 const since = (from: number) => calls.slice(from);
@@ -258,8 +272,9 @@ describe("least privilege: every AWS call a handler makes is in its function's p
       context,
     );
 
-    // One prompts job, as the prompts state machine runs it: one prompt synthesized (and skipped
-    // on a second attempt), one refused and recorded, then the report.
+    // One prompts job, as the prompts state machine runs it: one prompt synthesized (skipped on a
+    // second attempt, made again once its audio is gone), one refused and recorded, one never
+    // run (the Map did not reach it), then the report.
     const prompts = Object.fromEntries(
       await Promise.all(
         PROMPT_FUNCTIONS.map(
@@ -271,9 +286,13 @@ describe("least privilege: every AWS call a handler makes is in its function's p
       ReturnType<typeof createPromptHandlers>[(typeof PROMPT_FUNCTIONS)[number]]
     >;
     const manifest = promptKeys.incomingManifest("menu.csv");
-    await seed.put(manifest, "id,text\nwelcome,Welcome to voxtrail.\nclosed,Please refuse this one.\n", {
-      contentType: "text/csv",
-    });
+    await seed.put(
+      manifest,
+      "id,text\nwelcome,Welcome to voxtrail.\nclosed,Please refuse this one.\nbye,Goodbye.\n",
+      {
+        contentType: "text/csv",
+      },
+    );
     const prepared = (await prompts.preparePrompts(
       { event: objectCreated(manifest), execution: { id: executionId("prompts"), startTime } },
       context,
@@ -292,6 +311,13 @@ describe("least privilege: every AWS call a handler makes is in its function's p
     expect(await prompts.synthesizePrompt(item(welcome), context)).toEqual({
       id: "welcome",
       status: "skipped",
+    });
+    await new S3Client(motoClientConfig()).send(
+      new DeleteObjectCommand({ Bucket: bucket, Key: promptKeys.audio(prepared.jobId, "welcome") }),
+    );
+    expect(await prompts.synthesizePrompt(item(welcome), context)).toEqual({
+      id: "welcome",
+      status: "succeeded",
     });
     await expect(prompts.synthesizePrompt(item(closed), context)).rejects.toMatchObject({
       name: "SynthesisRejected",
@@ -356,6 +382,49 @@ describe("least privilege: every AWS call a handler makes is in its function's p
     if (FUNCTION_ACCESS[fn].describesVoicemailExecutions) {
       expect(own.some((c) => c.action === "states:DescribeExecution")).toBe(true);
     }
+  });
+
+  it("probes for missing keys where the handlers ask whether a key is there", () => {
+    const probes = (fn: DeployedFunction) =>
+      new Set(calls.filter((c) => c.fn === fn && c.missing).map((c) => keyOf(c.resource).split("/")[0]));
+    // Ingest: the report of a job still running; the prompts functions: what a first run has not
+    // written yet (rows, bad rows, results, report), and audio that is gone.
+    expect(probes("ingest")).toEqual(new Set(["reports"]));
+    for (const fn of ["preparePrompts", "synthesizePrompt", "writePromptsReport"] as const) {
+      expect(probes(fn), fn).toEqual(new Set(["prompts"]));
+    }
+  });
+
+  it.each(DEPLOYED_FUNCTIONS)(
+    "%s may list every key it finds missing, so S3 answers 404 and not 403 (GetObject/HeadObject API reference)",
+    (fn) => {
+      const policy = stagePermissions(fn, targets);
+      const forbidden = calls.filter(
+        (c) =>
+          c.fn === fn &&
+          c.missing &&
+          !allows(policy, {
+            ...c,
+            action: "s3:ListBucket",
+            resource: `arn:aws:s3:::${bucket}`,
+            prefix: keyOf(c.resource),
+          }),
+      );
+      expect(forbidden.map((c) => keyOf(c.resource))).toEqual([]);
+    },
+  );
+
+  it.each(DEPLOYED_FUNCTIONS)("%s may list only prefixes it lists or keys it probes", (fn) => {
+    const own = calls.filter((c) => c.fn === fn);
+    const unused = FUNCTION_ACCESS[fn].lists.filter(
+      (pattern) =>
+        !own.some(
+          (c) =>
+            (c.action === "s3:ListBucket" && matches(pattern, c.prefix ?? "")) ||
+            (c.missing && matches(pattern, keyOf(c.resource))),
+        ),
+    );
+    expect(unused).toEqual([]);
   });
 
   it.each(DEPLOYED_FUNCTIONS)("%s is not granted what only other functions do", (fn) => {
@@ -430,20 +499,21 @@ describe("nothing is wildcarded beyond its prefixes", () => {
           (s) => s.actions.includes(action) && s.resources.includes(resource),
         ),
       );
-    expect(
-      holders(
-        "sagemaker:InvokeEndpointWithResponseStream",
-        "arn:aws:sagemaker:us-east-1:123456789012:endpoint/sonic-dev",
-      ),
-    ).toEqual(["synthesize", "synthesizePrompt"]);
-    // One action on one endpoint: the stage's, and no other.
+    for (const action of ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"]) {
+      expect(holders(action, "arn:aws:sagemaker:us-east-1:123456789012:endpoint/sonic-dev"), action).toEqual([
+        "synthesize",
+        "synthesizePrompt",
+      ]);
+    }
+    // The two invoke actions (the API reference asks for InvokeEndpoint, IAM lists the streaming
+    // one too) on one endpoint: the stage's, and no other.
     expect(
       stagePermissions("synthesize", configured).filter((s) =>
         s.actions.some((a) => a.startsWith("sagemaker:")),
       ),
     ).toEqual([
       {
-        actions: ["sagemaker:InvokeEndpointWithResponseStream"],
+        actions: ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"],
         resources: ["arn:aws:sagemaker:us-east-1:123456789012:endpoint/sonic-dev"],
       },
     ]);
@@ -472,7 +542,17 @@ describe("nothing is wildcarded beyond its prefixes", () => {
       }),
     ];
     const own = [names.voicemail, names.batch, names.prompts];
+    // The batch role may list the voicemails it heads, so a missing one is a 404 (NoSuchKey).
+    expect(statements).toContainEqual({
+      actions: ["s3:ListBucket"],
+      resources: [`arn:aws:s3:::${bucket}`],
+      conditions: [{ test: "StringLike", variable: "s3:prefix", values: ["incoming/voicemail/*"] }],
+    });
     for (const statement of statements) {
+      for (const condition of statement.conditions ?? []) {
+        for (const value of condition.values)
+          expect(value.startsWith("incoming/voicemail/"), value).toBe(true);
+      }
       for (const action of statement.actions) expect(action).not.toContain("*");
       for (const resource of statement.resources) {
         expect(resource).not.toBe("*");

@@ -5,6 +5,7 @@ import {
   buildVoicemailBatchDefinition,
   buildVoicemailDefinition,
   type EventPattern,
+  FUNCTION_TIMEOUT_MARGIN_SECONDS,
   PROMPT_FUNCTIONS,
   PROMPT_TIMEOUT_SECONDS,
   type PromptFunction,
@@ -41,6 +42,7 @@ import {
 import {
   CARTESIA_SECRET_ENV,
   configEnvironment,
+  PRODUCTION_ENV,
   repositoryConfig,
   subscribedProductionConfig,
   TEST_MODEL_PACKAGE_ARN,
@@ -58,14 +60,18 @@ const ENTRY: Record<DeployedFunction, string> = {
   recordPromptFailure: "record-prompt-failure",
   writePromptsReport: "write-prompts-report",
 };
-/** Lambda timeouts match the state machines' Task timeouts; the failure recorder is small. */
-const TIMEOUT: Record<DeployedFunction, number> = {
+/**
+ * The Task timeout of the state(s) invoking each function (the failure recorder's run under
+ * Finalize's): the Lambda timeout is FUNCTION_TIMEOUT_MARGIN_SECONDS less, so the function's own
+ * deadline fires before the state's.
+ */
+const TASK_TIMEOUT: Record<DeployedFunction, number> = {
   ingest: STAGE_TIMEOUT_SECONDS.Ingest,
   transcribe: STAGE_TIMEOUT_SECONDS.Transcribe,
   reason: STAGE_TIMEOUT_SECONDS.Reason,
   synthesize: STAGE_TIMEOUT_SECONDS.Synthesize,
   finalize: STAGE_TIMEOUT_SECONDS.Finalize,
-  recordFailure: 30,
+  recordFailure: STAGE_TIMEOUT_SECONDS.Finalize,
   ...PROMPT_TIMEOUT_SECONDS,
 };
 const MEMORY: Record<DeployedFunction, number> = {
@@ -188,6 +194,9 @@ function asPolicyStatement(s: ReturnType<typeof stagePermissions>[number]) {
   };
 }
 
+/** What Synthesize and SynthesizePrompt need on the Sonic endpoint (stacks/permissions.ts). */
+const SONIC_ACTIONS = ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"];
+
 /** Which deployed functions are allowed `action` on `resource`. */
 function holders(evaluation: Evaluation, action: string, arn: string): DeployedFunction[] {
   return DEPLOYED_FUNCTIONS.filter((fn) =>
@@ -308,6 +317,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
     expect(ofType(evaluation, "aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration")).toEqual(
       [],
     );
+    expect(resource(evaluation, "aws:s3/bucket:Bucket", "VoicemailBucket").objectLockEnabled).toBeUndefined();
     const policies = ofType(evaluation, "aws:s3/bucketPolicy:BucketPolicy");
     expect(policies).toHaveLength(1);
     expect(policies[0]?.bucket).toBe(bucketName);
@@ -421,6 +431,13 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
         Action: ["s3:GetObject"],
         Resource: [object("incoming/batches/*"), object("incoming/voicemail/*")],
       },
+      // So that HEAD of a voicemail that is not there is a 404 (S3.NoSuchKeyException), not a 403.
+      {
+        Effect: "Allow",
+        Action: ["s3:ListBucket"],
+        Resource: [`arn:aws:s3:::${bucketName}`],
+        Condition: { StringLike: { "s3:prefix": ["incoming/voicemail/*"] } },
+      },
       { Effect: "Allow", Action: RESULT_WRITER, Resource: [object("batch-results/*")] },
       { Effect: "Allow", Action: ["states:StartExecution"], Resource: [voicemail.arn] },
       {
@@ -498,7 +515,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
       expect(lambdaOf(evaluation, fn)).toMatchObject({
         runtime: "nodejs22.x",
         memorySize: MEMORY[fn],
-        timeout: TIMEOUT[fn],
+        timeout: TASK_TIMEOUT[fn] - FUNCTION_TIMEOUT_MARGIN_SECONDS,
         handler: `packages/functions/src/lambda/${ENTRY[fn]}.handler`,
       });
       const builds = evaluation.rpc.filter(
@@ -570,13 +587,16 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
   });
 
   it("uses the existing Sonic endpoint by name: Synthesize and SynthesizePrompt may stream from it, and nothing is created", () => {
-    expect(
-      holders(
-        evaluation,
-        "sagemaker:InvokeEndpointWithResponseStream",
-        `arn:aws:sagemaker:${MOCK_REGION}:${MOCK_ACCOUNT}:endpoint/voxtrail-dev-sonic`,
-      ),
-    ).toEqual(["synthesize", "synthesizePrompt"]);
+    for (const action of SONIC_ACTIONS) {
+      expect(
+        holders(
+          evaluation,
+          action,
+          `arn:aws:sagemaker:${MOCK_REGION}:${MOCK_ACCOUNT}:endpoint/voxtrail-dev-sonic`,
+        ),
+        action,
+      ).toEqual(["synthesize", "synthesizePrompt"]);
+    }
     for (const type of SAGEMAKER_TYPES) expect(ofType(evaluation, type), type).toEqual([]);
   });
 
@@ -621,7 +641,8 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
   const config = subscribedProductionConfig();
   const sonicArn = `arn:aws:sagemaker:${MOCK_REGION}:${MOCK_ACCOUNT}:endpoint/voxtrail-production-sonic`;
   beforeAll(async () => {
-    production = await evaluateStacks("production", { ...configEnvironment(config), ...CARTESIA_SECRET_ENV });
+    // The repository's production.json, its model package ARN from the deploying shell.
+    production = await evaluateStacks("production", { ...PRODUCTION_ENV, ...CARTESIA_SECRET_ENV });
     bucketName = bucketOf(production);
   }, 120_000);
 
@@ -706,10 +727,9 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
     expect(variablesOf(production, "synthesizePrompt").VOXTRAIL_SONIC_ENDPOINT).toBe(
       "voxtrail-production-sonic",
     );
-    expect(holders(production, "sagemaker:InvokeEndpointWithResponseStream", sonicArn)).toEqual([
-      "synthesize",
-      "synthesizePrompt",
-    ]);
+    for (const action of SONIC_ACTIONS) {
+      expect(holders(production, action, sonicArn), action).toEqual(["synthesize", "synthesizePrompt"]);
+    }
     for (const fn of DEPLOYED_FUNCTIONS) {
       const expected = stagePermissions(
         fn,
@@ -760,7 +780,12 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
     expect(rules.map((r) => (r.filter as { prefix?: string }).prefix)).not.toContain("lineage/");
   });
 
-  it("locks every new object version and denies removing any version of a lineage record", () => {
+  it("creates the bucket with Object Lock (and so versioning) on, locks every new object version, and denies removing any version of a lineage record", () => {
+    // On the bucket resource itself: S3 enables versioning with it at creation, which Object Lock
+    // needs; sst's separate versioning resource is made inside an apply nothing can wait for.
+    expect(resource(production, "aws:s3/bucket:Bucket", "VoicemailBucket")).toMatchObject({
+      objectLockEnabled: true,
+    });
     expect(ofType(production, "aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration")).toEqual([
       {
         bucket: bucketName,

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { selectionFromEnvironment } from "@voxtrail/providers";
 import { describe, expect, it } from "vitest";
@@ -8,7 +9,13 @@ import {
   type StageConfig,
   selectionEnvironment,
 } from "../../stacks/stage-config";
-import { configEnvironment, repositoryConfig, subscribedProductionConfig } from "./stage-configs";
+import {
+  configEnvironment,
+  PRODUCTION_ENV,
+  repositoryConfig,
+  subscribedProductionConfig,
+  TEST_MODEL_PACKAGE_ARN,
+} from "./stage-configs";
 
 const root = resolve(import.meta.dirname, "../..");
 const load = (stage: string, config?: unknown) =>
@@ -22,19 +29,57 @@ describe("stage configuration (config/stages/)", () => {
     expect(loadStageConfig("dev", root, own).file).toBe(own.VOXTRAIL_STAGE_CONFIG);
   });
 
-  it("refuses production.json as checked in until the account's Sonic model package ARN is filled in", () => {
-    expect(() => load("production")).toThrow(
-      expect.objectContaining({
-        name: "StageConfigInvalid",
-        message: expect.stringMatching(
-          /production\.json: sonic\.modelPackageArn: the ARN of the Sonic model package/,
-        ),
-      }),
-    );
-    expect(load("production", subscribedProductionConfig()).config.sonic).toMatchObject({
+  it.each(readdirSync(resolve(root, "config/stages")))(
+    "parses config/stages/%s as checked in (production's model package ARN from the environment)",
+    (name) => {
+      const stage = name.replace(/\.json$/, "");
+      const { config, file } = loadStageConfig(stage, root, PRODUCTION_ENV);
+      expect(file).toBe(resolve(root, "config/stages", name));
+      expect(config.description).not.toBe("");
+    },
+  );
+
+  it("reads production's Sonic model package ARN from VOXTRAIL_SONIC_MODEL_PACKAGE_ARN", () => {
+    expect(repositoryConfig("production").sonic).toMatchObject({
+      modelPackageArn: { fromEnvironment: "VOXTRAIL_SONIC_MODEL_PACKAGE_ARN" },
+    });
+    expect(loadStageConfig("production", root, PRODUCTION_ENV).config.sonic).toMatchObject({
+      modelPackageArn: TEST_MODEL_PACKAGE_ARN,
       instanceType: "ml.g6e.xlarge",
       minInstances: 2,
     });
+    // A stage file may still give the ARN itself.
+    expect(load("production", subscribedProductionConfig()).config.sonic).toMatchObject({
+      modelPackageArn: TEST_MODEL_PACKAGE_ARN,
+    });
+  });
+
+  it("refuses production.json, naming the file, the field and the variable, while the variable is unset or not a model package ARN", () => {
+    const file = resolve(root, "config/stages/production.json");
+    const refused = (env: NodeJS.ProcessEnv, reason: RegExp) =>
+      expect(() => loadStageConfig("production", root, env)).toThrow(
+        expect.objectContaining({
+          name: "StageConfigInvalid",
+          message: expect.stringMatching(reason),
+        }),
+      );
+    const field = `${file}: sonic.modelPackageArn: `.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    refused(
+      {},
+      new RegExp(`^${field}set VOXTRAIL_SONIC_MODEL_PACKAGE_ARN to the ARN of the Sonic model package`),
+    );
+    refused(
+      { VOXTRAIL_SONIC_MODEL_PACKAGE_ARN: "" },
+      new RegExp(`^${field}set VOXTRAIL_SONIC_MODEL_PACKAGE_ARN`),
+    );
+    refused(
+      { VOXTRAIL_SONIC_MODEL_PACKAGE_ARN: "cartesia-sonic-3" },
+      new RegExp(`^${field}VOXTRAIL_SONIC_MODEL_PACKAGE_ARN is not a model package ARN`),
+    );
+    refused(
+      { VOXTRAIL_SONIC_MODEL_PACKAGE_ARN: "arn:aws:sagemaker:us-east-1:123456789012:endpoint/sonic" },
+      /VOXTRAIL_SONIC_MODEL_PACKAGE_ARN is not a model package ARN/,
+    );
   });
 
   it("holds production to two Sonic instances and protected lineage; other stages may have less", () => {

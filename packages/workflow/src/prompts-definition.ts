@@ -18,7 +18,11 @@ export const PROMPT_STATES = {
   report: "WritePromptsReport",
 } as const;
 
-/** Seconds each prompts Task may run before Step Functions fails it with `States.Timeout`. */
+/**
+ * Seconds each prompts Task may run before Step Functions fails it with `States.Timeout`. Its
+ * Lambda function times out FUNCTION_TIMEOUT_MARGIN_SECONDS sooner (stages.ts,
+ * `functionTimeoutSeconds`; function-sizes.ts), so the function's own deadline fires first.
+ */
 export const PROMPT_TIMEOUT_SECONDS: Record<PromptFunction, number> = {
   preparePrompts: 900,
   synthesizePrompt: 300,

@@ -11,8 +11,32 @@ export const BATCH_STATES = {
 /** Where the batch Map's ResultWriter puts each batch's per-item results. */
 export const BATCH_RESULTS_PREFIX = "batch-results/";
 
-/** Errors of the AWS SDK integrations worth a retry: throttling and S3's transient failures. */
-const SDK_TRANSIENT_ERRORS = ["S3.SlowDownException", "S3.InternalErrorException", "SFN.ThrottlingException"];
+/**
+ * What `DescribeVoicemail` (`aws-sdk:s3:headObject`) retries. An AWS SDK integration names an error
+ * `<Service>.<Name>Exception` only when the service models it ("AWS SDK service integrations",
+ * https://docs.aws.amazon.com/step-functions/latest/dg/supported-services-awssdk.html): HeadObject
+ * models none but NotFound, so S3's transient answers (503 SlowDown, 500 InternalError) arrive as
+ * the generic `S3.S3Exception`, and `S3.SlowDownException` or `S3.InternalErrorException` would
+ * never match. A 403 (AccessDenied) is an `S3.S3Exception` too: it is retried like the others, to
+ * no avail, then caught into `VoicemailFailed`. A missing key (`S3.NoSuchKeyException`, a 404 since
+ * the role may list the keys) is not retried.
+ */
+export const HEAD_OBJECT_RETRIED_ERRORS = ["S3.S3Exception"];
+
+/**
+ * What `RunVoicemail` (the optimized `states:startExecution.sync:2` integration) retries: too many
+ * executions running. Its errors are named `StepFunctions.*`, as in the AWS guide's own example
+ * ("Start workflow executions from a task state",
+ * https://docs.aws.amazon.com/step-functions/latest/dg/concepts-nested-workflows.html, which
+ * retries `StepFunctions.ExecutionLimitExceeded`). The `...Exception` spelling is listed too:
+ * errors of this integration have been reported with the suffix (e.g.
+ * `StepFunctions.ExecutionAlreadyExistsException`), and which one AWS sends today is not documented.
+ * A child execution that fails is `States.TaskFailed`, never retried here (its own states retried).
+ */
+export const START_EXECUTION_RETRIED_ERRORS = [
+  "StepFunctions.ExecutionLimitExceeded",
+  "StepFunctions.ExecutionLimitExceededException",
+];
 
 /** Inputs of {@link buildVoicemailBatchDefinition}. */
 export interface VoicemailBatchDefinitionOptions {
@@ -28,7 +52,9 @@ export interface VoicemailBatchDefinitionOptions {
  * manifest (ItemReader), and for each key reads its ETag (`s3:headObject`) and runs the voicemail
  * workflow on the S3 "Object Created" event an upload of that object would have made
  * (`states:startExecution.sync:2`), at most `maxConcurrency` at once; per-item results go to
- * `batch-results/` (ResultWriter). A voicemail that fails (or cannot be read) ends its item in
+ * `batch-results/` (ResultWriter). Each Task retries the transient errors its integration raises
+ * ({@link HEAD_OBJECT_RETRIED_ERRORS}, {@link START_EXECUTION_RETRIED_ERRORS}). A voicemail that
+ * fails (or cannot be read) ends its item in
  * `VoicemailFailed`, so one failure never stops the batch; the job report holds the details. Because Ingest claims each job by its source identity, running
  * the same manifest again skips voicemails already done (their executions end in `Duplicate`) and
  * runs the failed ones again.
@@ -41,7 +67,6 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
   if (!(Number.isInteger(options.maxConcurrency) && options.maxConcurrency >= 1)) {
     throw new RangeError("maxConcurrency must be a positive integer");
   }
-  const retry = [retrier(DEFAULT_RETRY, SDK_TRANSIENT_ERRORS)];
   return {
     Comment: "voxtrail voicemail batch: run every voicemail a manifest names through the voicemail workflow.",
     StartAt: BATCH_STATES.map,
@@ -73,7 +98,7 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
               Parameters: { "Bucket.$": "$.bucket", "Key.$": "$.key" },
               ResultSelector: { "etag.$": "$.ETag" },
               ResultPath: "$.object",
-              Retry: retry,
+              Retry: [retrier(DEFAULT_RETRY, HEAD_OBJECT_RETRIED_ERRORS)],
               Catch: [catchInto(BATCH_STATES.failed)],
               Next: BATCH_STATES.run,
             },
@@ -95,7 +120,7 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
               },
               ResultSelector: { "status.$": "$.Status", "output.$": "$.Output" },
               ResultPath: "$.execution",
-              Retry: retry,
+              Retry: [retrier(DEFAULT_RETRY, START_EXECUTION_RETRIED_ERRORS)],
               Catch: [catchInto(BATCH_STATES.failed)],
               End: true,
             },

@@ -62,6 +62,25 @@ describe("buildVoicemailBatchDefinition", () => {
     });
   });
 
+  it("retries in each Task state the transient errors under the names its integration raises", () => {
+    const retried = (state: string) =>
+      (processor[state] as { Retry: Array<{ ErrorEquals: string[] }> }).Retry.flatMap((r) => r.ErrorEquals);
+    // aws-sdk:s3:headObject: unmodeled S3 errors (SlowDown, InternalError, AccessDenied) are S3.S3Exception.
+    expect(retried(BATCH_STATES.describe)).toEqual(["S3.S3Exception"]);
+    // startExecution.sync:2: the optimized integration's StepFunctions.* names, both spellings.
+    expect(retried(BATCH_STATES.run)).toEqual([
+      "StepFunctions.ExecutionLimitExceeded",
+      "StepFunctions.ExecutionLimitExceededException",
+    ]);
+    // Names no integration raises: the aws-sdk prefix of Step Functions is Sfn, not SFN, and S3
+    // has no modeled SlowDown or InternalError for HeadObject.
+    for (const name of [...retried(BATCH_STATES.describe), ...retried(BATCH_STATES.run)]) {
+      expect(name).not.toMatch(/^SFN\.|^S3\.(SlowDown|InternalError)/);
+    }
+    // A missing key is not retried: it is caught into the item's failure at once.
+    expect(retried(BATCH_STATES.describe)).not.toContain("S3.NoSuchKeyException");
+  });
+
   it("refuses a concurrency that is not a positive integer", () => {
     expect(() => buildVoicemailBatchDefinition({ voicemailStateMachineArn, maxConcurrency: 0 })).toThrow(
       RangeError,

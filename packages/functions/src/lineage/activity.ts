@@ -135,8 +135,9 @@ export async function withActivity<T>(
 
 /**
  * How long before the invocation's deadline an attempt that is still running is recorded as
- * timed out: time to write its record before Lambda stops the function (whose timeout equals the
- * Task state's), or, locally, before the function's deadline a little after the state's timeout.
+ * timed out: time to write its record before Lambda stops the function (whose timeout is a margin
+ * below its Task state's, so this record and `StageTimedOut` come before `States.Timeout`), or,
+ * locally, before the same function deadline the local runtime gives the handler.
  */
 const RECORD_BEFORE_DEADLINE_MS = 500;
 

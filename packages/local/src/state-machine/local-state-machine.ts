@@ -1,7 +1,7 @@
 import "./promise-with-resolvers";
 import { randomUUID } from "node:crypto";
 import type { StageHandler } from "@voxtrail/functions";
-import type { AslDefinition } from "@voxtrail/workflow";
+import { type AslDefinition, functionTimeoutSeconds } from "@voxtrail/workflow";
 import type { Context } from "aws-lambda";
 import { ExecutionError, StateMachine } from "aws-local-stepfunctions";
 import { RunningExecutions } from "./running-executions";
@@ -47,7 +47,8 @@ export interface StartOptions {
 
 /**
  * Runs an ASL definition on this machine with aws-local-stepfunctions, calling, for every Task
- * state, the handler of the Lambda function its `Resource` names, with a Lambda-like context.
+ * state, the handler of the Lambda function its `Resource` names, with a Lambda-like context
+ * (its deadline: the state's `TimeoutSeconds` less FUNCTION_TIMEOUT_MARGIN_SECONDS, as deployed).
  * Errors cross the boundary as Lambda reports them: `Error` is the error's name, `Cause` the JSON
  * `{errorType, errorMessage}`.
  *
@@ -76,8 +77,9 @@ export class LocalStateMachine {
       const arn = String(state.Resource);
       const handler = handlersByArn[arn];
       if (!handler) throw new Error(`no local handler for ${arn} (Task state ${stateName})`);
-      this.#taskHandlers[stateName] = (input) =>
-        invokeLikeLambda(handler, arn, Number(state.TimeoutSeconds ?? 60), input);
+      // The function's timeout as the stacks deploy it: the state's, less the margin.
+      const timeoutSeconds = functionTimeoutSeconds(Number(state.TimeoutSeconds ?? 60));
+      this.#taskHandlers[stateName] = (input) => invokeLikeLambda(handler, arn, timeoutSeconds, input);
     }
   }
 
@@ -136,21 +138,20 @@ async function forwardEvents(
 }
 
 /**
- * How much longer a local function may run than its Task state's `TimeoutSeconds`. Step Functions'
- * timer starts when the task starts, a Lambda function's when its invocation starts, a little later:
- * with equal timeouts the state's fires first and the stage fails with `States.Timeout`. Locally both
- * clocks would start together and middy's early timeout (5 ms before the function's deadline) would
- * win with an anonymous `TimeoutError`; the margin keeps the state's timeout the one that fires.
+ * Calls `handler` the way Lambda would, with a context whose deadline is `timeoutSeconds` away: the
+ * function's timeout as deployed, its Task state's `TimeoutSeconds` less
+ * FUNCTION_TIMEOUT_MARGIN_SECONDS (`functionTimeoutSeconds`, packages/workflow/src/stages.ts).
+ * So locally, as on AWS, a stage that runs too long fails with its own deadline's error
+ * (`StageTimedOut`, which the attempt records), not with the state's `States.Timeout`, which
+ * stays a backstop. Errors are reported as Lambda reports them.
  */
-const FUNCTION_TIMEOUT_MARGIN_MS = 1000;
-
 async function invokeLikeLambda(
   handler: StageHandler<unknown>,
   functionArn: string,
   timeoutSeconds: number,
   input: unknown,
 ): Promise<unknown> {
-  const deadline = Date.now() + timeoutSeconds * 1000 + FUNCTION_TIMEOUT_MARGIN_MS;
+  const deadline = Date.now() + timeoutSeconds * 1000;
   const functionName = functionArn.split(":").at(-1) ?? functionArn;
   const context = {
     callbackWaitsForEmptyEventLoop: false,
