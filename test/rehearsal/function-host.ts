@@ -1,0 +1,220 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { createCipheriv } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { FunctionPlan } from "./stage-plan";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const PROCESS_ENTRY = join(import.meta.dirname, "function-process.ts");
+/** tsx's loader, by absolute URL: an environment's working directory is its task root, not the repository. */
+const TSX_LOADER = import.meta.resolve("tsx");
+/** Execution environments one function may have at once (Lambda scales out per concurrent invocation). */
+const MAX_ENVIRONMENTS = 4;
+
+/** How a function's environments reach AWS and third parties during the rehearsal. */
+export interface FunctionNetwork {
+  /** The proxy every AWS SDK client is pointed at (`AWS_ENDPOINT_URL`). */
+  awsEndpoint: string;
+  region: string;
+  /** The credentials of the function's role session. */
+  accessKeyId: string;
+  /** HTTPS hosts redirected to local stand-ins (`api.cartesia.ai` -> `http://127.0.0.1:...`). */
+  redirects: Record<string, string>;
+}
+
+/** An error as the Lambda runtime reports it: `name` is the `errorType` Step Functions matches. */
+export class FunctionError extends Error {
+  constructor(errorType: string, errorMessage: string) {
+    super(errorMessage);
+    this.name = errorType;
+  }
+}
+
+interface Environment {
+  child: ChildProcess;
+  busy: boolean;
+  ready: Promise<void>;
+}
+
+/**
+ * Hosts one deployed function as Lambda would: each execution environment is a child process
+ * (function-process.ts) with exactly the environment variables the stacks give the function, plus
+ * what the Lambda runtime sets (region, function name, the role session's credentials, the task
+ * root) and `AWS_ENDPOINT_URL` pointing the SDK at the rehearsal's proxy. Its working directory
+ * is a task root holding `resource.enc`, encrypted with the function's `SST_KEY` as sst's build
+ * does, so linked secrets are read exactly as deployed. Environments are reused while warm and
+ * started when every warm one is busy; an invocation past the function's timeout kills its
+ * environment and fails with `Sandbox.Timedout`.
+ *
+ * @example
+ * const host = new FunctionHost(plan.functions[0], network, (line) => logs.push(line));
+ * const output = await host.invoke({ event, execution });
+ */
+export class FunctionHost {
+  readonly #environments: Environment[] = [];
+  readonly #taskRoot: string;
+  #nextId = 0;
+
+  constructor(
+    readonly plan: FunctionPlan,
+    private readonly network: FunctionNetwork,
+    private readonly onOutput: (line: string) => void = () => undefined,
+  ) {
+    this.#taskRoot = mkdtempSync(join(tmpdir(), `voxtrail-rehearsal-${plan.component}-`));
+    writeFileSync(join(this.#taskRoot, "resource.enc"), encryptedLinks(plan));
+  }
+
+  /** Invokes the function with `event`; resolves its output or rejects with a {@link FunctionError}. */
+  async invoke(event: unknown): Promise<unknown> {
+    const environment = this.#environments.find((e) => !e.busy) ?? this.#start();
+    environment.busy = true;
+    try {
+      await environment.ready;
+      return await this.#send(environment, event);
+    } finally {
+      environment.busy = false;
+    }
+  }
+
+  /** Ends every environment, so the next invocation starts cold (nothing cached from earlier ones). */
+  async recycle(): Promise<void> {
+    const environments = this.#environments.splice(0);
+    await Promise.all(environments.map((environment) => stop(environment.child)));
+  }
+
+  /** Ends every environment and removes the task root. */
+  async close(): Promise<void> {
+    await Promise.all(this.#environments.map((environment) => stop(environment.child)));
+    this.#environments.length = 0;
+    rmSync(this.#taskRoot, { recursive: true, force: true });
+  }
+
+  #start(): Environment {
+    if (this.#environments.length >= MAX_ENVIRONMENTS) {
+      throw new FunctionError("Lambda.TooManyRequestsException", `${this.plan.component}: concurrency limit`);
+    }
+    const [modulePath, exportName] = splitHandler(this.plan.handler);
+    const child = fork(
+      PROCESS_ENTRY,
+      [JSON.stringify({ modulePath, exportName, redirects: this.network.redirects })],
+      {
+        cwd: this.#taskRoot,
+        env: this.#variables(),
+        execArgv: ["--import", TSX_LOADER],
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
+      },
+    );
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.setEncoding("utf8");
+      stream?.on("data", (text: string) => {
+        for (const line of text.split("\n")) if (line.trim()) this.onOutput(line);
+      });
+    }
+    const ready = new Promise<void>((resolve, reject) => {
+      child.once("message", () => resolve());
+      child.once("exit", (code) =>
+        reject(new FunctionError("Runtime.ExitError", `init exited with ${code}`)),
+      );
+    });
+    ready.catch(() => undefined);
+    const environment: Environment = { child, busy: false, ready };
+    this.#environments.push(environment);
+    child.once("exit", () => {
+      const index = this.#environments.indexOf(environment);
+      if (index >= 0) this.#environments.splice(index, 1);
+    });
+    return environment;
+  }
+
+  #variables(): Record<string, string> {
+    return {
+      ...this.plan.environment,
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/tmp",
+      TZ: ":UTC",
+      LAMBDA_TASK_ROOT: this.#taskRoot,
+      AWS_EXECUTION_ENV: "AWS_Lambda_nodejs22.x",
+      AWS_LAMBDA_FUNCTION_NAME: this.plan.name,
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(this.plan.memoryMb),
+      AWS_LAMBDA_FUNCTION_VERSION: "$LATEST",
+      AWS_REGION: this.network.region,
+      AWS_DEFAULT_REGION: this.network.region,
+      AWS_ACCESS_KEY_ID: this.network.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: "rehearsal-secret",
+      AWS_SESSION_TOKEN: "rehearsal-session",
+      AWS_ENDPOINT_URL: this.network.awsEndpoint,
+      NODE_PATH: join(ROOT, "node_modules"),
+    };
+  }
+
+  #send(environment: Environment, event: unknown): Promise<unknown> {
+    const id = this.#nextId++;
+    const timeoutMs = this.plan.timeoutSeconds * 1000;
+    const deadline = Date.now() + timeoutMs;
+    return new Promise((resolve, reject) => {
+      const { child } = environment;
+      const onMessage = (message: {
+        id?: number;
+        ok?: boolean;
+        result?: unknown;
+        errorType?: string;
+        errorMessage?: string;
+      }) => {
+        if (message.id !== id) return;
+        done();
+        if (message.ok) resolve(message.result);
+        else reject(new FunctionError(message.errorType ?? "Error", message.errorMessage ?? ""));
+      };
+      const onExit = (code: number | null) => {
+        done();
+        reject(new FunctionError("Runtime.ExitError", `the execution environment exited with ${code}`));
+      };
+      const timer = setTimeout(() => {
+        done();
+        void stop(child);
+        reject(
+          new FunctionError("Sandbox.Timedout", `Task timed out after ${this.plan.timeoutSeconds} seconds`),
+        );
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+      };
+      child.on("message", onMessage);
+      child.on("exit", onExit);
+      child.send({
+        id,
+        event,
+        deadline,
+        functionName: this.plan.name,
+        functionArn: this.plan.arn,
+        memoryMb: this.plan.memoryMb,
+      });
+    });
+  }
+}
+
+/** `packages/functions/src/lambda/ingest.handler` -> the module's absolute path and the export. */
+function splitHandler(handler: string): [string, string] {
+  const dot = handler.lastIndexOf(".");
+  return [join(ROOT, `${handler.slice(0, dot)}.ts`), handler.slice(dot + 1)];
+}
+
+/** The function's linked resources as sst's build writes `resource.enc`: AES-256-GCM, zero nonce, tag last. */
+function encryptedLinks(plan: FunctionPlan): Buffer {
+  const key = Buffer.from(plan.environment.SST_KEY ?? "", "base64");
+  if (key.length !== 32) return Buffer.alloc(0);
+  const cipher = createCipheriv("aes-256-gcm", key, Buffer.alloc(12, 0));
+  const encrypted = Buffer.concat([cipher.update(JSON.stringify(plan.links)), cipher.final()]);
+  return Buffer.concat([encrypted, cipher.getAuthTag()]);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}

@@ -1,0 +1,135 @@
+import { getGrantReasons, runSimulation, type Simulation } from "@cloud-copilot/iam-simulate";
+import type { PolicyDocument, RolePlan } from "./stage-plan";
+
+/** One request as IAM sees it: who, which action, on which resource, with which context keys. */
+export interface AuthorizationRequest {
+  role: RolePlan;
+  action: string;
+  resource: string;
+  /** Condition keys the service supplies (`s3:prefix`, ...); strings, as IAM compares them. */
+  context?: Record<string, string | string[]>;
+}
+
+/** The statement that allowed a request: the role's policy, its 1-based index there, its Sid. */
+export interface AllowingStatement {
+  policy: string;
+  index: number;
+  sid?: string | undefined;
+}
+
+/** IAM's answer to one request. */
+export interface Decision {
+  role: string;
+  action: string;
+  resource: string;
+  context: Record<string, string | string[]>;
+  allowed: boolean;
+  /** Set when allowed by one of the role's statements. */
+  statement?: AllowingStatement;
+  /** Why a request was refused: no statement allows it, a Deny matched, or the request was malformed. */
+  refusal?: string;
+}
+
+/**
+ * Evaluates requests against the exact policy documents a stage deploys, as IAM would: the role's
+ * identity policies and, for the stage's own bucket, the bucket policy (TLS only, lineage
+ * protection). Uses `@cloud-copilot/iam-simulate` (AGPL-3.0: a development dependency of the
+ * rehearsal only, never shipped) in its strict mode, which also checks that the action exists
+ * in AWS's Service Authorization Reference and that the resource ARN is of a type the action
+ * takes. Every request carries what AWS would see of a Lambda or Step Functions session:
+ * `aws:SecureTransport` true, the principal's ARN and account.
+ *
+ * @example
+ * const iam = new PolicyEvaluator({ account, bucket, bucketPolicy });
+ * const decision = await iam.authorize({ role, action: "s3:GetObject", resource: "arn:aws:s3:::b/k" });
+ */
+export class PolicyEvaluator {
+  readonly #account: string;
+  readonly #bucketArn: string;
+  readonly #bucketPolicy: PolicyDocument | undefined;
+
+  constructor(options: { account: string; bucket: string; bucketPolicy: PolicyDocument | undefined }) {
+    this.#account = options.account;
+    this.#bucketArn = `arn:aws:s3:::${options.bucket}`;
+    this.#bucketPolicy = options.bucketPolicy && normalizedPrincipals(options.bucketPolicy);
+  }
+
+  /** IAM's decision on `request`. */
+  async authorize(request: AuthorizationRequest): Promise<Decision> {
+    const principal = sessionArn(request.role.arn, this.#account);
+    const context = {
+      "aws:SecureTransport": "true",
+      "aws:PrincipalArn": request.role.arn,
+      "aws:PrincipalAccount": this.#account,
+      ...request.context,
+    };
+    const onBucket =
+      request.resource === this.#bucketArn || request.resource.startsWith(`${this.#bucketArn}/`);
+    const simulation: Simulation = {
+      identityPolicies: request.role.policies.map((p) => ({ name: p.name, policy: p.document })),
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      ...(onBucket && this.#bucketPolicy ? { resourcePolicy: this.#bucketPolicy } : {}),
+      request: {
+        principal,
+        action: request.action,
+        resource: { resource: request.resource, accountId: this.#account },
+        contextVariables: context,
+      },
+    };
+    const base = {
+      role: request.role.logicalName,
+      action: request.action,
+      resource: request.resource,
+      context: request.context ?? {},
+    };
+    const result = await runSimulation(simulation, {});
+    if (result.resultType === "error") {
+      return { ...base, allowed: false, refusal: `not a valid request: ${result.errors.message}` };
+    }
+    if (result.resultType !== "single") {
+      return { ...base, allowed: false, refusal: "a wildcard resource is not a request" };
+    }
+    if (result.overallResult !== "Allowed") {
+      return {
+        ...base,
+        allowed: false,
+        refusal:
+          result.overallResult === "ExplicitlyDenied"
+            ? "an explicit Deny matches"
+            : "no identity-based policy allows the action",
+      };
+    }
+    const grant = getGrantReasons(result.result.analysis)[0];
+    if (!grant) return { ...base, allowed: true };
+    const policy = grant.policyType === "resource" ? "bucket policy" : grant.policyIdentifier;
+    return {
+      ...base,
+      allowed: true,
+      statement: { policy, index: grant.statementIndex, sid: grant.statementId },
+    };
+  }
+}
+
+/** The ARN a role's session acts as (Lambda and Step Functions assume the role). */
+function sessionArn(roleArn: string, account: string): string {
+  const roleName = roleArn.split("/").pop();
+  return `arn:aws:sts::${account}:assumed-role/${roleName}/rehearsal`;
+}
+
+/**
+ * The bucket policy with `{"*": ["*"]}` principals written as `"*"`: the Pulumi mocks render
+ * `aws.iam.getPolicyDocument`'s `{type: "*", identifiers: ["*"]}` literally, where AWS's data
+ * source emits `"Principal": "*"`.
+ */
+function normalizedPrincipals(document: PolicyDocument): PolicyDocument {
+  return {
+    ...document,
+    Statement: document.Statement.map((statement) => {
+      const principal = statement.Principal as Record<string, unknown> | string | undefined;
+      const everyone =
+        typeof principal === "object" && JSON.stringify(principal) === JSON.stringify({ "*": ["*"] });
+      return everyone ? { ...statement, Principal: "*" } : statement;
+    }),
+  };
+}

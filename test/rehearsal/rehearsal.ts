@@ -1,0 +1,624 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CreateEventBusCommand, EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import {
+  CreateBucketCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import type { StageHandler } from "@voxtrail/functions";
+import {
+  BUNDLED_RECORDS_FILE,
+  BUNDLED_VOICEMAILS_DIR,
+  type ExecutionResult,
+  LocalStateMachine,
+  matchesPattern,
+  objectCreatedEvent,
+} from "@voxtrail/local";
+import { BATCH_INCOMING_PREFIX, type EventPattern, keys, PROMPTS_INCOMING_PREFIX } from "@voxtrail/workflow";
+import { AuthorizingProxy, type CallRecord, type Principal } from "./authorizing-proxy";
+import { startCartesiaInkStandIn } from "./cartesia-ink-stand-in";
+import {
+  type DistributedMap,
+  distributedMapOf,
+  feeding,
+  type MapContext,
+  withItems,
+  writeResults,
+} from "./distributed-map";
+import { FunctionHost } from "./function-host";
+import { type Decision, PolicyEvaluator } from "./policy-evaluator";
+import { taskHandlers } from "./service-integrations";
+import { REJECTED_VOICE_ID, startSonicStandIn } from "./sonic-stand-in";
+import type { StagePlan } from "./stage-plan";
+import { RehearsalExecutions, startStepFunctionsStandIn } from "./step-functions-stand-in";
+
+/** The third-party host a Cartesia provider calls, which the rehearsal redirects to its stand-in. */
+const CARTESIA_HOST = "api.cartesia.ai";
+const SETUP_KEY = "AKREHEARSALSETUP";
+/** The voicemail the rehearsal uploads: a damaged order whose record is in the bundled records. */
+const VOICEMAIL = "damaged-order.wav";
+
+/** The workflows a rehearsal can run, in the order it runs them. */
+export const WORKFLOWS = [
+  "voicemail",
+  "duplicate",
+  "duplicateWhileRunning",
+  "invalidAudio",
+  "prompts",
+  "promptsRerun",
+  "batch",
+] as const;
+export type Workflow = (typeof WORKFLOWS)[number];
+
+/** How one workflow run ended, against what the stage should do. */
+export interface WorkflowRun {
+  workflow: Workflow;
+  stateMachine: string;
+  status: ExecutionResult["status"] | "NOT_STARTED";
+  error?: string;
+  cause?: string;
+  /** What happened, as one line (see `describe`). */
+  outcome: string;
+  /** What the stage must do: e.g. `SUCCEEDED`, or `TranscribeFailed: BoundaryViolation` in production. */
+  expected: string;
+  ok: boolean;
+}
+
+/** One statement of a role's policy, 1-based as IAM's evaluation reports it. */
+export interface StatementRef {
+  role: string;
+  policy: string;
+  index: number;
+}
+
+/** Everything one rehearsal did. */
+export interface RehearsalReport {
+  stage: string;
+  /** Providers pointed at local stand-ins, each with the boundary it keeps. */
+  redirects: string[];
+  runs: WorkflowRun[];
+  calls: CallRecord[];
+  ok: boolean;
+}
+
+/** Options of {@link Rehearsal.start}. */
+export interface RehearsalOptions {
+  plan: StagePlan;
+  /** moto_server's base URL: S3, EventBridge and SSM as the functions call them. */
+  motoEndpoint: string;
+  /** Progress lines. */
+  log?: (line: string) => void;
+  /** Output of the functions' execution environments (their logs). */
+  onFunctionOutput?: (component: string, line: string) => void;
+}
+
+/**
+ * A stage stood up as the stacks describe it, under AWS's rules: every function in its own
+ * execution environments with its deployed environment and its role's credentials, every SDK
+ * call authorized against the deployed policies by the proxy before moto (or a stand-in) serves
+ * it, the state machines the stacks deploy run by the local engine with their service
+ * integrations answered as Step Functions would, under the state machine's role, and the rules
+ * authorized with their own roles.
+ *
+ * @example
+ * const rehearsal = await Rehearsal.start({ plan, motoEndpoint });
+ * try { report = await rehearsal.run(); } finally { await rehearsal.close(); }
+ */
+export class Rehearsal {
+  readonly calls: CallRecord[] = [];
+  readonly redirects: string[] = [];
+  readonly #closers: Array<() => Promise<void>> = [];
+  readonly #machines = new Map<
+    string,
+    { machine: LocalStateMachine; map?: { map: DistributedMap; context: MapContext } }
+  >();
+  readonly #executions: RehearsalExecutions;
+  readonly #hosts = new Map<string, FunctionHost>();
+  #beforeInvoke: ((functionArn: string) => Promise<void>) | undefined;
+  /** Each Distributed Map execution's item results, by execution ARN. */
+  readonly #items = new Map<string, unknown[]>();
+  #setup!: S3Client;
+  #workflow: Workflow | undefined;
+  #runs = 0;
+
+  private constructor(
+    readonly plan: StagePlan,
+    private readonly log: (line: string) => void,
+  ) {
+    this.#executions = new RehearsalExecutions(plan);
+  }
+
+  static async start(options: RehearsalOptions): Promise<Rehearsal> {
+    const rehearsal = new Rehearsal(options.plan, options.log ?? (() => undefined));
+    try {
+      await rehearsal.#standUp(options);
+    } catch (error) {
+      await rehearsal.close();
+      throw error;
+    }
+    return rehearsal;
+  }
+
+  async #standUp(options: RehearsalOptions): Promise<void> {
+    const { plan } = this;
+    const evaluator = new PolicyEvaluator({
+      account: plan.account,
+      bucket: plan.bucket,
+      bucketPolicy: plan.bucketPolicy,
+    });
+    const sonic = await startSonicStandIn();
+    this.#closers.push(() => sonic.close());
+    const stepFunctions = await startStepFunctionsStandIn(this.#executions);
+    this.#closers.push(() => stepFunctions.close());
+    const principals = new Map<string, Principal>();
+    const keyOf = new Map<string, string>();
+    [
+      ...plan.functions.map((f) => ({ label: f.component, role: f.role })),
+      ...plan.stateMachines.map((m) => ({ label: m.name, role: m.role })),
+    ].forEach((principal, index) => {
+      const key = `AKREHEARSAL${String(index).padStart(4, "0")}`;
+      principals.set(key, principal);
+      keyOf.set(principal.label, key);
+    });
+    const proxy = await AuthorizingProxy.start({
+      evaluator,
+      scope: plan,
+      principals,
+      setupAccessKeyId: SETUP_KEY,
+      upstreams: {
+        s3: options.motoEndpoint,
+        events: options.motoEndpoint,
+        ssm: options.motoEndpoint,
+        states: stepFunctions.url,
+        sagemaker: sonic.url,
+      },
+      onCall: (call) => this.#record(call),
+    });
+    this.#closers.push(() => proxy.close());
+    const client = (key: string) => ({
+      endpoint: proxy.url,
+      region: plan.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: key, secretAccessKey: "rehearsal-secret" },
+    });
+    this.#setup = new S3Client(client(SETUP_KEY));
+    await this.#createStorage(new EventBridgeClient(client(SETUP_KEY)));
+
+    const redirects: Record<string, string> = {};
+    const cartesiaKey = plan.functions
+      .flatMap((f) => Object.entries(f.links))
+      .find(([name]) => name === "CartesiaApiKey")?.[1] as { value?: string } | undefined;
+    if (cartesiaKey?.value) {
+      const ink = await startCartesiaInkStandIn(cartesiaKey.value);
+      this.#closers.push(() => ink.close());
+      redirects[CARTESIA_HOST] = ink.url;
+      this.redirects.push(
+        `${CARTESIA_HOST} -> ${ink.url} (Cartesia Ink stand-in: pocketsphinx, not Ink); the functions still record the third-party boundary ${CARTESIA_HOST}`,
+      );
+    }
+    if (plan.sonicEndpoint) {
+      this.redirects.push(
+        `SageMaker endpoint ${plan.sonicEndpoint} -> ${sonic.url} (flite behind Sonic's wire format, not Sonic); boundary stays aws-account`,
+      );
+    }
+    const hosts = this.#hosts;
+    for (const fn of plan.functions) {
+      const host = new FunctionHost(
+        fn,
+        {
+          awsEndpoint: proxy.url,
+          region: plan.region,
+          accessKeyId: keyOf.get(fn.component) as string,
+          redirects,
+        },
+        (line) => options.onFunctionOutput?.(fn.component, line),
+      );
+      hosts.set(fn.arn, host);
+      this.#closers.push(() => host.close());
+    }
+    const record = (principal: string, operation: string, decisions: Decision[]) =>
+      this.#record({
+        principal,
+        service: "states",
+        operation,
+        allowed: decisions.every((d) => d.allowed),
+        decisions,
+        ...(decisions.some((d) => !d.allowed)
+          ? { refusal: decisions.find((d) => !d.allowed)?.refusal ?? "" }
+          : {}),
+      });
+    for (const machinePlan of plan.stateMachines) {
+      const s3 = new S3Client(client(keyOf.get(machinePlan.name) as string));
+      const map = distributedMapOf(machinePlan.definition);
+      const definition = map?.local ?? machinePlan.definition;
+      const context = {
+        evaluator,
+        record,
+        hosts,
+        s3,
+        runChild: (arn: string, input: unknown) => this.#execute(arn, input),
+        beforeInvoke: (functionArn: string) => this.#beforeInvoke?.(functionArn) ?? Promise.resolve(),
+      };
+      const handlers: Record<string, StageHandler<unknown>> = taskHandlers(machinePlan, definition, context);
+      const mapContext: MapContext = { machine: machinePlan, s3, evaluator, record };
+      if (map?.feeder) {
+        const resource = String(definition.States[map.feeder]?.Resource);
+        handlers[resource] = feeding(map, mapContext, handlers[resource] as StageHandler<unknown>);
+      }
+      const machine = new LocalStateMachine(machinePlan.name, definition, handlers, this.#executions);
+      this.#machines.set(machinePlan.arn, { machine, ...(map ? { map: { map, context: mapContext } } : {}) });
+    }
+    this.redirects.push(
+      `AWS SDK clients -> ${proxy.url} (AWS_ENDPOINT_URL): the rehearsal's IAM proxy in front of moto_server and the stand-ins`,
+    );
+  }
+
+  /** The stage's bucket (versioned, as deployed), its outcome bus, and the records object. */
+  async #createStorage(events: EventBridgeClient): Promise<void> {
+    const { plan } = this;
+    await this.#setup.send(new CreateBucketCommand({ Bucket: plan.bucket }));
+    await this.#setup.send(
+      new PutBucketVersioningCommand({ Bucket: plan.bucket, VersioningConfiguration: { Status: "Enabled" } }),
+    );
+    await events.send(new CreateEventBusCommand({ Name: plan.outcomeBus }));
+    const recordsUri = plan.functions[0]?.environment.VOXTRAIL_RECORDS_URI;
+    const records = recordsUri && /^s3:\/\/([^/]+)\/(.+)$/.exec(recordsUri);
+    if (records) {
+      if (records[1] !== plan.bucket) await this.#setup.send(new CreateBucketCommand({ Bucket: records[1] }));
+      await this.#setup.send(
+        new PutObjectCommand({
+          Bucket: records[1],
+          Key: records[2],
+          Body: await readFile(BUNDLED_RECORDS_FILE),
+        }),
+      );
+    }
+  }
+
+  /** Runs `workflows` in order (all by default) and reports each against what the stage must do. */
+  async run(workflows: readonly Workflow[] = WORKFLOWS): Promise<RehearsalReport> {
+    const runs: WorkflowRun[] = [];
+    const expectations = expectedOutcomes(this.plan);
+    // Every run names its own objects, so a later run in the same stage is a new job, not a duplicate.
+    const tag = `rehearsal-${++this.#runs}`;
+    const voicemailKey = keys.incomingVoicemail(`${tag}/${VOICEMAIL}`);
+    const manifestKey = `${PROMPTS_INCOMING_PREFIX}${tag}.csv`;
+    let voicemailEvent: unknown;
+    let promptsEvent: unknown;
+    for (const workflow of workflows) {
+      this.log(`${workflow}: running`);
+      this.#workflow = workflow;
+      let event: unknown;
+      switch (workflow) {
+        case "voicemail":
+          event = await this.#upload(
+            voicemailKey,
+            await readFile(join(BUNDLED_VOICEMAILS_DIR, VOICEMAIL)),
+            "audio/wav",
+          );
+          voicemailEvent = event;
+          break;
+        case "duplicate":
+          event =
+            voicemailEvent ??
+            (await this.#upload(
+              voicemailKey,
+              await readFile(join(BUNDLED_VOICEMAILS_DIR, VOICEMAIL)),
+              "audio/wav",
+            ));
+          break;
+        case "duplicateWhileRunning":
+          // One upload delivered again while its first execution runs: the second Ingest finds the
+          // first's claim without a report, and asks Step Functions whether it still runs.
+          event = await this.#upload(
+            keys.incomingVoicemail(`${tag}/again-${VOICEMAIL}`),
+            await readFile(join(BUNDLED_VOICEMAILS_DIR, VOICEMAIL)),
+            "audio/wav",
+          );
+          break;
+        case "invalidAudio":
+          event = await this.#upload(
+            keys.incomingVoicemail(`${tag}/not-audio.wav`),
+            "not audio at all",
+            "audio/wav",
+          );
+          break;
+        case "prompts":
+          event = await this.#upload(manifestKey, PROMPTS_MANIFEST, "text/csv");
+          promptsEvent = event;
+          break;
+        case "promptsRerun":
+          event = promptsEvent ?? (await this.#upload(manifestKey, PROMPTS_MANIFEST, "text/csv"));
+          break;
+        case "batch":
+          event = await this.#upload(
+            `${BATCH_INCOMING_PREFIX}${tag}.csv`,
+            ["key", voicemailKey, keys.incomingVoicemail(`${tag}/missing.wav`)].join("\n"),
+            "text/csv",
+          );
+          break;
+      }
+      const results =
+        workflow === "duplicateWhileRunning"
+          ? await this.#deliverAgainWhileRunning(event)
+          : [await this.#deliver(event)];
+      const result = results[0];
+      const expected = expectations[workflow];
+      const outcome = results
+        .map((r) => (r ? describe(r, this.#items.get(r.executionArn)) : "NOT_STARTED"))
+        .sort()
+        .join(" + ");
+      runs.push({
+        workflow,
+        stateMachine: result?.executionArn.split(":")[6] ?? "-",
+        status: result?.status ?? "NOT_STARTED",
+        ...(result?.status === "FAILED" ? { error: result.error, cause: result.cause } : {}),
+        expected,
+        ok: meets(outcome, expected),
+        outcome,
+      });
+      this.log(`${workflow}: ${outcome} (expected ${expected})`);
+    }
+    this.#workflow = undefined;
+    return {
+      stage: this.plan.stage,
+      redirects: this.redirects,
+      runs,
+      calls: this.calls,
+      ok: runs.every((run) => run.ok),
+    };
+  }
+
+  /**
+   * Takes statement `index` (1-based) of the role's policy `policy` away until the returned
+   * function puts it back: the next runs are authorized without it.
+   */
+  withoutStatement(statement: StatementRef): () => void {
+    const role = this.plan.functions
+      .map((f) => f.role)
+      .concat(
+        this.plan.stateMachines.map((m) => m.role),
+        this.plan.rules.map((r) => r.role),
+      )
+      .find((r) => r.logicalName === statement.role);
+    const document = role?.policies.find((p) => p.name === statement.policy)?.document;
+    const removed = document?.Statement.splice(statement.index - 1, 1);
+    if (!document || removed?.length !== 1) throw new Error(`no statement ${JSON.stringify(statement)}`);
+    // The role's functions start cold: nothing a warm environment read under the old policy counts.
+    for (const host of this.#hosts.values()) {
+      if (host.plan.role.logicalName === statement.role) void host.recycle();
+    }
+    return () => document.Statement.splice(statement.index - 1, 0, ...removed);
+  }
+
+  #record(call: CallRecord): void {
+    this.calls.push(this.#workflow ? { ...call, workflow: this.#workflow } : call);
+  }
+
+  async close(): Promise<void> {
+    for (const close of this.#closers.reverse()) await close().catch(() => undefined);
+    this.#closers.length = 0;
+  }
+
+  /** Puts an object as a user would, and returns the event EventBridge delivers for it. */
+  async #upload(key: string, body: Uint8Array | string, contentType: string): Promise<unknown> {
+    const put = await this.#setup.send(
+      new PutObjectCommand({ Bucket: this.plan.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
+    const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+    return objectCreatedEvent(
+      this.plan.bucket,
+      {
+        key,
+        bytes,
+        ...(put.ETag ? { etag: put.ETag } : {}),
+        ...(put.VersionId ? { versionId: put.VersionId } : {}),
+      } as never,
+      new Date(),
+      { account: this.plan.account, region: this.plan.region },
+    );
+  }
+
+  /**
+   * Delivers `event`, holds its execution back before Transcribe (the job claimed, no report
+   * yet), delivers the same event again, and lets the first go on once the second has ended.
+   */
+  async #deliverAgainWhileRunning(event: unknown): Promise<Array<ExecutionResult | undefined>> {
+    const transcribe = this.plan.functions.find((f) => f.component === "StageTranscribe")?.arn;
+    let reached: () => void = () => undefined;
+    let release: () => void = () => undefined;
+    const atTranscribe = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.#beforeInvoke = async (functionArn) => {
+      if (functionArn !== transcribe) return;
+      this.#beforeInvoke = undefined;
+      reached();
+      await released;
+    };
+    try {
+      const first = this.#deliver(event);
+      await Promise.race([atTranscribe, first]);
+      const second = await this.#deliver(event);
+      release();
+      return [await first, second];
+    } finally {
+      release();
+      this.#beforeInvoke = undefined;
+    }
+  }
+
+  /** EventBridge: every rule whose pattern matches starts its target, as the rule's role. */
+  async #deliver(event: unknown): Promise<ExecutionResult | undefined> {
+    let result: ExecutionResult | undefined;
+    for (const rule of this.plan.rules) {
+      if (!matchesPattern(event, rule.pattern as EventPattern)) continue;
+      const evaluator = new PolicyEvaluator({
+        account: this.plan.account,
+        bucket: this.plan.bucket,
+        bucketPolicy: undefined,
+      });
+      const decision = await evaluator.authorize({
+        role: rule.role,
+        action: "states:StartExecution",
+        resource: rule.targetArn,
+      });
+      this.#record({
+        principal: `rule ${rule.logicalName}`,
+        service: "events",
+        operation: "target: states:StartExecution",
+        allowed: decision.allowed,
+        decisions: [decision],
+        ...(decision.allowed ? {} : { refusal: decision.refusal ?? "denied" }),
+      });
+      if (!decision.allowed) continue;
+      result = await this.#execute(rule.targetArn, event);
+    }
+    return result;
+  }
+
+  /** Runs one execution of the state machine `arn`, its Distributed Map played around the engine. */
+  async #execute(arn: string, input: unknown): Promise<ExecutionResult> {
+    const entry = this.#machines.get(arn);
+    if (!entry) throw new Error(`the stage deploys no state machine ${arn}`);
+    const { machine } = entry;
+    const { map, context } = entry.map ?? {};
+    const pending: Promise<void>[] = [];
+    const writeFailures: unknown[] = [];
+    const items: unknown[] = [];
+    const caught = new Map<string, number>();
+    let mapInput: unknown;
+    let iterations = 0;
+    let start = input;
+    if (map && context && !map.feeder) {
+      try {
+        start = await withItems(map, context, input);
+      } catch (error) {
+        // Step Functions fails the Map state, and so the execution, when its ItemReader fails.
+        const executionArn = this.#executions.start(arn.split(":").at(-1) as string);
+        this.#executions.finished(executionArn, "FAILED");
+        return { status: "FAILED", executionArn, error: "States.ItemReaderFailed", cause: String(error) };
+      }
+    }
+    const result = await machine.start(start, {
+      onEvent: (event) => {
+        if (!map || !context) return;
+        if (event.type === "StateEntered" && event.state?.name === map.name) mapInput = event.state.input;
+        if (event.type === "MapIterationSucceeded" || event.type === "MapIterationFailed") iterations++;
+        // A Task whose error was caught exits too (StateCaught, then StateExited): its Catch target,
+        // not it, ends the item.
+        const name = event.state?.name ?? "";
+        if (event.type === "StateCaught") caught.set(name, (caught.get(name) ?? 0) + 1);
+        if (event.type === "StateExited" && map.itemEnds.includes(name)) {
+          if ((caught.get(name) ?? 0) > 0) caught.set(name, (caught.get(name) ?? 0) - 1);
+          else items.push(event.state?.output);
+        }
+        if (event.type === "StateExited" && event.state?.name === map.name) {
+          pending.push(
+            writeResults(map, context, mapInput, iterations).catch((error) => void writeFailures.push(error)),
+          );
+        }
+      },
+    });
+    await Promise.all(pending);
+    this.#items.set(result.executionArn, items);
+    if (result.status === "SUCCEEDED" && writeFailures.length > 0) {
+      // ... and when its ResultWriter cannot write the results.
+      this.#executions.finished(result.executionArn, "FAILED");
+      return {
+        status: "FAILED",
+        executionArn: result.executionArn,
+        error: "States.ResultWriterFailed",
+        cause: String(writeFailures[0]),
+      };
+    }
+    if (result.status === "FAILED") this.#executions.finished(result.executionArn, "FAILED");
+    return result;
+  }
+}
+
+/**
+ * The IVR prompts the rehearsal generates: two good rows, one the manifest check refuses, and one
+ * whose synthesis the endpoint rejects (its voice), so both failure paths run.
+ */
+const PROMPTS_MANIFEST = [
+  "id,text,voice",
+  "welcome,Thanks for calling. Please hold.,",
+  "closed,We are closed. Please call back tomorrow.,",
+  "empty,   ,",
+  `rejected,This voice does not exist.,${REJECTED_VOICE_ID}`,
+].join("\n");
+
+/**
+ * What each workflow must do on `plan`'s stage. A stage whose boundary policy refuses its
+ * transcriber (production refuses a third-party transcriber for caller audio) must stop every
+ * voicemail at Transcribe with `BoundaryViolation`, before any byte is sent; the duplicate
+ * delivery then finds a failed job and runs it again, and the batch's voicemail fails in its job
+ * (the batch itself succeeds: a failed voicemail ends its item, not the batch). A file that is not
+ * audio fails in Ingest on every stage, and the failure recorder records it.
+ */
+function expectedOutcomes(plan: StagePlan): Record<Workflow, string> {
+  const refusesTranscriber = plan.stage === "production";
+  const voicemail = refusesTranscriber ? "FAILED TranscribeFailed: BoundaryViolation" : "SUCCEEDED";
+  return {
+    voicemail,
+    duplicate: refusesTranscriber ? voicemail : "SUCCEEDED duplicate",
+    duplicateWhileRunning: `${voicemail} + SUCCEEDED duplicate`,
+    invalidAudio: "FAILED IngestFailed: InvalidAudio",
+    prompts: "SUCCEEDED 2 succeeded, 1 failed, 0 not run, 1 bad",
+    promptsRerun: "SUCCEEDED 2 succeeded, 1 failed, 0 not run, 1 bad",
+    batch: refusesTranscriber
+      ? "SUCCEEDED [FAILED S3.NoSuchKeyException, FAILED States.TaskFailed]"
+      : "SUCCEEDED [FAILED S3.NoSuchKeyException, duplicate]",
+  };
+}
+
+/**
+ * Whether each delivery's outcome (` + `-separated, sorted) is what was expected of it; a failure
+ * is expected by its error and cause's name, its message left out.
+ */
+function meets(outcome: string, expected: string): boolean {
+  const got = outcome.split(" + ");
+  const wanted = expected.split(" + ");
+  return (
+    got.length === wanted.length &&
+    wanted.every(
+      (part, i) => got[i] === part || (part.startsWith("FAILED") && got[i]?.startsWith(`${part}:`)),
+    )
+  );
+}
+
+/**
+ * An execution's outcome as one line: the status, then the Fail state's error and cause; a prompts
+ * job's totals; a batch's item outcomes (`duplicate`, `SUCCEEDED`, `FAILED <error>`), sorted.
+ */
+function describe(result: ExecutionResult, items: unknown[] | undefined): string {
+  if (result.status === "FAILED") return `FAILED ${result.error}: ${result.cause}`;
+  const output = result.output as
+    | { duplicate?: unknown; totals?: { succeeded: number; failed: number; notRun: number; badRows: number } }
+    | undefined;
+  if (output?.duplicate) return "SUCCEEDED duplicate";
+  if (output?.totals) {
+    const { succeeded, failed, notRun, badRows } = output.totals;
+    return `SUCCEEDED ${succeeded} succeeded, ${failed} failed, ${notRun} not run, ${badRows} bad`;
+  }
+  if (items && items.length > 0 && items.every((item) => (item as { key?: unknown }).key !== undefined)) {
+    const outcomes = items.map((item) => {
+      const { status, error, execution } = item as {
+        status?: string;
+        error?: string;
+        execution?: { status?: string; output?: string };
+      };
+      if (status === "FAILED") return `FAILED ${error}`;
+      const child = JSON.parse(execution?.output ?? "{}") as { duplicate?: unknown };
+      return child.duplicate ? "duplicate" : String(execution?.status);
+    });
+    return `SUCCEEDED [${outcomes.sort().join(", ")}]`;
+  }
+  return "SUCCEEDED";
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { requestActions, signingOf, UnmappedRequest } from "./request-actions";
+
+const scope = { account: "123456789012", region: "eu-west-1" };
+const s3 = (method: string, url: string, headers: Record<string, string> = {}) =>
+  requestActions("s3", { method, url, headers }, scope);
+const json = (service: string, target: string, body: unknown) =>
+  requestActions(
+    service,
+    {
+      method: "POST",
+      url: "/",
+      headers: { "x-amz-target": target },
+      body: Buffer.from(JSON.stringify(body)),
+    },
+    scope,
+  );
+
+describe("IAM actions of the requests the pipeline sends", () => {
+  it("reads the signing service and key id from a SigV4 Authorization header", () => {
+    const authorization =
+      "AWS4-HMAC-SHA256 Credential=AKREHEARSAL0001/20261201/eu-west-1/s3/aws4_request, SignedHeaders=host, Signature=abc";
+    expect(signingOf({ authorization })).toEqual({ accessKeyId: "AKREHEARSAL0001", service: "s3" });
+    expect(() => signingOf({})).toThrow(UnmappedRequest);
+  });
+
+  it("maps S3 object reads, writes, copies and multipart parts to their actions and object ARNs", () => {
+    expect(s3("HEAD", "/b/claims/vm-1/run-01.json")).toEqual({
+      service: "s3",
+      operation: "HeadObject",
+      permissions: [{ action: "s3:GetObject", resource: "arn:aws:s3:::b/claims/vm-1/run-01.json" }],
+      objectRead: { bucket: "b", key: "claims/vm-1/run-01.json" },
+    });
+    expect(s3("GET", "/b/incoming/voicemail/a%20b%2Bc.wav?versionId=3").permissions).toEqual([
+      { action: "s3:GetObjectVersion", resource: "arn:aws:s3:::b/incoming/voicemail/a b+c.wav" },
+    ]);
+    expect(s3("PUT", "/b/k?partNumber=1&uploadId=u").permissions[0]?.action).toBe("s3:PutObject");
+    expect(s3("POST", "/b/k?uploads").permissions[0]?.action).toBe("s3:PutObject");
+    expect(s3("DELETE", "/b/k?uploadId=u").permissions[0]?.action).toBe("s3:AbortMultipartUpload");
+    expect(s3("GET", "/b/k?uploadId=u").permissions[0]?.action).toBe("s3:ListMultipartUploadParts");
+    expect(s3("PUT", "/b/dst", { "x-amz-copy-source": "/b/src%20key?versionId=1" }).permissions).toEqual([
+      { action: "s3:PutObject", resource: "arn:aws:s3:::b/dst" },
+      { action: "s3:GetObject", resource: "arn:aws:s3:::b/src key" },
+    ]);
+  });
+
+  it("maps a listing to ListBucket on the bucket with the s3:prefix condition key", () => {
+    expect(s3("GET", "/b?list-type=2&prefix=lineage%2Fvm-1%2F").permissions).toEqual([
+      { action: "s3:ListBucket", resource: "arn:aws:s3:::b", context: { "s3:prefix": "lineage/vm-1/" } },
+    ]);
+    expect(s3("GET", "/b?list-type=2").permissions).toEqual([
+      { action: "s3:ListBucket", resource: "arn:aws:s3:::b" },
+    ]);
+  });
+
+  it("takes JSON-protocol resources from the body: executions, buses by name or ARN, parameters", () => {
+    expect(
+      json("states", "AWSStepFunctions.DescribeExecution", {
+        executionArn: "arn:aws:states:eu-west-1:123456789012:execution:m:1",
+      }).permissions,
+    ).toEqual([
+      { action: "states:DescribeExecution", resource: "arn:aws:states:eu-west-1:123456789012:execution:m:1" },
+    ]);
+    expect(
+      json("events", "AWSEvents.PutEvents", { Entries: [{ EventBusName: "outcomes" }, {}] }).permissions,
+    ).toEqual([
+      { action: "events:PutEvents", resource: "arn:aws:events:eu-west-1:123456789012:event-bus/outcomes" },
+      { action: "events:PutEvents", resource: "arn:aws:events:eu-west-1:123456789012:event-bus/default" },
+    ]);
+    expect(
+      json("ssm", "AmazonSSM.GetParameter", { Name: "/voxtrail/dev/resources" }).permissions[0]?.resource,
+    ).toBe("arn:aws:ssm:eu-west-1:123456789012:parameter/voxtrail/dev/resources");
+  });
+
+  it("requires both SageMaker actions for a streamed invocation, and the endpoint's lower-case ARN", () => {
+    const actions = requestActions(
+      "sagemaker",
+      { method: "POST", url: "/endpoints/Voxtrail-Dev-Sonic/invocations-response-stream", headers: {} },
+      scope,
+    );
+    expect(actions.permissions).toEqual([
+      {
+        action: "sagemaker:InvokeEndpoint",
+        resource: "arn:aws:sagemaker:eu-west-1:123456789012:endpoint/voxtrail-dev-sonic",
+      },
+      {
+        action: "sagemaker:InvokeEndpointWithResponseStream",
+        resource: "arn:aws:sagemaker:eu-west-1:123456789012:endpoint/voxtrail-dev-sonic",
+      },
+    ]);
+  });
+
+  it("refuses to map what it does not know, so no call is waved through", () => {
+    expect(() => json("states", "AWSStepFunctions.DeleteStateMachine", {})).toThrow(/no IAM mapping/);
+    expect(() => s3("POST", "/b?delete")).toThrow(UnmappedRequest);
+    expect(() => requestActions("dynamodb", { method: "POST", url: "/", headers: {} }, scope)).toThrow(
+      UnmappedRequest,
+    );
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * What IAM authorizes for an AWS API request as it arrives on the wire (the SDK's own request,
+ * path-style S3 or a JSON protocol's `X-Amz-Target`): the actions and resource ARNs of AWS's
+ * Service Authorization Reference, and the condition keys the service supplies. The rehearsal's
+ * proxy asks this of every request a function or state machine sends.
+ */
+
+/** One authorization IAM makes for a request (a request may need several, e.g. a copy). */
+export interface RequiredPermission {
+  action: string;
+  resource: string;
+  context?: Record<string, string>;
+}
+
+/** A request, understood: its service and operation, and what it needs. */
+export interface RequestActions {
+  service: string;
+  operation: string;
+  permissions: RequiredPermission[];
+  /** A GET or HEAD of one object: S3 answers 403 for a missing key unless ListBucket allows the caller to know. */
+  objectRead?: { bucket: string; key: string };
+}
+
+/** The part of an HTTP request the mapping reads. */
+export interface WireRequest {
+  method: string;
+  /** Path and query, as sent (`/bucket/key?versionId=...`). */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body, for JSON protocols (their resource is in it). */
+  body?: Buffer;
+}
+
+/** A request the rehearsal cannot map to IAM actions: refused, so an unmapped call is never waved through. */
+export class UnmappedRequest extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnmappedRequest";
+  }
+}
+
+/** The account and region ARNs are built in. */
+export interface ArnScope {
+  account: string;
+  region: string;
+}
+
+/** The signing service of a SigV4 request (`Credential=AKID/date/region/SERVICE/aws4_request`), and its key id. */
+export function signingOf(headers: WireRequest["headers"]): { accessKeyId: string; service: string } {
+  const authorization = String(headers.authorization ?? "");
+  const match = /Credential=([^/]+)\/[^/]+\/[^/]+\/([^/]+)\/aws4_request/.exec(authorization);
+  if (!match) throw new UnmappedRequest("the request is not signed with SigV4");
+  return { accessKeyId: match[1] as string, service: match[2] as string };
+}
+
+/**
+ * The IAM actions, resources and condition keys of `request` for the signing `service`.
+ *
+ * @example
+ * requestActions("s3", { method: "HEAD", url: "/b/claims/j1/run-01.json", headers: {} }, scope);
+ * // { service: "s3", operation: "HeadObject", permissions: [{ action: "s3:GetObject", resource: "arn:aws:s3:::b/claims/j1/run-01.json" }], objectRead: {...} }
+ */
+export function requestActions(service: string, request: WireRequest, scope: ArnScope): RequestActions {
+  switch (service) {
+    case "s3":
+      return s3Actions(request);
+    case "states":
+    case "events":
+    case "ssm":
+      return jsonProtocolActions(service, request, scope);
+    case "sagemaker":
+      return sagemakerRuntimeActions(request, scope);
+    case "bedrock":
+      return bedrockRuntimeActions(request, scope);
+    default:
+      throw new UnmappedRequest(`no IAM mapping for the ${service} service`);
+  }
+}
+
+function s3Actions(request: WireRequest): RequestActions {
+  const url = new URL(request.url, "http://s3.local");
+  const [bucket = "", ...rest] = url.pathname.slice(1).split("/");
+  const key = rest.map(decodeURIComponent).join("/");
+  const query = url.searchParams;
+  const bucketArn = `arn:aws:s3:::${decodeURIComponent(bucket)}`;
+  const objectArn = `${bucketArn}/${key}`;
+  const one = (operation: string, action: string, resource: string, context?: Record<string, string>) => ({
+    service: "s3",
+    operation,
+    permissions: [{ action, resource, ...(context ? { context } : {}) }],
+  });
+  const method = request.method.toUpperCase();
+  if (!bucket) throw new UnmappedRequest(`${method} / is not a bucket or object request`);
+  if (rest.length === 0 || key === "") {
+    if ((method === "GET" || method === "HEAD") && !query.has("versioning") && !query.has("location")) {
+      const prefix = query.get("prefix");
+      return one(
+        "ListObjects",
+        "s3:ListBucket",
+        bucketArn,
+        prefix === null ? undefined : { "s3:prefix": prefix },
+      );
+    }
+    throw new UnmappedRequest(`${method} on a bucket (${[...query.keys()].join(",") || "no query"})`);
+  }
+  const versioned = query.has("versionId");
+  switch (method) {
+    case "GET":
+    case "HEAD": {
+      if (query.has("uploadId")) return one("ListParts", "s3:ListMultipartUploadParts", objectArn);
+      if (query.has("tagging")) return one("GetObjectTagging", "s3:GetObjectTagging", objectArn);
+      const action = versioned ? "s3:GetObjectVersion" : "s3:GetObject";
+      return {
+        ...one(method === "GET" ? "GetObject" : "HeadObject", action, objectArn),
+        objectRead: { bucket: decodeURIComponent(bucket), key },
+      };
+    }
+    case "PUT": {
+      if (query.has("tagging")) return one("PutObjectTagging", "s3:PutObjectTagging", objectArn);
+      const copySource = request.headers["x-amz-copy-source"];
+      if (typeof copySource === "string") {
+        const source = decodeURIComponent(copySource.replace(/^\//, "").split("?")[0] as string);
+        return {
+          service: "s3",
+          operation: query.has("uploadId") ? "UploadPartCopy" : "CopyObject",
+          permissions: [
+            { action: "s3:PutObject", resource: objectArn },
+            { action: "s3:GetObject", resource: `arn:aws:s3:::${source}` },
+          ],
+        };
+      }
+      return one(query.has("uploadId") ? "UploadPart" : "PutObject", "s3:PutObject", objectArn);
+    }
+    case "POST":
+      if (query.has("uploads")) return one("CreateMultipartUpload", "s3:PutObject", objectArn);
+      if (query.has("uploadId")) return one("CompleteMultipartUpload", "s3:PutObject", objectArn);
+      throw new UnmappedRequest(`POST on an object (${[...query.keys()].join(",") || "no query"})`);
+    case "DELETE":
+      if (query.has("uploadId")) return one("AbortMultipartUpload", "s3:AbortMultipartUpload", objectArn);
+      return one("DeleteObject", versioned ? "s3:DeleteObjectVersion" : "s3:DeleteObject", objectArn);
+    default:
+      throw new UnmappedRequest(`${method} on an object`);
+  }
+}
+
+/** JSON-protocol operations the pipeline sends, with where their resource is. */
+const JSON_OPERATIONS: Record<
+  string,
+  (body: Record<string, unknown>, scope: ArnScope) => RequiredPermission[]
+> = {
+  "AWSStepFunctions.DescribeExecution": (body) => [
+    { action: "states:DescribeExecution", resource: String(body.executionArn) },
+  ],
+  "AWSStepFunctions.StartExecution": (body) => [
+    { action: "states:StartExecution", resource: String(body.stateMachineArn) },
+  ],
+  "AWSStepFunctions.StopExecution": (body) => [
+    { action: "states:StopExecution", resource: String(body.executionArn) },
+  ],
+  "AWSStepFunctions.ListExecutions": (body) => [
+    { action: "states:ListExecutions", resource: String(body.stateMachineArn) },
+  ],
+  "AWSEvents.PutEvents": (body, scope) =>
+    ((body.Entries ?? []) as Array<{ EventBusName?: string }>).map((entry) => ({
+      action: "events:PutEvents",
+      resource: busArn(entry.EventBusName ?? "default", scope),
+    })),
+  "AmazonSSM.GetParameter": (body, scope) => [
+    {
+      action: "ssm:GetParameter",
+      resource: `arn:aws:ssm:${scope.region}:${scope.account}:parameter/${String(body.Name).replace(/^\//, "")}`,
+    },
+  ],
+};
+
+function jsonProtocolActions(service: string, request: WireRequest, scope: ArnScope): RequestActions {
+  const target = String(request.headers["x-amz-target"] ?? "");
+  const operation = JSON_OPERATIONS[target];
+  if (!operation) throw new UnmappedRequest(`no IAM mapping for ${service} ${target || "(no X-Amz-Target)"}`);
+  const body = JSON.parse(request.body?.toString("utf8") || "{}") as Record<string, unknown>;
+  return { service, operation: target.split(".").pop() as string, permissions: operation(body, scope) };
+}
+
+function busArn(nameOrArn: string, scope: ArnScope): string {
+  return nameOrArn.startsWith("arn:")
+    ? nameOrArn
+    : `arn:aws:events:${scope.region}:${scope.account}:event-bus/${nameOrArn}`;
+}
+
+/**
+ * SageMaker Runtime. `InvokeEndpointWithResponseStream`'s API reference says the caller needs
+ * `sagemaker:InvokeEndpoint`; IAM's action list also names `sagemaker:InvokeEndpointWithResponseStream`,
+ * and neither page says which one IAM checks: the rehearsal requires both.
+ */
+function sagemakerRuntimeActions(request: WireRequest, scope: ArnScope): RequestActions {
+  const match = /^\/endpoints\/([^/]+)\/(invocations|invocations-response-stream)$/.exec(
+    new URL(request.url, "http://sagemaker.local").pathname,
+  );
+  if (!match) throw new UnmappedRequest(`no IAM mapping for SageMaker Runtime ${request.url}`);
+  const endpoint = `arn:aws:sagemaker:${scope.region}:${scope.account}:endpoint/${decodeURIComponent(match[1] as string).toLowerCase()}`;
+  const streaming = match[2] === "invocations-response-stream";
+  return {
+    service: "sagemaker",
+    operation: streaming ? "InvokeEndpointWithResponseStream" : "InvokeEndpoint",
+    permissions: [
+      { action: "sagemaker:InvokeEndpoint", resource: endpoint },
+      ...(streaming ? [{ action: "sagemaker:InvokeEndpointWithResponseStream", resource: endpoint }] : []),
+    ],
+  };
+}
+
+function bedrockRuntimeActions(request: WireRequest, scope: ArnScope): RequestActions {
+  const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|converse-stream)$/.exec(
+    new URL(request.url, "http://bedrock.local").pathname,
+  );
+  if (!match) throw new UnmappedRequest(`no IAM mapping for Bedrock Runtime ${request.url}`);
+  const model = decodeURIComponent(match[1] as string);
+  const resource = model.startsWith("arn:")
+    ? model
+    : `arn:aws:bedrock:${scope.region}::foundation-model/${model}`;
+  const streaming = match[2]?.endsWith("stream");
+  return {
+    service: "bedrock",
+    operation: match[2] as string,
+    permissions: [
+      { action: streaming ? "bedrock:InvokeModelWithResponseStream" : "bedrock:InvokeModel", resource },
+    ],
+  };
+}

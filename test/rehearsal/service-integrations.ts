@@ -1,0 +1,157 @@
+import { HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import type { StageHandler } from "@voxtrail/functions";
+import type { ExecutionResult } from "@voxtrail/local";
+import type { AslDefinition } from "@voxtrail/workflow";
+import type { FunctionHost } from "./function-host";
+import type { Decision, PolicyEvaluator } from "./policy-evaluator";
+import type { StateMachinePlan } from "./stage-plan";
+
+/** The service integrations the stage's definitions use that are not a Lambda function. */
+export const INTEGRATIONS = {
+  headObject: "arn:aws:states:::aws-sdk:s3:headObject",
+  startExecutionSync: "arn:aws:states:::states:startExecution.sync:2",
+} as const;
+
+/** What answering a state machine's tasks needs. */
+export interface IntegrationContext {
+  evaluator: PolicyEvaluator;
+  /** Records a decision Step Functions' role needed, under the state machine's name. */
+  record: (principal: string, operation: string, decisions: Decision[]) => void;
+  /** The functions by ARN. */
+  hosts: ReadonlyMap<string, FunctionHost>;
+  /** An S3 client signing as the state machine's role, through the authorizing proxy. */
+  s3: S3Client;
+  /** Called before each Lambda invocation, once authorized: the rehearsal may hold one back. */
+  beforeInvoke?: (functionArn: string) => Promise<void>;
+  /** Runs an execution of the state machine `arn` (a `.sync` child) to its end. */
+  runChild: (stateMachineArn: string, input: unknown) => Promise<ExecutionResult>;
+}
+
+/** An error named as Step Functions names it (`Error` in the state's failure). */
+export class IntegrationError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/**
+ * The local handlers for every Task resource of a state machine, each answered as Step Functions
+ * does and each authorized first with the state machine's role, with the actions AWS documents for
+ * the integration: `lambda:InvokeFunction` for a Lambda task; `s3:GetObject` for
+ * `aws-sdk:s3:headObject` (HeadObject API reference: HEAD needs GetObject), sent through the
+ * proxy as the role; `states:StartExecution` on the child and `states:DescribeExecution` on its
+ * execution for `startExecution.sync:2` ("Policies for Step Functions", synchronous). The
+ * `.sync` pattern's managed-rule actions (`events:PutRule`, ...) are not exercised: Step Functions
+ * creates that rule once per account.
+ *
+ * @example
+ * new LocalStateMachine(plan.name, definition, taskHandlers(plan, definition, context), executions);
+ */
+export function taskHandlers(
+  machine: StateMachinePlan,
+  definition: AslDefinition,
+  context: IntegrationContext,
+): Record<string, StageHandler<unknown>> {
+  const handlers: Record<string, StageHandler<unknown>> = {};
+  for (const resource of taskResources(definition.States)) {
+    if (resource === INTEGRATIONS.headObject)
+      handlers[resource] = (input) => headObject(machine, context, input);
+    else if (resource === INTEGRATIONS.startExecutionSync)
+      handlers[resource] = (input) => startExecutionSync(machine, context, input);
+    else if (resource.startsWith("arn:aws:lambda:"))
+      handlers[resource] = (input) => invokeFunction(machine, context, resource, input);
+    else throw new Error(`${machine.name}: the rehearsal does not answer ${resource}`);
+  }
+  return handlers;
+}
+
+async function authorize(
+  machine: StateMachinePlan,
+  context: IntegrationContext,
+  operation: string,
+  requests: Array<{ action: string; resource: string }>,
+): Promise<Decision | undefined> {
+  const decisions = await Promise.all(
+    requests.map((request) => context.evaluator.authorize({ role: machine.role, ...request })),
+  );
+  context.record(machine.name, operation, decisions);
+  return decisions.find((decision) => !decision.allowed);
+}
+
+async function invokeFunction(
+  machine: StateMachinePlan,
+  context: IntegrationContext,
+  functionArn: string,
+  input: unknown,
+): Promise<unknown> {
+  const refused = await authorize(machine, context, "lambda:Invoke", [
+    { action: "lambda:InvokeFunction", resource: functionArn },
+  ]);
+  if (refused) {
+    throw new IntegrationError(
+      "Lambda.AWSLambdaException",
+      `${machine.role.logicalName} is not authorized to perform: lambda:InvokeFunction on resource: ${functionArn}`,
+    );
+  }
+  await context.beforeInvoke?.(functionArn);
+  const host = context.hosts.get(functionArn);
+  if (!host)
+    throw new IntegrationError("Lambda.ResourceNotFoundException", `Function not found: ${functionArn}`);
+  return host.invoke(input);
+}
+
+async function headObject(machine: StateMachinePlan, context: IntegrationContext, input: unknown) {
+  const { Bucket, Key } = input as { Bucket: string; Key: string };
+  context.record(machine.name, "s3:headObject (aws-sdk integration, sent through the proxy)", []);
+  try {
+    const head = await context.s3.send(new HeadObjectCommand({ Bucket, Key }));
+    return { ETag: head.ETag, ContentLength: head.ContentLength, ContentType: head.ContentType };
+  } catch (error) {
+    // aws-sdk integrations name modeled exceptions `S3.<Name>Exception`; HeadObject models only
+    // NotFound. Anything unmodeled (a 403 among them) is `S3.S3Exception`.
+    const name = (error as Error).name;
+    throw new IntegrationError(
+      name === "NotFound" || name === "NoSuchKey" ? "S3.NoSuchKeyException" : "S3.S3Exception",
+      `${name} (Service: S3, Status Code: ${(error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode})`,
+    );
+  }
+}
+
+async function startExecutionSync(machine: StateMachinePlan, context: IntegrationContext, input: unknown) {
+  const { StateMachineArn, Input } = input as { StateMachineArn: string; Input: unknown };
+  const refused = await authorize(machine, context, "states:startExecution.sync:2", [
+    { action: "states:StartExecution", resource: StateMachineArn },
+  ]);
+  if (refused) {
+    throw new IntegrationError(
+      "StepFunctions.AccessDeniedException",
+      `${machine.role.logicalName} is not authorized to perform: states:StartExecution on resource: ${StateMachineArn}`,
+    );
+  }
+  const child = await context.runChild(StateMachineArn, Input);
+  const describeRefused = await authorize(machine, context, "states:startExecution.sync:2 (wait)", [
+    { action: "states:DescribeExecution", resource: child.executionArn },
+  ]);
+  if (describeRefused) {
+    throw new IntegrationError(
+      "StepFunctions.AccessDeniedException",
+      `${machine.role.logicalName} is not authorized to perform: states:DescribeExecution on resource: ${child.executionArn}`,
+    );
+  }
+  if (child.status === "FAILED")
+    throw new IntegrationError("States.TaskFailed", `${child.error}: ${child.cause}`);
+  return { ExecutionArn: child.executionArn, Status: "SUCCEEDED", Output: JSON.stringify(child.output) };
+}
+
+/** Every Task state's Resource, at any depth (Map item processors, Parallel branches). */
+function taskResources(states: AslDefinition["States"]): string[] {
+  return Object.values(states).flatMap((state): string[] => {
+    if (state.Type === "Task") return [String(state.Resource)];
+    const nested = [
+      state.ItemProcessor ?? state.Iterator,
+      ...((state.Branches as unknown[] | undefined) ?? []),
+    ] as Array<{ States?: AslDefinition["States"] } | undefined>;
+    return nested.flatMap((machine) => (machine?.States ? taskResources(machine.States) : []));
+  });
+}

@@ -1,0 +1,54 @@
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startSonicEndpoint } from "@voxtrail/local";
+
+/** A Sonic voice id the stand-in rejects as Sonic rejects input it cannot speak (422 `ModelError`). */
+export const REJECTED_VOICE_ID = "00000000-0000-4000-8000-000000000422";
+
+/**
+ * The Sonic endpoint the rehearsal's functions stream from: the local flite endpoint behind
+ * SageMaker's wire format (packages/local), and a second one that answers every request with
+ * SageMaker's `ModelError` (`OriginalStatusCode` 422), chosen for requests that name
+ * {@link REJECTED_VOICE_ID}, so a prompts job has one prompt that fails as a bad request would,
+ * and its failure path (RecordPromptFailure) runs under its own role.
+ *
+ * @example
+ * const sonic = await startSonicStandIn();
+ * upstreams.sagemaker = sonic.url;
+ */
+export async function startSonicStandIn() {
+  const speaking = await startSonicEndpoint();
+  const rejecting = await startSonicEndpoint({
+    faults: { modelError: { originalStatus: 422, requests: Number.MAX_SAFE_INTEGER } },
+  });
+  const server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const rejected = body.includes(REJECTED_VOICE_ID);
+      const target = new URL(incoming.url ?? "/", rejected ? rejecting.url : speaking.url);
+      const outgoing = httpRequest(
+        target,
+        { method: incoming.method, headers: incoming.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      outgoing.on("error", () => response.destroy());
+      outgoing.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await speaking.close();
+      await rejecting.close();
+    },
+  };
+}

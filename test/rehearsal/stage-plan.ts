@@ -1,0 +1,163 @@
+import type { AslDefinition } from "@voxtrail/workflow";
+import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../stacks/mocks/evaluation";
+
+/** An IAM policy document as a role holds it. */
+export interface PolicyDocument {
+  Version: string;
+  Statement: Array<Record<string, unknown>>;
+}
+
+/** A named policy of a role: an inline policy's name, or a managed policy's ARN. */
+export interface NamedPolicy {
+  name: string;
+  document: PolicyDocument;
+}
+
+/** A role the stacks create: its ARN and the inline policies it holds, as deployed. */
+export interface RolePlan {
+  /** The role's logical name in the stacks (e.g. `StageIngestRole`). */
+  logicalName: string;
+  arn: string;
+  policies: NamedPolicy[];
+  /** Managed policies attached by ARN (not evaluated: none of them grants a data-plane call here). */
+  managedPolicyArns: string[];
+}
+
+/** One Lambda function as the stacks deploy it. */
+export interface FunctionPlan {
+  /** The sst component's logical name (e.g. `StageIngest`). */
+  component: string;
+  name: string;
+  arn: string;
+  /** `packages/functions/src/lambda/ingest.handler`: module path and export. */
+  handler: string;
+  environment: Record<string, string>;
+  timeoutSeconds: number;
+  memoryMb: number;
+  role: RolePlan;
+  /** What sst's build encrypts into the bundle's `resource.enc` (linked resources), by name. */
+  links: Record<string, unknown>;
+}
+
+/** One state machine as the stacks deploy it. */
+export interface StateMachinePlan {
+  logicalName: string;
+  name: string;
+  arn: string;
+  definition: AslDefinition;
+  role: RolePlan;
+}
+
+/** One EventBridge rule and the target it starts. */
+export interface RulePlan {
+  logicalName: string;
+  pattern: unknown;
+  targetArn: string;
+  role: RolePlan;
+}
+
+/** Everything the rehearsal needs of a stage, read from the resources the stacks registered. */
+export interface StagePlan {
+  stage: string;
+  account: string;
+  region: string;
+  bucket: string;
+  /** The bucket policy document (TLS only, lineage protection), evaluated as S3 would. */
+  bucketPolicy: PolicyDocument | undefined;
+  outcomeBus: string;
+  sonicEndpoint: string | undefined;
+  functions: FunctionPlan[];
+  stateMachines: StateMachinePlan[];
+  rules: RulePlan[];
+}
+
+type Inputs = Record<string, unknown>;
+
+/**
+ * Reads a stage out of an evaluation of the stacks under Pulumi mocks
+ * (test/stacks/evaluate-stacks.ts): the exact policy documents, environments, definitions and
+ * patterns the stacks would deploy, produced by the stacks' own code.
+ *
+ * @example
+ * const plan = stagePlan("dev", await evaluateStacks("dev", secrets));
+ * plan.functions.find((f) => f.component === "StageIngest")?.role.policies;
+ */
+export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
+  const all = evaluation.resources;
+  const ofType = (type: string) => all.filter((r) => r.type === type);
+  const roles = ofType("aws:iam/role:Role").map((r) => rolePlan(r.name, r.inputs));
+  const roleByArn = (arn: string) => {
+    const role = roles.find((r) => r.arn === arn);
+    if (!role) throw new Error(`the stacks register no role ${arn}`);
+    return role;
+  };
+  const builds = new Map(
+    evaluation.rpc
+      .filter((call) => call.method === "Runtime.Build")
+      .map((call) => {
+        const args = call.args as { functionID: string; links?: Record<string, unknown> };
+        return [args.functionID, args.links ?? {}] as const;
+      }),
+  );
+  const functions = ofType("aws:lambda/function:Function").map((r): FunctionPlan => {
+    const inputs = r.inputs;
+    const component = r.name.replace(/Function$/, "");
+    const name = String(inputs.name);
+    return {
+      component,
+      name,
+      arn: mockArn(r.type, name),
+      handler: String(inputs.handler),
+      environment: ((inputs.environment as Inputs | undefined)?.variables ?? {}) as Record<string, string>,
+      timeoutSeconds: Number(inputs.timeout),
+      memoryMb: Number(inputs.memorySize),
+      role: roleByArn(String(inputs.role)),
+      links: builds.get(component) ?? {},
+    };
+  });
+  const stateMachines = ofType("aws:sfn/stateMachine:StateMachine").map((r) => ({
+    logicalName: r.name,
+    name: String(r.inputs.name),
+    arn: mockArn(r.type, String(r.inputs.name)),
+    definition: JSON.parse(String(r.inputs.definition)) as AslDefinition,
+    role: roleByArn(String(r.inputs.roleArn)),
+  }));
+  const targets = ofType("aws:cloudwatch/eventTarget:EventTarget");
+  const rules = ofType("aws:cloudwatch/eventRule:EventRule").map((r): RulePlan => {
+    const target = targets.find((t) => t.inputs.rule === r.name);
+    if (!target) throw new Error(`rule ${r.name} has no target`);
+    return {
+      logicalName: r.name,
+      pattern: JSON.parse(String(r.inputs.eventPattern)),
+      targetArn: String(target.inputs.arn),
+      role: roleByArn(String(target.inputs.roleArn)),
+    };
+  });
+  const bucketResource = ofType("aws:s3/bucket:Bucket")[0] ?? ofType("aws:s3/bucketV2:BucketV2")[0];
+  if (!bucketResource) throw new Error("the stacks register no bucket");
+  const bucketPolicy = ofType("aws:s3/bucketPolicy:BucketPolicy")[0]?.inputs.policy;
+  const outputs = evaluation.outputs as { outcomeBus: string; sonicEndpoint?: string };
+  return {
+    stage,
+    account: MOCK_ACCOUNT,
+    region: MOCK_REGION,
+    bucket: String(bucketResource.inputs.bucket),
+    bucketPolicy: bucketPolicy ? (JSON.parse(String(bucketPolicy)) as PolicyDocument) : undefined,
+    outcomeBus: outputs.outcomeBus,
+    sonicEndpoint: outputs.sonicEndpoint,
+    functions,
+    stateMachines,
+    rules,
+  };
+}
+
+function rolePlan(logicalName: string, inputs: Inputs): RolePlan {
+  const physical = typeof inputs.name === "string" ? inputs.name : logicalName;
+  const inline = (inputs.inlinePolicies ?? []) as Array<{ name: string; policy: string }>;
+  return {
+    logicalName,
+    arn: mockArn("aws:iam/role:Role", physical),
+    policies: inline.map((p) => ({ name: p.name, document: JSON.parse(p.policy) as PolicyDocument })),
+    managedPolicyArns: (inputs.managedPolicyArns ?? []) as string[],
+  };
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { Rehearsal, type RehearsalReport, type StatementRef, WORKFLOWS, type Workflow } from "./rehearsal";
+import { evaluateStage } from "./stage-evaluation";
+
+/**
+ * Statements of the deployed policies that no successful run of the rehearsal exercises, each with
+ * why it is granted anyway. Any other statement that goes unexercised fails the test: a grant
+ * nothing needs is taken away, or given a reason here.
+ */
+const EXEMPT: Array<{ role: RegExp; policy: string; actions: string[]; reason: string }> = [
+  {
+    role: /StateMachineRole$/,
+    policy: "deliver-execution-logs",
+    actions: ["logs:CreateLogDelivery"],
+    reason:
+      "CloudWatch Logs delivery is set up by Step Functions when the state machine is created or updated with logging, not during an execution",
+  },
+  {
+    role: /^VoicemailBatchStateMachineRole$/,
+    policy: "run-workflow",
+    actions: ["events:PutTargets", "events:PutRule", "events:DescribeRule"],
+    reason:
+      "startExecution.sync:2 creates its managed rule StepFunctionsGetEventsForStepFunctionsExecutionRule once per account and region; no single execution is guaranteed to create it",
+  },
+];
+
+const key = (s: StatementRef) => `${s.role} ${s.policy} #${s.index}`;
+
+describe("the deployed permissions, each statement taken away in turn", () => {
+  let rehearsal: Rehearsal;
+  let baseline: RehearsalReport;
+  beforeAll(async () => {
+    rehearsal = await Rehearsal.start({
+      plan: await evaluateStage("dev"),
+      motoEndpoint: inject("motoEndpoint"),
+    });
+    baseline = await rehearsal.run();
+  }, 600_000);
+  afterAll(async () => {
+    await rehearsal?.close();
+  });
+
+  it("fails the rehearsal without any exercised statement, naming the function, action and resource", async () => {
+    expect(baseline.ok).toBe(true);
+    // Where each statement was first needed, from the successful run.
+    const firstUse = new Map<string, { statement: StatementRef; workflow: Workflow }>();
+    for (const call of baseline.calls) {
+      for (const decision of call.decisions) {
+        if (!decision.statement || decision.statement.policy === "bucket policy") continue;
+        const statement = { role: decision.role, ...decision.statement };
+        if (!firstUse.has(key(statement)))
+          firstUse.set(key(statement), { statement, workflow: call.workflow as Workflow });
+      }
+    }
+    const all = rehearsal.plan.functions
+      .map((f) => f.role)
+      .concat(
+        rehearsal.plan.stateMachines.map((m) => m.role),
+        rehearsal.plan.rules.map((r) => r.role),
+      )
+      .flatMap((role) =>
+        role.policies.flatMap((policy) =>
+          policy.document.Statement.map((statement, i) => ({
+            ref: { role: role.logicalName, policy: policy.name, index: i + 1 },
+            actions: [statement.Action].flat() as string[],
+          })),
+        ),
+      );
+    const unexercised = all.filter(({ ref }) => !firstUse.has(key(ref)));
+    const withoutReason = unexercised.filter(
+      ({ ref, actions }) =>
+        !EXEMPT.some(
+          (e) =>
+            e.role.test(ref.role) && e.policy === ref.policy && e.actions.every((a) => actions.includes(a)),
+        ),
+    );
+
+    const notFailing: string[] = [];
+    const notNamed: string[] = [];
+    for (const { statement, workflow } of firstUse.values()) {
+      const restore = rehearsal.withoutStatement(statement);
+      let report: RehearsalReport;
+      try {
+        report = await rehearsal.run(WORKFLOWS.slice(0, WORKFLOWS.indexOf(workflow) + 1));
+      } finally {
+        restore();
+      }
+      const refused = report.calls.flatMap((call) =>
+        call.decisions.filter((d) => !d.allowed).map((d) => ({ principal: call.principal, ...d })),
+      );
+      if (report.ok) notFailing.push(key(statement));
+      // The refusal names the role (so the function or state machine), the action and the resource.
+      const named = refused.find((d) => d.role === statement.role && d.resource.startsWith("arn:aws:"));
+      if (!named) notNamed.push(key(statement));
+    }
+    expect(withoutReason.map(({ ref, actions }) => `${key(ref)} (${actions.join(", ")})`)).toEqual([]);
+    expect(notFailing).toEqual([]);
+    expect(notNamed).toEqual([]);
+    expect(firstUse.size).toBeGreaterThan(30);
+  }, 3_600_000);
+});
