@@ -4,7 +4,11 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/setup/moto-server.ts"],
-    reporters: ["default", "./test/setup/plain-summary-reporter.ts"],
+    reporters: [
+      "default",
+      "./test/setup/plain-summary-reporter.ts",
+      "./test/setup/timeout-margin-reporter.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
