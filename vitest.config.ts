@@ -9,7 +9,7 @@ export default defineConfig({
       "./test/setup/plain-summary-reporter.ts",
       "./test/setup/timeout-margin-reporter.ts",
     ],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
   },
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian/Ubuntu machine for voxtrail and for its tests: Debian's speech recogniser
 # (pocketsphinx and its US English model, used by the embedded transcriber), Chromium (the HTML
-# report's browser test), the npm dependencies, and moto_server (the tests' local S3, EventBridge,
+# report's browser test), sox (the WAV codec's cross-check), the npm dependencies, and moto_server (the tests' local S3, EventBridge,
 # Step Functions) through pip where pip reaches its index. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 
 missing=()
-for package in pocketsphinx pocketsphinx-en-us chromium fonts-dejavu-core; do
+for package in pocketsphinx pocketsphinx-en-us chromium fonts-dejavu-core sox; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -59,7 +59,7 @@ beforeAll(async () => {
   first = await runCli(["prompts", manifestPath, "--store", store, "--concurrency", "4", "--json"]);
   result = JSON.parse(first.stdout);
   report = PromptsReport.parse(result.report);
-}, 600_000);
+}, 1_200_000);
 
 afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });

@@ -120,7 +120,7 @@ describe("a Synthesize attempt that outlives its function's timeout", () => {
     expect(await readdir(join(workDir, "store", keys.lineagePrefix(jobId)))).not.toContain(
       "synthesize-02.json",
     );
-  }, 20_000);
+  }, 60_000);
 
   it("announces the failure with an outcome event naming the stage and the error", async () => {
     const names = await readdir(join(workDir, "store", "events", jobId));

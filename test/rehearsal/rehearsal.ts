@@ -262,7 +262,10 @@ export class Rehearsal {
     await this.#setup.send(
       new PutBucketVersioningCommand({ Bucket: plan.bucket, VersioningConfiguration: { Status: "Enabled" } }),
     );
-    await events.send(new CreateEventBusCommand({ Name: plan.outcomeBus }));
+    // The bus has a fixed name per stage: an earlier rehearsal of the stage on this moto_server made it.
+    await events.send(new CreateEventBusCommand({ Name: plan.outcomeBus })).catch((error: Error) => {
+      if (error.name !== "ResourceAlreadyExistsException") throw error;
+    });
     const recordsUri = plan.functions[0]?.environment.VOXTRAIL_RECORDS_URI;
     const records = recordsUri && /^s3:\/\/([^/]+)\/(.+)$/.exec(recordsUri);
     if (records) {

@@ -66,17 +66,25 @@ export function taskHandlers(
   return handlers;
 }
 
+/**
+ * Authorizes one request as the state machine's role, records it, and throws the error Step
+ * Functions raises for the integration (`errorName`) when the role may not make it.
+ */
 async function authorize(
   machine: StateMachinePlan,
   context: IntegrationContext,
   operation: string,
-  requests: Array<{ action: string; resource: string }>,
-): Promise<Decision | undefined> {
-  const decisions = await Promise.all(
-    requests.map((request) => context.evaluator.authorize({ role: machine.role, ...request })),
-  );
-  context.record(machine.name, operation, decisions);
-  return decisions.find((decision) => !decision.allowed);
+  errorName: string,
+  request: { action: string; resource: string },
+): Promise<void> {
+  const decision = await context.evaluator.authorize({ role: machine.role, ...request });
+  context.record(machine.name, operation, [decision]);
+  if (!decision.allowed) {
+    throw new IntegrationError(
+      errorName,
+      `${machine.role.logicalName} is not authorized to perform: ${request.action} on resource: ${request.resource}`,
+    );
+  }
 }
 
 async function invokeFunction(
@@ -85,15 +93,10 @@ async function invokeFunction(
   functionArn: string,
   input: unknown,
 ): Promise<unknown> {
-  const refused = await authorize(machine, context, "lambda:Invoke", [
-    { action: "lambda:InvokeFunction", resource: functionArn },
-  ]);
-  if (refused) {
-    throw new IntegrationError(
-      "Lambda.AWSLambdaException",
-      `${machine.role.logicalName} is not authorized to perform: lambda:InvokeFunction on resource: ${functionArn}`,
-    );
-  }
+  await authorize(machine, context, "lambda:Invoke", "Lambda.AWSLambdaException", {
+    action: "lambda:InvokeFunction",
+    resource: functionArn,
+  });
   await context.beforeInvoke?.(functionArn);
   const host = context.hosts.get(functionArn);
   if (!host)
@@ -120,25 +123,16 @@ async function headObject(machine: StateMachinePlan, context: IntegrationContext
 
 async function startExecutionSync(machine: StateMachinePlan, context: IntegrationContext, input: unknown) {
   const { StateMachineArn, Input } = input as { StateMachineArn: string; Input: unknown };
-  const refused = await authorize(machine, context, "states:startExecution.sync:2", [
-    { action: "states:StartExecution", resource: StateMachineArn },
-  ]);
-  if (refused) {
-    throw new IntegrationError(
-      "StepFunctions.AccessDeniedException",
-      `${machine.role.logicalName} is not authorized to perform: states:StartExecution on resource: ${StateMachineArn}`,
-    );
-  }
+  const denied = "StepFunctions.AccessDeniedException";
+  await authorize(machine, context, "states:startExecution.sync:2", denied, {
+    action: "states:StartExecution",
+    resource: StateMachineArn,
+  });
   const child = await context.runChild(StateMachineArn, Input);
-  const describeRefused = await authorize(machine, context, "states:startExecution.sync:2 (wait)", [
-    { action: "states:DescribeExecution", resource: child.executionArn },
-  ]);
-  if (describeRefused) {
-    throw new IntegrationError(
-      "StepFunctions.AccessDeniedException",
-      `${machine.role.logicalName} is not authorized to perform: states:DescribeExecution on resource: ${child.executionArn}`,
-    );
-  }
+  await authorize(machine, context, "states:startExecution.sync:2 (wait)", denied, {
+    action: "states:DescribeExecution",
+    resource: child.executionArn,
+  });
   if (child.status === "FAILED")
     throw new IntegrationError("States.TaskFailed", `${child.error}: ${child.cause}`);
   return { ExecutionArn: child.executionArn, Status: "SUCCEEDED", Output: JSON.stringify(child.output) };

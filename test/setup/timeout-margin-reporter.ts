@@ -14,7 +14,7 @@ export default class TimeoutMarginReporter implements Reporter {
     const tests = testModules.flatMap((module) =>
       [...module.children.allTests()].map((test) => {
         const durationMs = Math.round(test.diagnostic()?.duration ?? 0);
-        const timeoutMs = test.options.timeout ?? 30_000;
+        const timeoutMs = test.options.timeout ?? test.project.config.testTimeout;
         return {
           test: `${module.moduleId.split("/voxtrail/").pop()} > ${test.fullName}`,
           durationMs,

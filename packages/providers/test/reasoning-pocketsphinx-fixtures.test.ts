@@ -67,7 +67,7 @@ describe.skipIf(!HAVE_POCKETSPHINX)(
           expect(record.replyText).not.toMatch(/Hi [A-Z]/);
         }
       },
-      60_000,
+      180_000,
     );
 
     test.each(Object.entries(EXPECTED))(
@@ -75,7 +75,7 @@ describe.skipIf(!HAVE_POCKETSPHINX)(
       async (name, expected) => {
         expect((await reasonAbout(join("telephony", `${name}.wav`))).intent).toBe(expected.intent);
       },
-      60_000,
+      180_000,
     );
   },
 );

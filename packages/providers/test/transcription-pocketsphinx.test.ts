@@ -254,7 +254,7 @@ describe.skipIf(!HAVE_POCKETSPHINX)(
         });
         expect(wordErrorRate(scripts[SAMPLE] ?? "", transcript.text)).toBeLessThanOrEqual(MAX_WER[copy]);
       },
-      60_000,
+      180_000,
     );
   },
 );
