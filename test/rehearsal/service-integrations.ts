@@ -7,7 +7,7 @@ import type { Decision, PolicyEvaluator } from "./policy-evaluator";
 import type { StateMachinePlan } from "./stage-plan";
 
 /** The service integrations the stage's definitions use that are not a Lambda function. */
-export const INTEGRATIONS = {
+const INTEGRATIONS = {
   headObject: "arn:aws:states:::aws-sdk:s3:headObject",
   startExecutionSync: "arn:aws:states:::states:startExecution.sync:2",
 } as const;

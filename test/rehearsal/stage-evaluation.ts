@@ -2,9 +2,9 @@ import { evaluateStacks } from "../stacks/evaluate-stacks";
 import { type StagePlan, stagePlan } from "./stage-plan";
 
 /** The Cartesia key the rehearsal gives the stage's `sst.Secret` (the deploying shell's `SST_SECRET_<name>`). */
-export const REHEARSAL_CARTESIA_KEY = "sk_rehearsal_not_a_key";
+const REHEARSAL_CARTESIA_KEY = "sk_rehearsal_not_a_key";
 /** A Sonic model package ARN for stages that create their endpoint, when the shell sets none. */
-export const REHEARSAL_MODEL_PACKAGE_ARN =
+const REHEARSAL_MODEL_PACKAGE_ARN =
   "arn:aws:sagemaker:us-east-1:123456789012:model-package/cartesia-sonic-rehearsal";
 
 /**
