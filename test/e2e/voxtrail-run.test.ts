@@ -32,7 +32,8 @@ describe("voxtrail run on the bundled fixtures", () => {
     const run = await runCli(["run", "--store", store, "--json"]);
     code = run.code;
     results = JSON.parse(run.stdout);
-  }, 300_000);
+    // The ten bundled voicemails through the CLI: 2 min beside two busy loops on 2 cores.
+  }, 900_000);
 
   it("processes every bundled voicemail, 16 kHz and telephony copies alike, and exits 0", async () => {
     const wavs = (await readdir(BUNDLED_VOICEMAILS_DIR, { recursive: true })).filter((f) =>
