@@ -42,6 +42,17 @@ export function isAccessDenied(error: unknown): boolean {
   return code === "AccessDeniedException" || code === "AccessDenied";
 }
 
+/**
+ * True when SageMaker says a resource does not exist: it answers `ValidationException` with a
+ * message such as "Could not find endpoint" or "... does not exist".
+ */
+export function isSageMakerNotFound(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : "";
+  return (
+    errorCode(error) === "ValidationException" && /could not find|does not exist|not found/i.test(message)
+  );
+}
+
 /** `Name: message`, for a line. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;

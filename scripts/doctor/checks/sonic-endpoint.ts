@@ -3,7 +3,7 @@ import {
   type DescribeEndpointCommandOutput,
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
-import { errorCode, type Finding, missing, ok, unchecked } from "../findings";
+import { type Finding, isSageMakerNotFound, missing, ok, unchecked } from "../findings";
 
 const CHECK = "sonic-endpoint";
 
@@ -27,10 +27,7 @@ export async function checkSonicEndpoint(
     described = await sagemaker.send(new DescribeEndpointCommand({ EndpointName: name }));
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
-    if (
-      errorCode(error) === "ValidationException" &&
-      /could not find|does not exist|not found/i.test(message)
-    ) {
+    if (isSageMakerNotFound(error)) {
       return [
         missing(
           CHECK,

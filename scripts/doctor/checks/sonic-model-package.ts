@@ -3,7 +3,15 @@ import {
   type DescribeModelPackageCommandOutput,
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
-import { errorCode, type Finding, isAccessDenied, missing, ok, unchecked } from "../findings";
+import {
+  errorCode,
+  type Finding,
+  isAccessDenied,
+  isSageMakerNotFound,
+  missing,
+  ok,
+  unchecked,
+} from "../findings";
 
 const CHECK = "sonic-model-package";
 
@@ -46,10 +54,7 @@ export async function checkSonicModelPackage(
     described = await sagemaker.send(new DescribeModelPackageCommand({ ModelPackageName: modelPackageArn }));
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
-    if (
-      errorCode(error) === "ValidationException" &&
-      /does not exist|not found|could not find/i.test(message)
-    ) {
+    if (isSageMakerNotFound(error)) {
       return [
         missing(
           CHECK,
