@@ -115,6 +115,8 @@ export class Rehearsal {
     { machine: LocalStateMachine; map?: { map: DistributedMap; context: MapContext } }
   >();
   readonly #executions: RehearsalExecutions;
+  /** IAM for the whole stage: every role's deployed policies, and the bucket policy. */
+  readonly #evaluator: PolicyEvaluator;
   readonly #hosts = new Map<string, FunctionHost>();
   #beforeInvoke: ((functionArn: string) => Promise<void>) | undefined;
   /** Each Distributed Map execution's item results, by execution ARN. */
@@ -128,6 +130,11 @@ export class Rehearsal {
     private readonly log: (line: string) => void,
   ) {
     this.#executions = new RehearsalExecutions(plan);
+    this.#evaluator = new PolicyEvaluator({
+      account: plan.account,
+      bucket: plan.bucket,
+      bucketPolicy: plan.bucketPolicy,
+    });
   }
 
   static async start(options: RehearsalOptions): Promise<Rehearsal> {
@@ -143,11 +150,7 @@ export class Rehearsal {
 
   async #standUp(options: RehearsalOptions): Promise<void> {
     const { plan } = this;
-    const evaluator = new PolicyEvaluator({
-      account: plan.account,
-      bucket: plan.bucket,
-      bucketPolicy: plan.bucketPolicy,
-    });
+    const evaluator = this.#evaluator;
     const sonic = await startSonicStandIn();
     this.#closers.push(() => sonic.close());
     const stepFunctions = await startStepFunctionsStandIn(this.#executions);
@@ -219,16 +222,7 @@ export class Rehearsal {
       this.#closers.push(() => host.close());
     }
     const record = (principal: string, operation: string, decisions: Decision[]) =>
-      this.#record({
-        principal,
-        service: "states",
-        operation,
-        allowed: decisions.every((d) => d.allowed),
-        decisions,
-        ...(decisions.some((d) => !d.allowed)
-          ? { refusal: decisions.find((d) => !d.allowed)?.refusal ?? "" }
-          : {}),
-      });
+      this.#recordDecisions(principal, "states", operation, decisions);
     for (const machinePlan of plan.stateMachines) {
       const s3 = new S3Client(client(keyOf.get(machinePlan.name) as string));
       const map = distributedMapOf(machinePlan.definition);
@@ -396,6 +390,19 @@ export class Rehearsal {
     return () => document.Statement.splice(statement.index - 1, 0, ...removed);
   }
 
+  /** Records IAM decisions the rehearsal made itself (Step Functions' and EventBridge's calls). */
+  #recordDecisions(principal: string, service: string, operation: string, decisions: Decision[]): void {
+    const refused = decisions.find((d) => !d.allowed);
+    this.#record({
+      principal,
+      service,
+      operation,
+      allowed: !refused,
+      decisions,
+      ...(refused ? { refusal: refused.refusal ?? "denied" } : {}),
+    });
+  }
+
   #record(call: CallRecord): void {
     this.calls.push(this.#workflow ? { ...call, workflow: this.#workflow } : call);
   }
@@ -461,24 +468,14 @@ export class Rehearsal {
     let result: ExecutionResult | undefined;
     for (const rule of this.plan.rules) {
       if (!matchesPattern(event, rule.pattern as EventPattern)) continue;
-      const evaluator = new PolicyEvaluator({
-        account: this.plan.account,
-        bucket: this.plan.bucket,
-        bucketPolicy: undefined,
-      });
-      const decision = await evaluator.authorize({
+      const decision = await this.#evaluator.authorize({
         role: rule.role,
         action: "states:StartExecution",
         resource: rule.targetArn,
       });
-      this.#record({
-        principal: `rule ${rule.logicalName}`,
-        service: "events",
-        operation: "target: states:StartExecution",
-        allowed: decision.allowed,
-        decisions: [decision],
-        ...(decision.allowed ? {} : { refusal: decision.refusal ?? "denied" }),
-      });
+      this.#recordDecisions(`rule ${rule.logicalName}`, "events", "target: states:StartExecution", [
+        decision,
+      ]);
       if (!decision.allowed) continue;
       result = await this.#execute(rule.targetArn, event);
     }
