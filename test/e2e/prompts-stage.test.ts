@@ -5,8 +5,14 @@ import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import { parseWav } from "@voxtrail/audio";
 import { PromptsReport } from "@voxtrail/core";
-import { ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/functions";
-import { promptKeys, promptsJobIdFor, type StageResources, stageParameterName } from "@voxtrail/workflow";
+import {
+  ObjectCreatedEvent,
+  promptKeys,
+  promptsJobIdFor,
+  type StageResources,
+  sourceIdentityOf,
+  stageParameterName,
+} from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { motoCliEnvironment, motoClientConfig } from "../setup/aws";
 import { StageStandIn } from "../support/stage-stand-in";

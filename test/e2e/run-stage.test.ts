@@ -1,9 +1,8 @@
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/functions";
 import { BUNDLED_VOICEMAILS_DIR } from "@voxtrail/local";
-import { jobIdFor, keys } from "@voxtrail/workflow";
+import { jobIdFor, keys, ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { motoCliEnvironment } from "../setup/aws";
 import { StageStandIn } from "../support/stage-stand-in";

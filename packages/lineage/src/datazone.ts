@@ -1,6 +1,6 @@
 import { DataZoneClient, PostLineageEventCommand } from "@aws-sdk/client-datazone";
+import { mapLimit } from "@voxtrail/core";
 import type { OpenLineageRunEvent } from "./openlineage";
-import { mapLimit } from "./parallel";
 
 /** What a DataZone export sent. */
 export interface DataZoneExport {

@@ -2,12 +2,12 @@ import {
   ActivityRecord,
   ErasureRecord,
   LineageSummary,
+  mapLimit,
   ObjectNotFound,
   type ObjectStore,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { ERASURES_PREFIX, erasureKey } from "./erasure-record";
-import { mapLimit } from "./parallel";
 
 /** An activity record and the key it was read from. */
 export interface StoredActivity {

@@ -5,6 +5,7 @@ import {
   type ErasureRecord,
   JobReport,
   LineageSummary,
+  mapLimit,
   ObjectNotFound,
   type ObjectStore,
   SOURCE_KINDS,
@@ -13,7 +14,6 @@ import { keys } from "@voxtrail/workflow";
 import { VerifyNeedsRecords } from "./errors";
 import type { LineageGraph } from "./lineage-graph";
 import type { StoredActivity } from "./lineage-snapshot";
-import { mapLimit } from "./parallel";
 
 /** What can be wrong with the lineage of a store. */
 export type VerifyProblem =

@@ -8,18 +8,15 @@ import {
   JobReport,
   type ObjectStore,
 } from "@voxtrail/core";
-import {
-  createStageHandlers,
-  ObjectCreatedEvent,
-  type StageDependencies,
-  sourceIdentityOf,
-} from "@voxtrail/functions";
+import { createStageHandlers, type StageDependencies } from "@voxtrail/functions";
 import type { ProviderClients, ProviderSelection } from "@voxtrail/providers";
 import {
   buildVoicemailDefinition,
   jobIdFor,
   keys,
+  ObjectCreatedEvent,
   STAGE_FUNCTIONS,
+  sourceIdentityOf,
   VOICEMAIL_INCOMING_PREFIX,
   voicemailRulePattern,
 } from "@voxtrail/workflow";

@@ -13,22 +13,22 @@ import {
 } from "@voxtrail/core";
 import {
   createPromptHandlers,
-  ObjectCreatedEvent,
   type PreparedPrompts,
   type PromptOutcome,
   type StageHandler,
-  sourceIdentityOf,
 } from "@voxtrail/functions";
 import type { ProviderClients, ProviderSelection } from "@voxtrail/providers";
 import {
   buildPromptsDefinition,
   LOCAL_ITEMS_FIELD,
   localMapDefinition,
+  ObjectCreatedEvent,
   PROMPT_FUNCTIONS,
   type PromptFunction,
   promptKeys,
   promptsJobIdFor,
   promptsRulePattern,
+  sourceIdentityOf,
 } from "@voxtrail/workflow";
 import { BUNDLED_RECORDS_FILE } from "./bundled-fixtures";
 import { matchesPattern } from "./events/event-pattern";

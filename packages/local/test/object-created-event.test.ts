@@ -1,5 +1,4 @@
-import { ObjectCreatedEvent, objectKeyOf, sourceIdentityOf } from "@voxtrail/functions";
-import { voicemailRulePattern } from "@voxtrail/workflow";
+import { ObjectCreatedEvent, objectKeyOf, sourceIdentityOf, voicemailRulePattern } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 import { matchesPattern } from "../src/events/event-pattern";
 import { objectCreatedEvent, s3EventKey } from "../src/events/object-created-event";

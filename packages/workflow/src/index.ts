@@ -5,6 +5,7 @@ export * from "./local-map-adaptation";
 export * from "./prompts-definition";
 export * from "./prompts-layout";
 export * from "./rule-pattern";
+export * from "./source-event";
 export * from "./stage-resources";
 export * from "./stages";
 export * from "./voicemail-batch-definition";

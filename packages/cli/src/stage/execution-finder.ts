@@ -1,6 +1,5 @@
 import { DescribeExecutionCommand, ListExecutionsCommand, type SFNClient } from "@aws-sdk/client-sfn";
-import { ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/functions";
-import type { SourceIdentity } from "@voxtrail/workflow";
+import { ObjectCreatedEvent, type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
 
 /** An execution of the voicemail state machine that an S3 "Object Created" event started. */
 export interface EventExecution {

@@ -9,13 +9,13 @@ import {
   round,
   type SourceRef,
 } from "@voxtrail/core";
-import { ARTIFACT_FILES, jobIdFor, keys } from "@voxtrail/workflow";
+import { ARTIFACT_FILES, jobIdFor, keys, sourceIdentityOf } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import { claimJob } from "../claims/job-claim";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
 import { enforceBoundaries } from "../lineage/boundary-check";
-import { type IngestInput, type JobState, sourceIdentityOf } from "../state";
+import type { IngestInput, JobState } from "../state";
 
 /** The normaliser is our own code running where the handler runs. */
 const NORMALIZER: Omit<Processor, "boundary"> = {

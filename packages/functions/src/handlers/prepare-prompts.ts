@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type ArtifactRef, type BadPromptRow, EventClock } from "@voxtrail/core";
-import { promptKeys, promptsJobIdFor } from "@voxtrail/workflow";
+import { promptKeys, promptsJobIdFor, sourceIdentityOf } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import { withActivity } from "../lineage/activity";
 import { enforceBoundaries } from "../lineage/boundary-check";
@@ -9,7 +9,6 @@ import type { PromptDependencies } from "../prompts/prompt-dependencies";
 import { MAX_PROMPT_TEXT_CHARS, manifestTypeOf, PromptRowValidator } from "../prompts/prompt-rows";
 import type { PreparedPrompts, PreparePromptsInput } from "../prompts/prompt-state";
 import { unchangedObject } from "../prompts/unchanged-object";
-import { sourceIdentityOf } from "../state";
 
 /**
  * PreparePrompts: streams the manifest (CSV or JSON Lines) line by line, validates every row, and

@@ -5,7 +5,7 @@ import {
   type ReportSource,
   type Timing,
 } from "@voxtrail/core";
-import { jobIdFor } from "@voxtrail/workflow";
+import { jobIdFor, ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/workflow";
 import { z } from "zod";
 import type { StageDependencies } from "../dependencies";
 import { stageScope, withActivity } from "../lineage/activity";
@@ -13,12 +13,10 @@ import { enforceBoundaries } from "../lineage/boundary-check";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
 import {
   JobState,
-  ObjectCreatedEvent,
   ReasonResult,
   type RecordFailureInput,
   type RecordFailureOutput,
   SynthesizeResult,
-  sourceIdentityOf,
   TranscribeResult,
 } from "../state";
 

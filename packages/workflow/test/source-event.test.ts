@@ -1,6 +1,6 @@
 import { InvalidInput } from "@voxtrail/core";
 import { describe, expect, it } from "vitest";
-import { type ObjectCreatedEvent, objectKeyOf, sourceIdentityOf } from "../src/state";
+import { type ObjectCreatedEvent, objectKeyOf, sourceIdentityOf } from "../src/source-event";
 
 /** An "Object Created" event; `reason` present means S3 wrote it, absent means a workflow built it. */
 function event(key: string, reason?: string): ObjectCreatedEvent {

@@ -1,0 +1,18 @@
+import type { z } from "zod";
+import type { ObjectStore } from "./object-store";
+
+/**
+ * The JSON document under `key`, checked against `schema`. A missing object rejects with
+ * `ObjectNotFound` (the store's), a body that is not JSON with `SyntaxError`, one of another
+ * shape with zod's error: callers that tolerate any of these catch that one by name.
+ *
+ * @example
+ * const report = await readJson(store, keys.report(jobId), JobReport);
+ */
+export async function readJson<S extends z.ZodType>(
+  store: Pick<ObjectStore, "getBytes">,
+  key: string,
+  schema: S,
+): Promise<z.infer<S>> {
+  return schema.parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
+}
