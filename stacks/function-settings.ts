@@ -1,5 +1,4 @@
-import { CARTESIA_SECRET } from "../packages/functions/src/lambda/linked-secret";
-import type { ProviderSelection } from "../packages/providers/src/selection";
+import { CARTESIA_SECRET, type ProviderSelection } from "../packages/workflow/src";
 import type { ArnScope, IamStatement } from "./permissions";
 import type { SonicEndpoint } from "./sonic-endpoint";
 import {

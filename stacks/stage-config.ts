@@ -7,7 +7,7 @@ import {
   type REASONERS,
   type SYNTHESIZERS,
   type TRANSCRIBERS,
-} from "../packages/providers/src/selection";
+} from "../packages/workflow/src";
 
 /** A stage's configuration file is missing, is not JSON, or breaks a rule; the message names the file and the field. */
 export class StageConfigInvalid extends Error {

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { selectionFromEnvironment } from "@voxtrail/providers";
 import {
   buildPromptsDefinition,
   buildVoicemailBatchDefinition,
@@ -14,6 +13,7 @@ import {
   STAGE_TIMEOUT_SECONDS,
   type StageFunction,
   type StageResources,
+  selectionFromEnvironment,
   stageParameterName,
   voicemailBatchRulePattern,
   voicemailRulePattern,

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { selectionFromEnvironment } from "@voxtrail/providers";
+import { selectionFromEnvironment } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 import {
   loadStageConfig,

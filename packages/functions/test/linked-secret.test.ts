@@ -1,5 +1,6 @@
+import { CARTESIA_SECRET } from "@voxtrail/workflow";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CARTESIA_SECRET, linkedSecret } from "../src/lambda/linked-secret";
+import { linkedSecret } from "../src/lambda/linked-secret";
 
 describe("linkedSecret", () => {
   afterEach(() => {

@@ -15,10 +15,10 @@ import {
   LocalReasoner,
   PocketsphinxTranscriber,
   type ProviderClients,
-  type ProviderSelection,
   SonicSageMakerSynthesizer,
 } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
+import type { ProviderSelection } from "@voxtrail/workflow";
 import { StoreEventPublisher } from "./events/store-event-publisher";
 import { FLITE_VERSION } from "./flite/flite-engine";
 import type { SonicEndpoint } from "./sonic-endpoint/server";

@@ -9,12 +9,13 @@ import {
   type ObjectStore,
 } from "@voxtrail/core";
 import { createStageHandlers, type StageDependencies } from "@voxtrail/functions";
-import type { ProviderClients, ProviderSelection } from "@voxtrail/providers";
+import type { ProviderClients } from "@voxtrail/providers";
 import {
   buildVoicemailDefinition,
   jobIdFor,
   keys,
   ObjectCreatedEvent,
+  type ProviderSelection,
   STAGE_FUNCTIONS,
   sourceIdentityOf,
   VOICEMAIL_INCOMING_PREFIX,

@@ -17,7 +17,7 @@ import {
   type PromptOutcome,
   type StageHandler,
 } from "@voxtrail/functions";
-import type { ProviderClients, ProviderSelection } from "@voxtrail/providers";
+import type { ProviderClients } from "@voxtrail/providers";
 import {
   buildPromptsDefinition,
   LOCAL_ITEMS_FIELD,
@@ -25,6 +25,7 @@ import {
   ObjectCreatedEvent,
   PROMPT_FUNCTIONS,
   type PromptFunction,
+  type ProviderSelection,
   promptKeys,
   promptsJobIdFor,
   promptsRulePattern,

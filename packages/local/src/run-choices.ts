@@ -5,7 +5,7 @@ import {
   SYNTHESIZERS,
   selectionFromEnvironment,
   TRANSCRIBERS,
-} from "@voxtrail/providers";
+} from "@voxtrail/workflow";
 import { DEFAULT_REPLY_FORMAT } from "./local-dependencies";
 
 /** Amazon Connect's prompt format: WAV, 8 kHz, mono, mu-law. */

@@ -1,9 +1,5 @@
 export { collectSdkCalls, observeSdkCalls, type SdkClient } from "./aws/sdk-calls";
-export {
-  CARTESIA_API_URL,
-  type CartesiaConnectionOptions,
-  type SecretSource,
-} from "./cartesia/cartesia-connection";
+export { CARTESIA_API_URL, type CartesiaConnectionOptions } from "./cartesia/cartesia-connection";
 export { BedrockReasoner, type BedrockReasonerOptions } from "./reasoning/bedrock";
 export { toReasoningError } from "./reasoning/bedrock-errors";
 export { extractEntities } from "./reasoning/entities";
@@ -12,19 +8,7 @@ export { LocalReasoner, type LocalReasonerOptions } from "./reasoning/local-reas
 export { JsonlRecordLookup, type MatchedOn } from "./records/jsonl-record-lookup";
 export { S3RecordLookup, UNREAD_RECORDS_VERSION } from "./records/s3-records";
 export type { S3ObjectLocation } from "./records/s3-text-object";
-export {
-  cloudProviders,
-  DEFAULT_CARTESIA_TTS_MODEL,
-  PROVIDER_ENVIRONMENT,
-  type ProviderClients,
-  type ProviderSelection,
-  REASONERS,
-  RECORD_LOOKUPS,
-  type SelectedProviders,
-  SYNTHESIZERS,
-  selectionFromEnvironment,
-  TRANSCRIBERS,
-} from "./selection";
+export { cloudProviders, type ProviderClients, type SelectedProviders } from "./selection";
 export {
   CARTESIA_SAMPLE_RATES,
   CartesiaApiSynthesizer,

@@ -4,11 +4,12 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { writeWav } from "@voxtrail/audio";
 import { InvalidInput } from "@voxtrail/core";
+import { type ProviderSelection, selectionFromEnvironment } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
 import { BedrockReasoner } from "../src/reasoning/bedrock";
 import { S3RecordLookup } from "../src/records/s3-records";
-import { cloudProviders, type ProviderSelection, selectionFromEnvironment } from "../src/selection";
+import { cloudProviders } from "../src/selection";
 import { CartesiaApiSynthesizer } from "../src/synthesis/cartesia-api";
 import { SonicSageMakerSynthesizer } from "../src/synthesis/sonic-sagemaker";
 import { CartesiaInkTranscriber } from "../src/transcription/cartesia-ink";

@@ -32,7 +32,8 @@ export function promptsRulePattern(bucket: string): EventPattern {
   return objectCreatedUnder(bucket, PROMPTS_INCOMING_PREFIX);
 }
 
-function objectCreatedUnder(bucket: string, prefix: string): EventPattern {
+/** S3 "Object Created" in `bucket` under `prefix`: the pattern every workflow starts on. */
+export function objectCreatedUnder(bucket: string, prefix: string): EventPattern {
   return {
     source: ["aws.s3"],
     "detail-type": ["Object Created"],

@@ -4,26 +4,18 @@ import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { BoundaryPolicy, BoundaryPolicyInvalid, InvalidInput } from "@voxtrail/core";
+import { cloudProviders, LocalReasoner } from "@voxtrail/providers";
+import { S3Store } from "@voxtrail/storage";
 import {
-  cloudProviders,
-  LocalReasoner,
+  CARTESIA_SECRET,
+  FUNCTION_ENVIRONMENT,
   PROVIDER_ENVIRONMENT,
   selectionFromEnvironment,
-} from "@voxtrail/providers";
-import { S3Store } from "@voxtrail/storage";
+} from "@voxtrail/workflow";
 import { StepFunctionsLiveness } from "../claims/step-functions-liveness";
 import type { StageDependencies } from "../dependencies";
 import { EventBridgePublisher } from "../events/eventbridge-publisher";
-import { CARTESIA_SECRET, linkedSecret } from "./linked-secret";
-
-/** The environment variables a stage function reads, besides the providers' (PROVIDER_ENVIRONMENT). */
-export const LAMBDA_ENVIRONMENT = {
-  stage: "VOXTRAIL_STAGE",
-  bucket: "VOXTRAIL_BUCKET",
-  eventBus: "VOXTRAIL_EVENT_BUS",
-  boundaryPolicy: "VOXTRAIL_BOUNDARY_POLICY",
-  language: "VOXTRAIL_LANGUAGE",
-} as const;
+import { linkedSecret } from "./linked-secret";
 
 /**
  * The dependencies of a stage function in Lambda, from its environment: the stage's bucket
@@ -38,21 +30,21 @@ export const LAMBDA_ENVIRONMENT = {
  * const deps = await lambdaDependencies(process.env);
  */
 export async function lambdaDependencies(env: NodeJS.ProcessEnv = process.env): Promise<StageDependencies> {
-  const stage = required(env, LAMBDA_ENVIRONMENT.stage);
+  const stage = required(env, FUNCTION_ENVIRONMENT.stage);
   const selection = selectionFromEnvironment(env);
   // Deployed, the Cartesia key is the stage's sst.Secret, linked only to the functions that call
   // Cartesia; CARTESIA_API_KEY in the environment still wins (tests, a function run by hand).
   selection.cartesiaApiKey ??= linkedSecret(CARTESIA_SECRET);
   const providers = await cloudProviders(selection);
   return {
-    store: new S3Store({ client: new S3Client({}), bucket: required(env, LAMBDA_ENVIRONMENT.bucket) }),
+    store: new S3Store({ client: new S3Client({}), bucket: required(env, FUNCTION_ENVIRONMENT.bucket) }),
     transcriber: providers.transcriber ?? notInLambda("transcriber", "cartesia-ink"),
     reasoner: providers.reasoner ?? new LocalReasoner(),
     records: providers.records ?? notInLambda("records", "s3"),
     synthesizer: providers.synthesizer ?? notInLambda("synthesizer", "sonic-sagemaker or cartesia-api"),
     events: new EventBridgePublisher({
       client: new EventBridgeClient({}),
-      busName: required(env, LAMBDA_ENVIRONMENT.eventBus),
+      busName: required(env, FUNCTION_ENVIRONMENT.eventBus),
     }),
     logger: new Logger({ serviceName: "voxtrail" }),
     metrics: new Metrics({
@@ -62,8 +54,8 @@ export async function lambdaDependencies(env: NodeJS.ProcessEnv = process.env): 
     }),
     executions: new StepFunctionsLiveness(new SFNClient({})),
     compute: { kind: "aws-account", service: "lambda", region: required(env, "AWS_REGION") },
-    boundaryPolicy: policyFrom(required(env, LAMBDA_ENVIRONMENT.boundaryPolicy)),
-    language: env[LAMBDA_ENVIRONMENT.language] || "en",
+    boundaryPolicy: policyFrom(required(env, FUNCTION_ENVIRONMENT.boundaryPolicy)),
+    language: env[FUNCTION_ENVIRONMENT.language] || "en",
     replyFormat: { encoding: "pcm_s16le", sampleRate: 16000, channels: 1 },
     maxSourceBytes: 50 * 1024 * 1024,
   };
@@ -88,10 +80,10 @@ export function policyFrom(json: string): BoundaryPolicy {
   try {
     value = JSON.parse(json);
   } catch {
-    throw new BoundaryPolicyInvalid(`${LAMBDA_ENVIRONMENT.boundaryPolicy} is not JSON`);
+    throw new BoundaryPolicyInvalid(`${FUNCTION_ENVIRONMENT.boundaryPolicy} is not JSON`);
   }
   const parsed = BoundaryPolicy.safeParse(value);
   if (!parsed.success)
-    throw new BoundaryPolicyInvalid(`${LAMBDA_ENVIRONMENT.boundaryPolicy} is not a boundary policy`);
+    throw new BoundaryPolicyInvalid(`${FUNCTION_ENVIRONMENT.boundaryPolicy} is not a boundary policy`);
   return parsed.data;
 }

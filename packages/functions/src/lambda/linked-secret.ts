@@ -1,8 +1,5 @@
 import { InvalidInput } from "@voxtrail/core";
 
-/** The `sst.Secret` that holds the Cartesia API key (`npx sst secret set CartesiaApiKey ... --stage NAME`). */
-export const CARTESIA_SECRET = "CartesiaApiKey";
-
 /**
  * The value of an `sst.Secret` linked to this function, read when first asked for. SST puts linked
  * values, encrypted, in the function's bundle (`resource.enc`, key in `SST_KEY`); the `sst` SDK

@@ -2,15 +2,21 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import { S3Client } from "@aws-sdk/client-s3";
 import { InvalidInput } from "@voxtrail/core";
-import { cloudProviders, PROVIDER_ENVIRONMENT, selectionFromEnvironment } from "@voxtrail/providers";
+import { cloudProviders } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
+import {
+  CARTESIA_SECRET,
+  FUNCTION_ENVIRONMENT,
+  PROVIDER_ENVIRONMENT,
+  selectionFromEnvironment,
+} from "@voxtrail/workflow";
 import type { PromptDependencies } from "../prompts/prompt-dependencies";
-import { LAMBDA_ENVIRONMENT, policyFrom, required } from "./lambda-dependencies";
-import { CARTESIA_SECRET, linkedSecret } from "./linked-secret";
+import { policyFrom, required } from "./lambda-dependencies";
+import { linkedSecret } from "./linked-secret";
 
 /**
  * The dependencies of a prompts function in Lambda, from the same environment variables as the
- * stage functions (`LAMBDA_ENVIRONMENT`, the synthesizer's `PROVIDER_ENVIRONMENT`), but only what
+ * stage functions (`FUNCTION_ENVIRONMENT`, the synthesizer's `PROVIDER_ENVIRONMENT`), but only what
  * prompts need: the bucket, a cloud synthesizer, the boundary policy. No transcriber, reasoner or
  * event bus has to be configured.
  *
@@ -21,7 +27,7 @@ import { CARTESIA_SECRET, linkedSecret } from "./linked-secret";
 export async function promptLambdaDependencies(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<PromptDependencies> {
-  const stage = required(env, LAMBDA_ENVIRONMENT.stage);
+  const stage = required(env, FUNCTION_ENVIRONMENT.stage);
   const selection = selectionFromEnvironment(env);
   selection.cartesiaApiKey ??= linkedSecret(CARTESIA_SECRET);
   // Only the synthesizer is built: the stages' other providers stay embedded (and unused) here.
@@ -37,7 +43,7 @@ export async function promptLambdaDependencies(
     );
   }
   return {
-    store: new S3Store({ client: new S3Client({}), bucket: required(env, LAMBDA_ENVIRONMENT.bucket) }),
+    store: new S3Store({ client: new S3Client({}), bucket: required(env, FUNCTION_ENVIRONMENT.bucket) }),
     synthesizer,
     logger: new Logger({ serviceName: "voxtrail" }),
     metrics: new Metrics({
@@ -46,7 +52,7 @@ export async function promptLambdaDependencies(
       defaultDimensions: { environment: stage },
     }),
     compute: { kind: "aws-account", service: "lambda", region: required(env, "AWS_REGION") },
-    boundaryPolicy: policyFrom(required(env, LAMBDA_ENVIRONMENT.boundaryPolicy)),
-    language: env[LAMBDA_ENVIRONMENT.language] || "en",
+    boundaryPolicy: policyFrom(required(env, FUNCTION_ENVIRONMENT.boundaryPolicy)),
+    language: env[FUNCTION_ENVIRONMENT.language] || "en",
   };
 }

@@ -1,12 +1,6 @@
 import Cartesia from "@cartesia/cartesia-js";
 import type { Boundary } from "@voxtrail/core";
-
-/**
- * A secret, or where to read it when first needed. In Lambda, pass a function that reads the SST
- * Secret linked to the function (or `process.env.CARTESIA_API_KEY`, set from that secret), so the key
- * is read once per container and never stored in configuration that is logged.
- */
-export type SecretSource = string | (() => Promise<string>);
+import type { SecretSource } from "@voxtrail/workflow";
 
 /** Cartesia's public API. */
 export const CARTESIA_API_URL = "https://api.cartesia.ai";

@@ -1,0 +1,14 @@
+/**
+ * The environment variables a stage function reads besides the providers' (`PROVIDER_ENVIRONMENT`),
+ * and the secret it may be linked to: the stacks write them, Lambda reads them.
+ */
+export const FUNCTION_ENVIRONMENT = {
+  stage: "VOXTRAIL_STAGE",
+  bucket: "VOXTRAIL_BUCKET",
+  eventBus: "VOXTRAIL_EVENT_BUS",
+  boundaryPolicy: "VOXTRAIL_BOUNDARY_POLICY",
+  language: "VOXTRAIL_LANGUAGE",
+} as const;
+
+/** The `sst.Secret` that holds the Cartesia API key (`npx sst secret set CartesiaApiKey ... --stage NAME`). */
+export const CARTESIA_SECRET = "CartesiaApiKey";
