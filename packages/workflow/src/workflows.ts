@@ -7,6 +7,7 @@ import { buildPromptsDefinition, PROMPT_FUNCTIONS, type PromptFunction } from ".
 import { PROMPTS_INCOMING_PREFIX, promptKeys, promptsJobIdFor } from "./prompts-layout";
 import { type EventPattern, objectCreatedUnder } from "./rule-pattern";
 import { STAGE_FUNCTIONS, type StageFunction } from "./stages";
+import { buildVoicemailBatchDefinition } from "./voicemail-batch-definition";
 import { type AslDefinition, buildVoicemailDefinition } from "./voicemail-definition";
 
 /**
@@ -32,6 +33,8 @@ export interface Workflow<F extends string> {
   readonly incomingPrefix: string;
   /** The EventBridge rule pattern that starts the workflow in `bucket`. */
   rulePattern(bucket: string): EventPattern;
+  /** Builds its ASL document (what it needs differs per workflow: function ARNs, concurrency). */
+  readonly definition: (...args: never[]) => AslDefinition;
 }
 
 /** A workflow whose upload is one job with one report (voicemail, prompts). */
@@ -108,6 +111,9 @@ export const BATCH_WORKFLOW = {
   sizes: {},
   incomingPrefix: BATCH_INCOMING_PREFIX,
   rulePattern: (bucket: string) => objectCreatedUnder(bucket, BATCH_INCOMING_PREFIX),
+  /** The ASL document running `voicemailStateMachineArn` per key, `maxConcurrency` at once. */
+  definition: (voicemailStateMachineArn: string, maxConcurrency: number): AslDefinition =>
+    buildVoicemailBatchDefinition({ voicemailStateMachineArn, maxConcurrency }),
 } as const satisfies Workflow<never>;
 
 /** Every workflow, by name. */
