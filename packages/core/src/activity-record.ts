@@ -11,7 +11,7 @@ export type RecordedError = z.infer<typeof RecordedError>;
 
 /**
  * What the channels beside the artifacts carry: logs, state payloads and events hold pointers
- * (keys, hashes, sizes, names) and never caller data (DESIGN.md, principle 2).
+ * (keys, hashes, sizes, names) and never caller data (docs/architecture.md, "Principle 2").
  */
 export const SideChannels = z.object({
   logs: z.literal("pointers-only"),
@@ -47,7 +47,7 @@ export type SdkCall = z.infer<typeof SdkCall>;
 export const ACTIVITY_RECORD_VERSION = 2 as const;
 
 /**
- * One stage attempt (DESIGN.md, principle 3): what it read, what it wrote, what processed the data
+ * One stage attempt (docs/architecture.md, "Principle 3"): what it read and wrote, what processed the data
  * and where, how long it took, and how it ended. Written once, never changed.
  */
 export const ActivityRecord = z.object({

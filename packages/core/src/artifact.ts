@@ -22,7 +22,7 @@ export type ArtifactKind = z.infer<typeof ArtifactKind>;
 
 /**
  * A pointer to a stored artifact: what state payloads carry instead of the data itself
- * (DESIGN.md, principle 2).
+ * (docs/architecture.md, "Principle 2").
  */
 export const ArtifactRef = z.object({
   kind: ArtifactKind,

@@ -20,7 +20,7 @@ export const AllowedBoundary = z.object({
 export type AllowedBoundary = z.infer<typeof AllowedBoundary>;
 
 /**
- * A stage environment's boundary policy (DESIGN.md, principle 4): for each kind of data, the
+ * A stage environment's boundary policy (docs/architecture.md, "Principle 4"): for each kind of data, the
  * boundaries it may enter. A kind the policy does not name may enter no boundary at all.
  */
 export const BoundaryPolicy = z.object({

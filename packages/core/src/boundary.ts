@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Where data goes when a provider is called (DESIGN.md, principle 4): this machine, a service in
+ * Where data goes when a provider is called (docs/architecture.md, "Principle 4"): this machine, a service in
  * our AWS account, a VPC endpoint, or a third-party API.
  */
 export const Boundary = z.discriminatedUnion("kind", [

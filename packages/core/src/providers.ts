@@ -8,7 +8,8 @@ import type { BusinessRecord, Entities, VoicemailRecord } from "./voicemail-reco
 /** Turns 16 kHz mono 16-bit PCM WAV into a transcript. */
 export interface Transcriber {
   readonly processor: Processor;
-  transcribe(wav16k: Uint8Array, options: { language: string }): Promise<Transcript>;
+  /** Stops, rejecting, when `signal` aborts (the attempt ran out of time). */
+  transcribe(wav16k: Uint8Array, options: { language: string; signal?: AbortSignal }): Promise<Transcript>;
 }
 
 /** Finds the business record a voicemail refers to. */
@@ -21,7 +22,12 @@ export interface RecordLookup {
 /** Turns a transcript into the voicemail's structured record, using the record lookup. */
 export interface Reasoner {
   readonly processor: Processor;
-  reason(transcript: Transcript, records: RecordLookup): Promise<VoicemailRecord>;
+  /** Stops, rejecting, when `signal` aborts (the attempt ran out of time). */
+  reason(
+    transcript: Transcript,
+    records: RecordLookup,
+    options?: { signal?: AbortSignal },
+  ): Promise<VoicemailRecord>;
 }
 
 /** What to say and how it should sound. */
@@ -30,6 +36,8 @@ export interface SynthesisRequest {
   language: string;
   format: AudioFormat;
   voiceId?: string;
+  /** When it aborts (the attempt ran out of time), the stream stops: the request is dropped. */
+  signal?: AbortSignal;
 }
 
 /**

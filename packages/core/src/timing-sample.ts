@@ -28,7 +28,7 @@ export type SampleConditions = z.infer<typeof SampleConditions>;
 /**
  * One raw latency sample: a {@link Timing} (still valid as one) with the job, stage and attempt it
  * was measured in and the conditions it was measured under. Percentiles are computed from these,
- * never from averages (DESIGN.md, principle 5).
+ * never from averages (docs/architecture.md, "Principle 5").
  */
 export const TimingSample = Timing.extend({
   jobId: z.string(),

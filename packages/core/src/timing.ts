@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * A latency figure that names its boundary (DESIGN.md, principle 5): `ms` elapsed from
+ * A latency figure that names its boundary (docs/architecture.md, "Principle 5"): `ms` elapsed from
  * `startEvent` to `endEvent`, both named events of the stage `name` belongs to.
  */
 export const Timing = z.object({

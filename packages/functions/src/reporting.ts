@@ -12,7 +12,7 @@ import { putJsonArtifact } from "./artifacts";
 import type { StageDependencies } from "./dependencies";
 
 /** The report writer is our own code, running where the handler runs. */
-export function reportWriter(deps: StageDependencies): Processor {
+export function reportWriter(deps: Pick<StageDependencies, "compute">): Processor {
   return { provider: "voxtrail", model: "report-writer", version: "1", boundary: deps.compute };
 }
 
@@ -25,7 +25,7 @@ export type ReportDraft = Omit<JobReport, "schemaVersion" | "writtenAt" | "timin
  * when this is called: wall clock, since two systems' clocks meet here.
  */
 export async function writeReportAndAnnounce(
-  deps: StageDependencies,
+  deps: Pick<StageDependencies, "store" | "events" | "now">,
   draft: ReportDraft,
 ): Promise<ArtifactRef> {
   const now = (deps.now ?? (() => new Date()))();

@@ -8,7 +8,7 @@ import type {
   SynthesisStream,
 } from "@voxtrail/core";
 import { putArtifact } from "./artifacts";
-import type { Activity } from "./lineage/activity";
+import type { Activity } from "./kernel/activity-recorder";
 import { activeSynthesisStreams } from "./metrics/active-streams";
 import { WavSpool } from "./wav-spool";
 

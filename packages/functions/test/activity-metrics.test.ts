@@ -4,8 +4,9 @@ import { ActivityRecord, LOCAL_BOUNDARY } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { stageScope, withActivity } from "../src/lineage/activity";
-import { stageHandler } from "../src/middleware/middy";
+import type { StageDependencies } from "../src/dependencies";
+import { defineStage } from "../src/kernel/stage-definition";
+import { stageHandler } from "../src/kernel/stage-handler";
 import { context, testDependencies } from "./stage-dependencies";
 
 /** Runs `call` and returns the lines it wrote to stdout (where Lambda's EMF goes). */
@@ -32,38 +33,38 @@ describe("stage metrics as CloudWatch EMF", () => {
       defaultDimensions: { environment: "test" },
     });
     const { deps } = await testDependencies({ metrics, jobsInFlight: () => 3 });
-    const handler = stageHandler(
-      new Logger({ logLevel: "SILENT" }),
-      "Synthesize",
-      z.object({ jobId: z.string() }),
-      ({ jobId }) =>
-        withActivity({ ...stageScope(deps, jobId, "Synthesize"), inputs: [] }, async (activity) => {
-          activity.processors.push({
-            provider: "sonic-sagemaker",
-            model: "sonic",
-            version: "3.6",
-            boundary: LOCAL_BOUNDARY,
-          });
-          activity.timings.push({
-            name: "synthesize.ttfb",
-            startEvent: "request.sent",
-            endEvent: "audio.firstChunk",
-            ms: 87.5,
-          });
-          activity.measures.activeStreams = 2;
-          activity.measures.delivery = {
-            chunks: 3,
-            gapsMs: [4, 400],
-            stallThresholdMs: 250,
-            stalls: [{ afterChunk: 2, ms: 400 }],
-            totalMs: 900,
-            audioMs: 1800,
-            rtf: 0.5,
-          };
-          return "ok";
-        }),
-      metrics,
-    );
+    const synthesize = defineStage<StageDependencies>()({
+      name: "Synthesize",
+      input: z.object({ jobId: z.string() }),
+      flows: () => [],
+      open: ({ jobId }) => ({ jobId, inputs: [], carry: undefined }),
+      run: async (_input, { activity }) => {
+        activity.processors.push({
+          provider: "sonic-sagemaker",
+          model: "sonic",
+          version: "3.6",
+          boundary: LOCAL_BOUNDARY,
+        });
+        activity.timings.push({
+          name: "synthesize.ttfb",
+          startEvent: "request.sent",
+          endEvent: "audio.firstChunk",
+          ms: 87.5,
+        });
+        activity.measures.activeStreams = 2;
+        activity.measures.delivery = {
+          chunks: 3,
+          gapsMs: [4, 400],
+          stallThresholdMs: 250,
+          stalls: [{ afterChunk: 2, ms: 400 }],
+          totalMs: 900,
+          audioMs: 1800,
+          rtf: 0.5,
+        };
+        return "ok";
+      },
+    });
+    const handler = stageHandler(synthesize, { ...deps, logger: new Logger({ logLevel: "SILENT" }) });
 
     const lines = await stdoutOf(() => handler({ jobId: "job-1" }, context));
     const emf = lines.map((line) => JSON.parse(line)).find((entry) => entry._aws);
@@ -100,11 +101,16 @@ describe("stage metrics as CloudWatch EMF", () => {
 
   test("without a Metrics instance (the local runtime) nothing reaches stdout", async () => {
     const { deps } = await testDependencies();
-    const handler = stageHandler(new Logger({ logLevel: "SILENT" }), "Reason", z.object({}), () =>
-      withActivity({ ...stageScope(deps, "job-2", "Reason"), inputs: [] }, async (activity) => {
+    const reason = defineStage<StageDependencies>()({
+      name: "Reason",
+      input: z.object({}),
+      flows: () => [],
+      open: () => ({ jobId: "job-2", inputs: [], carry: undefined }),
+      run: async (_input, { activity }) => {
         activity.timings.push({ name: "reason.duration", startEvent: "a", endEvent: "b", ms: 1 });
-      }),
-    );
+      },
+    });
+    const handler = stageHandler(reason, { ...deps, logger: new Logger({ logLevel: "SILENT" }) });
     expect(await stdoutOf(() => handler({}, context))).toEqual([]);
   });
 });

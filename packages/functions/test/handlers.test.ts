@@ -2,8 +2,8 @@ import { encodeMuLaw, writeWav } from "@voxtrail/audio";
 import { ActivityRecord, JobReport, LineageSummary, LOCAL_BOUNDARY, type Transcript } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
-import { createStageHandlers } from "../src/stage-handlers";
 import type { JobState, ReasonInput } from "../src/state";
+import { createStageHandlers } from "../src/workflow-handlers";
 import { context, testDependencies } from "./stage-dependencies";
 
 const execution = {

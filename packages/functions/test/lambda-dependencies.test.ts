@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { StoreAccessDenied } from "@voxtrail/core";
+import { CLOUD_BUILDERS } from "@voxtrail/providers";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
 import { S3AccessProxy } from "../../storage/test/s3-access-proxy";
 import { builtOnce } from "../src/lambda/built-once";
 import { lambdaDependencies } from "../src/lambda/lambda-dependencies";
-import { lambdaHandler } from "../src/lambda/lambda-handlers";
+import { handler as transcribe } from "../src/lambda/transcribe";
 import { context } from "./stage-dependencies";
 
 const bucket = `voxtrail-lambda-${Date.now()}`;
@@ -54,7 +55,7 @@ describe("lambdaDependencies", () => {
 
   it("builds the cloud dependencies from the environment the stack sets", async () => {
     useMoto();
-    const deps = await lambdaDependencies(environment());
+    const deps = await lambdaDependencies(environment(), CLOUD_BUILDERS);
     expect(deps.store.bucket).toBe(bucket);
     expect(deps.compute).toEqual({ kind: "aws-account", service: "lambda", region: "us-east-1" });
     expect(deps.transcriber.processor.boundary).toMatchObject({ kind: "third-party" });
@@ -66,7 +67,9 @@ describe("lambdaDependencies", () => {
 
   it("refuses an embedded engine that needs this machine, naming the variable to set", async () => {
     useMoto();
-    await expect(lambdaDependencies(environment({ VOXTRAIL_TRANSCRIBER: "local" }))).rejects.toMatchObject({
+    await expect(
+      lambdaDependencies(environment({ VOXTRAIL_TRANSCRIBER: "local" }), CLOUD_BUILDERS),
+    ).rejects.toMatchObject({
       name: "InvalidInput",
       message: expect.stringMatching(/VOXTRAIL_TRANSCRIBER to cartesia-ink/),
     });
@@ -75,9 +78,11 @@ describe("lambdaDependencies", () => {
   it("refuses to start without a boundary policy", async () => {
     useMoto();
     await expect(
-      lambdaDependencies(environment({ VOXTRAIL_BOUNDARY_POLICY: '{"not":"a policy"}' })),
+      lambdaDependencies(environment({ VOXTRAIL_BOUNDARY_POLICY: '{"not":"a policy"}' }), CLOUD_BUILDERS),
     ).rejects.toMatchObject({ name: "BoundaryPolicyInvalid" });
-    await expect(lambdaDependencies(environment({ VOXTRAIL_BUCKET: "" }))).rejects.toMatchObject({
+    await expect(
+      lambdaDependencies(environment({ VOXTRAIL_BUCKET: "" }), CLOUD_BUILDERS),
+    ).rejects.toMatchObject({
       message: "VOXTRAIL_BUCKET is not set",
     });
   });
@@ -112,7 +117,7 @@ describe("records in Lambda: read on first use only", () => {
     useProxy();
     proxy.deny((request) => request.method === "GET" && request.key === recordsKey);
     const before = proxy.requests.length;
-    const deps = await lambdaDependencies(environment());
+    const deps = await lambdaDependencies(environment(), CLOUD_BUILDERS);
     expect(proxy.requests.slice(before).filter((r) => r.key === recordsKey)).toEqual([]);
     // Only a lookup reads them, and a 403 says so instead of passing for a missing object.
     await expect(deps.records.find({ orderNumber: "4271" })).rejects.toThrow(StoreAccessDenied);
@@ -121,7 +126,7 @@ describe("records in Lambda: read on first use only", () => {
 
   it("the first lookup reads the records object once, and later lookups reuse it", async () => {
     useProxy();
-    const deps = await lambdaDependencies(environment());
+    const deps = await lambdaDependencies(environment(), CLOUD_BUILDERS);
     const before = proxy.count("GET", recordsKey);
     expect(await deps.records.find({ orderNumber: "4271" })).toMatchObject({ matchedOn: "orderNumber" });
     expect(await deps.records.find({ accountNumber: "77-20" })).toMatchObject({ matchedOn: "accountNumber" });
@@ -129,7 +134,7 @@ describe("records in Lambda: read on first use only", () => {
   });
 });
 
-describe("builtOnce and lambdaHandler", () => {
+describe("builtOnce and a stage's Lambda entry point", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
   });
@@ -158,7 +163,6 @@ describe("builtOnce and lambdaHandler", () => {
     })) {
       vi.stubEnv(name, value ?? "");
     }
-    const transcribe = lambdaHandler("transcribe");
     await expect(transcribe({ jobId: 42 }, context)).rejects.toMatchObject({
       message: "VOXTRAIL_BUCKET is not set",
     });

@@ -6,6 +6,8 @@ import { LOCAL_BOUNDARY, type OutcomeDetail, type Processor } from "@voxtrail/co
 import { DirectoryStore } from "@voxtrail/storage";
 import { loadBoundaryPolicy } from "../src/boundary/policy-file";
 import type { StageDependencies } from "../src/dependencies";
+import type { KernelDependencies, StageDefinition } from "../src/kernel/stage-definition";
+import { stageHandler } from "../src/kernel/stage-handler";
 
 const processor = (provider: string): Processor => ({
   provider,
@@ -57,3 +59,17 @@ export const context = {
   functionVersion: "$LATEST",
   getRemainingTimeInMillis: () => 60_000,
 } as never;
+
+/**
+ * Calls `stage`'s handler, as the kernel builds it over `deps`, with `input` and the test context.
+ *
+ * @example
+ * const prepared = await invoke(preparePromptsStage, deps, input);
+ */
+export function invoke<D extends KernelDependencies, I, O, C>(
+  stage: StageDefinition<D, I, O, C>,
+  deps: D,
+  input: unknown,
+): Promise<O> {
+  return stageHandler(stage, deps)(input, context);
+}

@@ -7,11 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
 import { type ProxiedRequest, S3AccessProxy } from "../../storage/test/s3-access-proxy";
 import { claimJob } from "../src/claims/job-claim";
-import { preparePrompts } from "../src/handlers/prepare-prompts";
+import { preparePromptsStage } from "../src/handlers/prepare-prompts";
 import { readPromptResult } from "../src/handlers/synthesize-prompt";
-import { writePromptsReport } from "../src/handlers/write-prompts-report";
+import { writePromptsReportStage } from "../src/handlers/write-prompts-report";
 import { unchangedObject } from "../src/prompts/unchanged-object";
-import { testDependencies } from "./stage-dependencies";
+import { invoke, testDependencies } from "./stage-dependencies";
 
 // Without s3:ListBucket, S3 answers GET and HEAD of a missing key with 403. None of the places that
 // treat a missing object as "absent" may take a 403 for one: a proxy in front of moto answers the
@@ -107,19 +107,19 @@ describe("a 403 is never an absent object", () => {
 
     // rows.jsonl and bad-rows.json are checked with HEAD before being written: a 403 stops it.
     proxy.deny(under("prompts/", "HEAD"));
-    await expect(preparePrompts(deps, input)).rejects.toThrow(StoreAccessDenied);
+    await expect(invoke(preparePromptsStage, deps, input)).rejects.toThrow(StoreAccessDenied);
 
     proxy.deny(() => false);
-    const prepared = await preparePrompts(deps, input);
+    const prepared = await invoke(preparePromptsStage, deps, input);
     proxy.deny(under(promptKeys.resultsPrefix(prepared.jobId), "GET", "HEAD"));
     await expect(readPromptResult(deps, prepared.jobId, "p1")).rejects.toThrow(StoreAccessDenied);
-    await expect(writePromptsReport(deps, prepared)).rejects.toThrow(StoreAccessDenied);
+    await expect(invoke(writePromptsReportStage, deps, prepared)).rejects.toThrow(StoreAccessDenied);
     expect(await direct.head(promptKeys.report(prepared.jobId))).toBeUndefined();
 
     // Allowed to read, the same missing results are what they are: not run.
     proxy.deny(() => false);
     expect(await readPromptResult(deps, prepared.jobId, "p1")).toBeUndefined();
-    const written = await writePromptsReport(deps, prepared);
+    const written = await invoke(writePromptsReportStage, deps, prepared);
     expect(written).toMatchObject({ jobId: prepared.jobId });
   });
 });

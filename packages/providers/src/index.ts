@@ -1,5 +1,11 @@
 export { collectSdkCalls, observeSdkCalls, type SdkClient } from "./aws/sdk-calls";
 export { CARTESIA_API_URL, type CartesiaConnectionOptions } from "./cartesia/cartesia-connection";
+export { buildProviders, type EmbeddedProviders, type RoleBuilders } from "./choice/build-providers";
+export type { ProviderClients, ProviderRole, Providers, RoleBuilder } from "./choice/provider-roles";
+export { cloudReasoner } from "./choice/reasoner-choice";
+export { cloudRecords } from "./choice/records-choice";
+export { cloudSynthesizer } from "./choice/synthesizer-choice";
+export { cloudTranscriber } from "./choice/transcriber-choice";
 export { BedrockReasoner, type BedrockReasonerOptions } from "./reasoning/bedrock";
 export { toReasoningError } from "./reasoning/bedrock-errors";
 export { extractEntities } from "./reasoning/entities";
@@ -8,7 +14,7 @@ export { LocalReasoner, type LocalReasonerOptions } from "./reasoning/local-reas
 export { JsonlRecordLookup, type MatchedOn } from "./records/jsonl-record-lookup";
 export { S3RecordLookup, UNREAD_RECORDS_VERSION } from "./records/s3-records";
 export type { S3ObjectLocation } from "./records/s3-text-object";
-export { cloudProviders, type ProviderClients, type SelectedProviders } from "./selection";
+export { CLOUD_BUILDERS, cloudProviders, type SelectedProviders } from "./selection";
 export {
   CARTESIA_SAMPLE_RATES,
   CartesiaApiSynthesizer,

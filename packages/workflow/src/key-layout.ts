@@ -1,5 +1,5 @@
 /**
- * The S3 key layout (DESIGN.md, "The flow"): where audio lands, where each job's artifacts,
+ * The S3 key layout (docs/architecture.md, "The key layout"): where audio lands, where each job's artifacts,
  * lineage records and report go. Built once here; handlers, the local runtime and the stacks
  * all use it.
  */

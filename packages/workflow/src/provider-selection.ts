@@ -19,6 +19,14 @@ export const SYNTHESIZERS = ["local", "sonic-sagemaker", "cartesia-api"] as cons
 /** Record lookups a stage environment can choose. */
 export const RECORD_LOOKUPS = ["local", "s3"] as const;
 
+/** The choices of each provider role. */
+export const PROVIDER_CHOICES = {
+  transcriber: TRANSCRIBERS,
+  reasoner: REASONERS,
+  synthesizer: SYNTHESIZERS,
+  records: RECORD_LOOKUPS,
+} as const;
+
 /** The Cartesia TTS model asked for unless configured. */
 export const DEFAULT_CARTESIA_TTS_MODEL = "sonic-3";
 

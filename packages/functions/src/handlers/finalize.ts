@@ -1,47 +1,49 @@
-import { EventClock } from "@voxtrail/core";
 import type { StageDependencies } from "../dependencies";
-import { stageScope, withActivity } from "../lineage/activity";
-import { enforceBoundaries } from "../lineage/boundary-check";
+import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
-import type { FinalizeInput, FinalizeOutput } from "../state";
+import { FinalizeInput, type FinalizeOutput } from "../state";
+
+/** What Finalize and the failure recorder needs besides the kernel's dependencies. */
+export type ReportDependencies = KernelDependencies & Pick<StageDependencies, "events">;
 
 /** Finalize: writes the job report (source, artifacts, per-stage timings) and announces success. */
-export async function finalize(deps: StageDependencies, job: FinalizeInput): Promise<FinalizeOutput> {
-  const clock = new EventClock();
-  clock.mark("handler.start");
-  deps.logger.appendKeys({ jobId: job.jobId });
-  const artifacts = [
-    job.source,
-    job.normalizedAudio,
-    job.transcribe.transcript,
-    job.reason.record,
-    job.reason.replyText,
-    job.synthesize.replyAudio,
-  ];
-  return withActivity(
-    { ...stageScope(deps, job.jobId, "Finalize"), inputs: artifacts, endsJob: true },
-    async (activity) => {
-      // Finalize handles pointers only: no data flows, and the decision says so.
-      enforceBoundaries(deps, activity, "Finalize", []);
-      activity.processors.push(reportWriter(deps));
-      const report = await writeReportAndAnnounce(deps, {
-        jobId: job.jobId,
-        outcome: "succeeded",
-        source: { ...job.source, audioMs: job.audioMs },
-        eventTime: job.eventTime,
-        execution: job.execution,
-        artifacts,
-        stages: [
-          { stage: "Ingest", timings: job.timings },
-          { stage: "Transcribe", timings: job.transcribe.timings },
-          { stage: "Reason", timings: job.reason.timings },
-          { stage: "Synthesize", timings: job.synthesize.timings },
-        ],
-      });
-      activity.outputs.push(report);
-      clock.mark("report.announced");
-      activity.timings.push(clock.timing("finalize.duration", "handler.start", "report.announced"));
-      return { jobId: job.jobId, outcome: "succeeded", report };
-    },
-  );
-}
+export const finalizeStage = defineStage<ReportDependencies>()({
+  name: "Finalize",
+  input: FinalizeInput,
+  endsJob: true,
+  // Finalize handles pointers only: no data flows, and the decision says so.
+  flows: () => [],
+  open: (job) => ({
+    jobId: job.jobId,
+    inputs: [
+      job.source,
+      job.normalizedAudio,
+      job.transcribe.transcript,
+      job.reason.record,
+      job.reason.replyText,
+      job.synthesize.replyAudio,
+    ],
+    carry: undefined,
+  }),
+  run: async (job, { deps, activity, clock }): Promise<FinalizeOutput> => {
+    activity.processors.push(reportWriter(deps));
+    const report = await writeReportAndAnnounce(deps, {
+      jobId: job.jobId,
+      outcome: "succeeded",
+      source: { ...job.source, audioMs: job.audioMs },
+      eventTime: job.eventTime,
+      execution: job.execution,
+      artifacts: [...activity.inputs],
+      stages: [
+        { stage: "Ingest", timings: job.timings },
+        { stage: "Transcribe", timings: job.transcribe.timings },
+        { stage: "Reason", timings: job.reason.timings },
+        { stage: "Synthesize", timings: job.synthesize.timings },
+      ],
+    });
+    activity.outputs.push(report);
+    clock.mark("report.announced");
+    activity.timings.push(clock.timing("finalize.duration", "handler.start", "report.announced"));
+    return { jobId: job.jobId, outcome: "succeeded", report };
+  },
+});

@@ -2,20 +2,22 @@ import { createHash } from "node:crypto";
 import { normalizeForTranscription } from "@voxtrail/audio";
 import {
   type DuplicateDelivery,
-  EventClock,
   InvalidAudio,
   InvalidInput,
   type Processor,
   round,
   type SourceRef,
 } from "@voxtrail/core";
-import { ARTIFACT_FILES, jobIdFor, keys, sourceIdentityOf } from "@voxtrail/workflow";
+import { ARTIFACT_FILES, jobIdFor, keys, type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import { claimJob } from "../claims/job-claim";
 import type { StageDependencies } from "../dependencies";
-import { stageScope, withActivity } from "../lineage/activity";
-import { enforceBoundaries } from "../lineage/boundary-check";
-import type { IngestInput, JobState } from "../state";
+import { defineStage, type KernelDependencies, type Opening } from "../kernel/stage-definition";
+import { IngestInput, type JobState } from "../state";
+
+/** What Ingest needs besides the kernel's dependencies. */
+export type IngestDependencies = KernelDependencies &
+  Pick<StageDependencies, "executions" | "maxSourceBytes">;
 
 /** The normaliser is our own code running where the handler runs. */
 const NORMALIZER: Omit<Processor, "boundary"> = {
@@ -31,55 +33,53 @@ const NORMALIZER: Omit<Processor, "boundary"> = {
  * (`InvalidAudio` otherwise, with what is wrong), and writes a 16 kHz mono PCM copy for the
  * transcriber. Returns the job state every later stage reads.
  */
-export async function ingest(
-  deps: StageDependencies,
+export const ingestStage = defineStage<IngestDependencies>()({
+  name: "Ingest",
   input: IngestInput,
-): Promise<JobState | DuplicateDelivery> {
-  const clock = new EventClock();
-  clock.mark("handler.start");
-  const { bucket, object } = input.event.detail;
-  if (bucket.name !== deps.store.bucket) {
-    throw new InvalidInput(`event names bucket ${bucket.name}, but this stage reads ${deps.store.bucket}`);
-  }
-  const identity = sourceIdentityOf(input.event);
-  // The key as S3's API takes it (decoded from an S3 event's form encoding), never `object.key`.
-  const { key } = identity;
-  const jobId = jobIdFor(identity);
-  deps.logger.appendKeys({ jobId });
-  const claim = await claimJob(deps.store, deps.executions, {
-    jobId,
-    executionId: input.execution.id,
-    source: identity,
-    now: deps.now?.() ?? new Date(),
-  });
-  if (!claim.claimed) {
-    deps.logger.info("duplicate delivery: another execution owns this job", claim.duplicate);
-    return { jobId, duplicate: claim.duplicate };
-  }
-
-  return withActivity({ ...stageScope(deps, jobId, "Ingest"), inputs: [] }, async (activity) => {
-    const normalizer: Processor = { ...NORMALIZER, boundary: deps.compute };
-    enforceBoundaries(deps, activity, "Ingest", [
-      { processor: normalizer, kinds: ["source-audio", "normalized-audio"] },
-    ]);
+  flows: (deps) => [{ processor: normalizerOf(deps), kinds: ["source-audio", "normalized-audio"] }],
+  open: async (input, { deps }): Promise<Opening<JobState | DuplicateDelivery, SourceIdentity>> => {
+    const { bucket } = input.event.detail;
+    if (bucket.name !== deps.store.bucket) {
+      throw new InvalidInput(`event names bucket ${bucket.name}, but this stage reads ${deps.store.bucket}`);
+    }
+    const identity = sourceIdentityOf(input.event);
+    const jobId = jobIdFor(identity);
+    const claim = await claimJob(deps.store, deps.executions, {
+      jobId,
+      executionId: input.execution.id,
+      source: identity,
+      now: deps.now?.() ?? new Date(),
+    });
+    if (!claim.claimed) {
+      deps.logger.info("duplicate delivery: another execution owns this job", { jobId, ...claim.duplicate });
+      const done: DuplicateDelivery = { jobId, duplicate: claim.duplicate };
+      return { jobId, done };
+    }
+    return { jobId, inputs: [], carry: identity };
+  },
+  run: async (input, { deps, activity, clock }, identity): Promise<JobState> => {
+    // The key as S3's API takes it (decoded from an S3 event's form encoding), never `object.key`.
+    const { key } = identity;
+    const jobId = jobIdFor(identity);
     const head = await deps.store.head(key);
     if (head && head.bytes > deps.maxSourceBytes) {
       throw new InvalidAudio(`file is ${head.bytes} bytes; the limit is ${deps.maxSourceBytes} bytes`);
     }
     const bytes = await deps.store.getBytes(key);
+    const versionId = input.event.detail.object["version-id"];
     const source: SourceRef = {
       kind: "source-audio",
       uri: deps.store.uri(key),
       key,
-      bucket: bucket.name,
+      bucket: identity.bucket,
       sha256: createHash("sha256").update(bytes).digest("hex"),
       bytes: bytes.length,
       contentType: head?.contentType ?? "application/octet-stream",
-      ...(object["version-id"] ? { versionId: object["version-id"] } : {}),
+      ...(versionId ? { versionId } : {}),
       ...(identity.etag ? { etag: identity.etag } : {}),
     };
     activity.inputs.push(source);
-    activity.processors.push(normalizer);
+    activity.processors.push(normalizerOf(deps));
     const normalized = normalizeForTranscription(bytes);
     const normalizedAudio = await putArtifact(
       deps.store,
@@ -110,5 +110,10 @@ export async function ingest(
       normalizedAudio,
       timings: activity.timings,
     };
-  });
+  },
+});
+
+/** The normaliser: our own code, running where the handler runs. */
+function normalizerOf(deps: Pick<StageDependencies, "compute">): Processor {
+  return { ...NORMALIZER, boundary: deps.compute };
 }

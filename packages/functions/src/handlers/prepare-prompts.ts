@@ -1,14 +1,22 @@
 import { createHash } from "node:crypto";
-import { type ArtifactRef, type BadPromptRow, EventClock } from "@voxtrail/core";
+import type { ArtifactRef, BadPromptRow, EventClock } from "@voxtrail/core";
 import { promptKeys, promptsJobIdFor, sourceIdentityOf } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
-import { withActivity } from "../lineage/activity";
-import { enforceBoundaries } from "../lineage/boundary-check";
+import { defineStage, type KernelDependencies, type Opening } from "../kernel/stage-definition";
 import { manifestLines } from "../prompts/manifest-lines";
-import type { PromptDependencies } from "../prompts/prompt-dependencies";
 import { MAX_PROMPT_TEXT_CHARS, manifestTypeOf, PromptRowValidator } from "../prompts/prompt-rows";
-import type { PreparedPrompts, PreparePromptsInput } from "../prompts/prompt-state";
+import { type PreparedPrompts, PreparePromptsInput } from "../prompts/prompt-state";
 import { unchangedObject } from "../prompts/unchanged-object";
+
+/** What PreparePrompts works out before its attempt: the manifest, and the two bodies to write. */
+interface PreparedBodies {
+  jobId: string;
+  manifest: ArtifactRef;
+  rowsBody: Buffer;
+  badBody: Buffer;
+  rowCount: number;
+  badRowCount: number;
+}
 
 /**
  * PreparePrompts: streams the manifest (CSV or JSON Lines) line by line, validates every row, and
@@ -17,17 +25,60 @@ import { unchangedObject } from "../prompts/unchanged-object";
  * others. When both objects already hold exactly what this run would write (a rerun of the same
  * manifest), nothing is written, not even an activity record.
  */
-export async function preparePrompts(
-  deps: PromptDependencies,
+export const preparePromptsStage = defineStage<KernelDependencies>()({
+  name: "PreparePrompts",
   input: PreparePromptsInput,
-): Promise<PreparedPrompts> {
-  const clock = new EventClock();
-  clock.mark("handler.start");
-  const identity = sourceIdentityOf(input.event);
-  // The key as S3's API takes it (decoded from an S3 event's form encoding), never `detail.object.key`.
-  const { key } = identity;
-  const jobId = promptsJobIdFor(identity);
-  deps.logger.appendKeys({ jobId });
+  flows: () => [],
+  open: async (input, { deps, clock }): Promise<Opening<PreparedPrompts, PreparedBodies>> => {
+    const identity = sourceIdentityOf(input.event);
+    const jobId = promptsJobIdFor(identity);
+    const bodies = await readManifest(deps, jobId, identity.key);
+    clock.mark("manifest.read");
+    const rows = await unchangedObject(
+      deps.store,
+      "prompt-manifest",
+      promptKeys.rows(jobId),
+      bodies.rowsBody,
+      "application/x-ndjson",
+    );
+    const bad = await unchangedObject(
+      deps.store,
+      "report",
+      promptKeys.badRows(jobId),
+      bodies.badBody,
+      "application/json",
+    );
+    if (rows && bad) return { jobId, done: prepared(deps, bodies, rows, bad, clock) };
+    return { jobId, inputs: [bodies.manifest], carry: bodies };
+  },
+  run: async (_input, { deps, activity, clock }, bodies): Promise<PreparedPrompts> => {
+    const { jobId } = bodies;
+    const rowsKey = promptKeys.rows(jobId);
+    const rows = await putArtifact(
+      deps.store,
+      "prompt-manifest",
+      rowsKey,
+      bodies.rowsBody,
+      "application/x-ndjson",
+    );
+    const bad = await putArtifact(
+      deps.store,
+      "report",
+      promptKeys.badRows(jobId),
+      bodies.badBody,
+      "application/json",
+    );
+    activity.outputs.push(rows, bad);
+    activity.timings.push(clock.timing("prepare.read", "handler.start", "manifest.read"));
+    return prepared(deps, bodies, rows, bad, clock);
+  },
+});
+
+/**
+ * Reads and validates the manifest under `key`, hashing it as it streams.
+ * The key is S3's (decoded from an S3 event's form encoding), never `detail.object.key`.
+ */
+async function readManifest(deps: KernelDependencies, jobId: string, key: string): Promise<PreparedBodies> {
   const validator = new PromptRowValidator(manifestTypeOf(key), MAX_PROMPT_TEXT_CHARS);
   const hash = createHash("sha256");
   let manifestBytes = 0;
@@ -46,66 +97,42 @@ export async function preparePrompts(
     if (checked?.ok) rowLines.push(`${JSON.stringify(checked.row)}\n`);
     else if (checked) badRows.push(checked.bad);
   }
-  clock.mark("manifest.read");
   const head = await deps.store.head(key);
-  const manifest: ArtifactRef = {
-    kind: "prompt-manifest",
-    uri: deps.store.uri(key),
-    key,
-    sha256: hash.digest("hex"),
-    bytes: manifestBytes,
-    contentType: head?.contentType ?? "application/octet-stream",
-  };
-  const rowsBody = Buffer.from(rowLines.join(""));
-  const badBody = Buffer.from(`${JSON.stringify(badRows, null, 2)}\n`);
-  const rowsKey = promptKeys.rows(jobId);
-  let rows = await unchangedObject(deps.store, "prompt-manifest", rowsKey, rowsBody, "application/x-ndjson");
-  let bad = await unchangedObject(
-    deps.store,
-    "report",
-    promptKeys.badRows(jobId),
-    badBody,
-    "application/json",
-  );
-  if (!rows || !bad) {
-    ({ rows, bad } = await withActivity(
-      {
-        store: deps.store,
-        jobId,
-        stage: "PreparePrompts",
-        compute: deps.compute,
-        inputs: [manifest],
-        now: deps.now ?? (() => new Date()),
-        jobsInFlight: deps.jobsInFlight,
-        metrics: deps.metrics,
-      },
-      async (activity) => {
-        enforceBoundaries(deps, activity, "PreparePrompts", []);
-        const written = {
-          rows: await putArtifact(deps.store, "prompt-manifest", rowsKey, rowsBody, "application/x-ndjson"),
-          bad: await putArtifact(
-            deps.store,
-            "report",
-            promptKeys.badRows(jobId),
-            badBody,
-            "application/json",
-          ),
-        };
-        activity.outputs.push(written.rows, written.bad);
-        activity.timings.push(clock.timing("prepare.read", "handler.start", "manifest.read"));
-        return written;
-      },
-    ));
-  }
-  clock.mark("rows.durable");
   return {
     jobId,
-    manifest,
-    rows,
-    badRows: bad,
+    manifest: {
+      kind: "prompt-manifest",
+      uri: deps.store.uri(key),
+      key,
+      sha256: hash.digest("hex"),
+      bytes: manifestBytes,
+      contentType: head?.contentType ?? "application/octet-stream",
+    },
+    rowsBody: Buffer.from(rowLines.join("")),
+    badBody: Buffer.from(`${JSON.stringify(badRows, null, 2)}\n`),
     rowCount: rowLines.length,
     badRowCount: badRows.length,
-    rowsLocation: { bucket: deps.store.bucket, key: rowsKey },
+  };
+}
+
+/** PreparePrompts' output once rows.jsonl and bad-rows.json hold what the manifest says. */
+function prepared(
+  deps: KernelDependencies,
+  bodies: PreparedBodies,
+  rows: ArtifactRef,
+  badRows: ArtifactRef,
+  clock: EventClock,
+): PreparedPrompts {
+  clock.mark("rows.durable");
+  const { jobId } = bodies;
+  return {
+    jobId,
+    manifest: bodies.manifest,
+    rows,
+    badRows,
+    rowCount: bodies.rowCount,
+    badRowCount: bodies.badRowCount,
+    rowsLocation: { bucket: deps.store.bucket, key: promptKeys.rows(jobId) },
     mapResultsPrefix: promptKeys.mapResultsPrefix(jobId),
     timings: [clock.timing("prepare.duration", "handler.start", "rows.durable")],
   };

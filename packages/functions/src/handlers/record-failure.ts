@@ -7,18 +7,17 @@ import {
 } from "@voxtrail/core";
 import { jobIdFor, ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/workflow";
 import { z } from "zod";
-import type { StageDependencies } from "../dependencies";
-import { stageScope, withActivity } from "../lineage/activity";
-import { enforceBoundaries } from "../lineage/boundary-check";
+import { defineStage } from "../kernel/stage-definition";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
 import {
   JobState,
   ReasonResult,
-  type RecordFailureInput,
+  RecordFailureInput,
   type RecordFailureOutput,
   SynthesizeResult,
   TranscribeResult,
 } from "../state";
+import type { ReportDependencies } from "./finalize";
 
 /** The parts of a job state that may exist when a stage fails: each stage's result, if it got that far. */
 const PartialJob = JobState.extend({
@@ -27,28 +26,55 @@ const PartialJob = JobState.extend({
   synthesize: SynthesizeResult.optional(),
 });
 
+/** What the failure recorder works out before its attempt: the failed job's report draft. */
+interface FailedJob {
+  jobId: string;
+  source: ReportSource;
+  eventTime: string;
+  artifacts: ArtifactRef[];
+  stages: StageTimings;
+}
+
 /**
  * Records a failed job: the failure recorder every stage's Catch leads to. Writes the report with
  * outcome `failed`, the stage and the error, and whatever artifacts exist; announces the failure;
- * returns the cause the Fail state reports (error name and safe message).
+ * returns the cause the Fail state reports (error name and safe message). Its records go under
+ * `Record<Stage>Failure`.
  */
-export async function recordFailure(
-  deps: StageDependencies,
+export const recordFailureStage = defineStage<ReportDependencies>()({
+  name: "RecordFailure",
   input: RecordFailureInput,
-): Promise<RecordFailureOutput> {
-  const error = caughtError(input.state.failure);
+  endsJob: true,
+  flows: () => [],
+  open: (input) => {
+    const failed = failedJobOf(input);
+    return {
+      jobId: failed.jobId,
+      inputs: failed.artifacts,
+      recordAs: `Record${input.stage}Failure`,
+      carry: failed,
+    };
+  },
+  run: async (input, { deps, activity }, failed): Promise<RecordFailureOutput> => {
+    const error = caughtError(input.state.failure);
+    activity.processors.push(reportWriter(deps));
+    const report = await writeReportAndAnnounce(deps, {
+      ...failed,
+      outcome: "failed",
+      execution: input.execution,
+      failure: { stage: input.stage, error },
+    });
+    activity.outputs.push(report);
+    return { jobId: failed.jobId, report, cause: `${error.name}: ${error.message}` };
+  },
+});
+
+/** The failed job as far as its state goes: a job state, or the event Ingest failed on. */
+function failedJobOf(input: RecordFailureInput): FailedJob {
   const job = PartialJob.safeParse(input.state);
-  const event = ObjectCreatedEvent.safeParse(input.state);
-  let draft: {
-    jobId: string;
-    source: ReportSource;
-    eventTime: string;
-    artifacts: ArtifactRef[];
-    stages: StageTimings;
-  };
   if (job.success) {
     const j = job.data;
-    draft = {
+    return {
       jobId: j.jobId,
       source: { ...j.source, audioMs: j.audioMs },
       eventTime: j.eventTime,
@@ -67,33 +93,14 @@ export async function recordFailure(
         ...(j.synthesize ? [{ stage: "Synthesize", timings: j.synthesize.timings }] : []),
       ],
     };
-  } else if (event.success) {
-    const source = failedSourceOf(event.data);
-    draft = { jobId: jobIdFor(source), source, eventTime: event.data.time, artifacts: [], stages: [] };
-  } else {
-    throw new InvalidInput(
-      `the state of the failed ${input.stage} stage is neither a job state nor an S3 event`,
-    );
   }
-  deps.logger.appendKeys({ jobId: draft.jobId });
-  return withActivity(
-    {
-      ...stageScope(deps, draft.jobId, `Record${input.stage}Failure`),
-      inputs: draft.artifacts,
-      endsJob: true,
-    },
-    async (activity) => {
-      enforceBoundaries(deps, activity, `Record${input.stage}Failure`, []);
-      activity.processors.push(reportWriter(deps));
-      const report = await writeReportAndAnnounce(deps, {
-        ...draft,
-        outcome: "failed",
-        execution: input.execution,
-        failure: { stage: input.stage, error },
-      });
-      activity.outputs.push(report);
-      return { jobId: draft.jobId, report, cause: `${error.name}: ${error.message}` };
-    },
+  const event = ObjectCreatedEvent.safeParse(input.state);
+  if (event.success) {
+    const source = failedSourceOf(event.data);
+    return { jobId: jobIdFor(source), source, eventTime: event.data.time, artifacts: [], stages: [] };
+  }
+  throw new InvalidInput(
+    `the state of the failed ${input.stage} stage is neither a job state nor an S3 event`,
   );
 }
 

@@ -1,7 +1,7 @@
 import type { PromptResult } from "@voxtrail/core";
 import { promptKeys } from "@voxtrail/workflow";
-import type { PromptDependencies } from "../prompts/prompt-dependencies";
-import type { PromptOutcome, RecordPromptFailureInput } from "../prompts/prompt-state";
+import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
+import { type PromptOutcome, RecordPromptFailureInput } from "../prompts/prompt-state";
 
 /**
  * RecordPromptFailure: the Map's Catch hands it a prompt whose synthesis failed for good; it
@@ -9,24 +9,31 @@ import type { PromptOutcome, RecordPromptFailureInput } from "../prompts/prompt-
  * were reduced to their name by the stage middleware), so the report names the failure and a
  * rerun redoes the prompt. The failed attempt's own activity record was written by SynthesizePrompt.
  */
-export async function recordPromptFailure(
-  deps: PromptDependencies,
+export const recordPromptFailureStage = defineStage<KernelDependencies>()({
+  name: "RecordPromptFailure",
   input: RecordPromptFailureInput,
-): Promise<PromptOutcome> {
-  const { jobId, row, failure } = input;
-  deps.logger.appendKeys({ jobId, promptId: row.id });
-  const result: PromptResult = {
-    id: row.id,
-    line: row.line,
-    rowHash: row.rowHash,
-    status: "failed",
-    error: { name: failure.Error, message: causeMessage(failure.Cause) },
-  };
-  await deps.store.put(promptKeys.result(jobId, row.id), `${JSON.stringify(result, null, 2)}\n`, {
-    contentType: "application/json",
-  });
-  return { id: row.id, status: "failed" };
-}
+  recorded: false,
+  flows: () => [],
+  open: (input) => ({
+    jobId: input.jobId,
+    logKeys: { promptId: input.row.id },
+    inputs: [],
+    carry: undefined,
+  }),
+  run: async ({ jobId, row, failure }, { deps }): Promise<PromptOutcome> => {
+    const result: PromptResult = {
+      id: row.id,
+      line: row.line,
+      rowHash: row.rowHash,
+      status: "failed",
+      error: { name: failure.Error, message: causeMessage(failure.Cause) },
+    };
+    await deps.store.put(promptKeys.result(jobId, row.id), `${JSON.stringify(result, null, 2)}\n`, {
+      contentType: "application/json",
+    });
+    return { id: row.id, status: "failed" };
+  },
+});
 
 /** The `errorMessage` of a Lambda error's Cause (`{"errorType","errorMessage"}`), or `""`. */
 function causeMessage(cause: string | undefined): string {

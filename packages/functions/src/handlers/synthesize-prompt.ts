@@ -1,17 +1,13 @@
-import {
-  EventClock,
-  ObjectNotFound,
-  PROMPT_FORMATS,
-  PromptResult,
-  type PromptRow,
-  round,
-} from "@voxtrail/core";
+import { ObjectNotFound, PROMPT_FORMATS, PromptResult, type PromptRow, round } from "@voxtrail/core";
 import { promptKeys } from "@voxtrail/workflow";
-import { withActivity } from "../lineage/activity";
-import { enforceBoundaries } from "../lineage/boundary-check";
-import type { PromptDependencies } from "../prompts/prompt-dependencies";
-import type { PromptOutcome, SynthesizePromptInput } from "../prompts/prompt-state";
+import type { StageDependencies } from "../dependencies";
+import { defineStage, type KernelDependencies, type Opening } from "../kernel/stage-definition";
+import { type PromptOutcome, SynthesizePromptInput } from "../prompts/prompt-state";
 import { storeSynthesis } from "../synthesis-artifact";
+
+/** What SynthesizePrompt needs besides the kernel's dependencies. */
+export type SynthesizePromptDependencies = KernelDependencies &
+  Pick<StageDependencies, "synthesizer" | "language">;
 
 /**
  * SynthesizePrompt: speaks one manifest row through the configured synthesizer and writes
@@ -20,79 +16,69 @@ import { storeSynthesis } from "../synthesis-artifact";
  * row hash, audio pointer, duration, ttfb). A prompt whose result already succeeded with the same
  * row hash, and whose audio is still there, is skipped: nothing is written.
  *
- * Each attempt writes its activity record under the stage name `SynthesizePrompt-<first 16 hex of
- * the row hash>`, so every prompt has its own attempt count however many run at once. Errors are
+ * Each attempt writes its activity record under the name `SynthesizePrompt-<first 16 hex of the
+ * row hash>`, so every prompt has its own attempt count however many run at once; its metrics go
+ * under the stage's name, `SynthesizePrompt`, one series whatever the manifest. Errors are
  * thrown as named errors: Step Functions retries the transient ones, and the Map's Catch hands the
  * others to RecordPromptFailure.
  */
-export async function synthesizePrompt(
-  deps: PromptDependencies,
+export const synthesizePromptStage = defineStage<SynthesizePromptDependencies>()({
+  name: "SynthesizePrompt",
   input: SynthesizePromptInput,
-): Promise<PromptOutcome> {
-  const { jobId, row } = input;
-  deps.logger.appendKeys({ jobId, promptId: row.id });
-  if (await alreadyDone(deps, jobId, row)) return { id: row.id, status: "skipped" };
-  const clock = new EventClock();
-  clock.mark("handler.start");
-  const format = PROMPT_FORMATS[row.format];
-  return withActivity(
-    {
+  flows: (deps) => [{ processor: deps.synthesizer.processor, kinds: ["prompt-manifest", "prompt-audio"] }],
+  open: async ({ jobId, row, rows }, { deps }): Promise<Opening<PromptOutcome, undefined>> => {
+    const logKeys = { promptId: row.id };
+    if (await alreadyDone(deps, jobId, row)) {
+      const done: PromptOutcome = { id: row.id, status: "skipped" };
+      return { jobId, logKeys, done };
+    }
+    return { jobId, logKeys, inputs: [rows], recordAs: promptStage(row), carry: undefined };
+  },
+  run: async ({ jobId, row }, { deps, activity, clock, signal }): Promise<PromptOutcome> => {
+    const format = PROMPT_FORMATS[row.format];
+    activity.processors.push(deps.synthesizer.processor);
+    const stream = deps.synthesizer.synthesize({
+      text: row.text,
+      language: row.language ?? deps.language,
+      format,
+      signal,
+      ...(row.voice ? { voiceId: row.voice } : {}),
+    });
+    const stored = await storeSynthesis({
       store: deps.store,
-      jobId,
-      stage: promptStage(row),
-      compute: deps.compute,
-      inputs: [input.rows],
-      now: deps.now ?? (() => new Date()),
-      jobsInFlight: deps.jobsInFlight,
-      metrics: deps.metrics,
-    },
-    async (activity) => {
-      enforceBoundaries(deps, activity, "SynthesizePrompt", [
-        { processor: deps.synthesizer.processor, kinds: ["prompt-manifest", "prompt-audio"] },
-      ]);
-      activity.processors.push(deps.synthesizer.processor);
-      const stream = deps.synthesizer.synthesize({
-        text: row.text,
-        language: row.language ?? deps.language,
-        format,
-        ...(row.voice ? { voiceId: row.voice } : {}),
-      });
-      const stored = await storeSynthesis({
-        store: deps.store,
-        activity,
-        clock,
-        stream,
-        format,
-        kind: "prompt-audio",
-        key: promptKeys.audio(jobId, row.id),
-      });
-      const audio = stored.artifact;
-      clock.mark("prompt.durable");
-      const audioMs = round(stored.audioMs);
-      activity.measures.audioMs = audioMs;
-      const streamTimings = stream.timings();
-      activity.timings.push(
-        clock.timing("synthesize.setup", "handler.start", "stream.start"),
-        ...streamTimings,
-        clock.timing("synthesize.duration", "handler.start", "prompt.durable"),
-      );
-      const ttfbMs = streamTimings.find((timing) => timing.name === "synthesize.ttfb")?.ms;
-      const result: PromptResult = {
-        id: row.id,
-        line: row.line,
-        rowHash: row.rowHash,
-        status: "succeeded",
-        audio,
-        audioMs,
-        ...(ttfbMs === undefined ? {} : { ttfbMs }),
-      };
-      await deps.store.put(promptKeys.result(jobId, row.id), `${JSON.stringify(result, null, 2)}\n`, {
-        contentType: "application/json",
-      });
-      return { id: row.id, status: "succeeded" };
-    },
-  );
-}
+      activity,
+      clock,
+      stream,
+      format,
+      kind: "prompt-audio",
+      key: promptKeys.audio(jobId, row.id),
+    });
+    const audio = stored.artifact;
+    clock.mark("prompt.durable");
+    const audioMs = round(stored.audioMs);
+    activity.measures.audioMs = audioMs;
+    const streamTimings = stream.timings();
+    activity.timings.push(
+      clock.timing("synthesize.setup", "handler.start", "stream.start"),
+      ...streamTimings,
+      clock.timing("synthesize.duration", "handler.start", "prompt.durable"),
+    );
+    const ttfbMs = streamTimings.find((timing) => timing.name === "synthesize.ttfb")?.ms;
+    const result: PromptResult = {
+      id: row.id,
+      line: row.line,
+      rowHash: row.rowHash,
+      status: "succeeded",
+      audio,
+      audioMs,
+      ...(ttfbMs === undefined ? {} : { ttfbMs }),
+    };
+    await deps.store.put(promptKeys.result(jobId, row.id), `${JSON.stringify(result, null, 2)}\n`, {
+      contentType: "application/json",
+    });
+    return { id: row.id, status: "succeeded" };
+  },
+});
 
 /** The activity records' stage name of one prompt: unique per prompt content. */
 export function promptStage(row: Pick<PromptRow, "rowHash">): string {
@@ -101,7 +87,7 @@ export function promptStage(row: Pick<PromptRow, "rowHash">): string {
 
 /** Reads a prompt's result object; `undefined` when there is none or it is not one. */
 export async function readPromptResult(
-  deps: Pick<PromptDependencies, "store">,
+  deps: Pick<KernelDependencies, "store">,
   jobId: string,
   id: string,
 ): Promise<PromptResult | undefined> {
@@ -114,7 +100,11 @@ export async function readPromptResult(
   }
 }
 
-async function alreadyDone(deps: PromptDependencies, jobId: string, row: PromptRow): Promise<boolean> {
+async function alreadyDone(
+  deps: Pick<KernelDependencies, "store">,
+  jobId: string,
+  row: PromptRow,
+): Promise<boolean> {
   const result = await readPromptResult(deps, jobId, row.id);
   if (result?.status !== "succeeded" || result.rowHash !== row.rowHash || !result.audio) return false;
   return (await deps.store.head(result.audio.key))?.bytes === result.audio.bytes;

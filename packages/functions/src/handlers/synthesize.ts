@@ -1,10 +1,13 @@
-import { EventClock, round } from "@voxtrail/core";
+import { round } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
 import type { StageDependencies } from "../dependencies";
-import { stageScope, withActivity } from "../lineage/activity";
-import { enforceBoundaries } from "../lineage/boundary-check";
-import type { SynthesizeInput, SynthesizeResult } from "../state";
+import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
+import { SynthesizeInput, type SynthesizeResult } from "../state";
 import { storeSynthesis } from "../synthesis-artifact";
+
+/** What Synthesize needs besides the kernel's dependencies. */
+export type SynthesizeDependencies = KernelDependencies &
+  Pick<StageDependencies, "synthesizer" | "language" | "replyFormat">;
 
 /**
  * Synthesize: speaks `reply.txt` through the configured synthesizer (Sonic on SageMaker, or the
@@ -13,43 +16,43 @@ import { storeSynthesis } from "../synthesis-artifact";
  * gap between chunks, and the real-time factor. The activity record also keeps every gap between
  * chunks, the stalls, and the number of synthesis streams open in this process when this one began.
  */
-export async function synthesize(deps: StageDependencies, job: SynthesizeInput): Promise<SynthesizeResult> {
-  const clock = new EventClock();
-  clock.mark("handler.start");
-  deps.logger.appendKeys({ jobId: job.jobId });
-  return withActivity(
-    { ...stageScope(deps, job.jobId, "Synthesize"), inputs: [job.reason.replyText] },
-    async (activity) => {
-      enforceBoundaries(deps, activity, "Synthesize", [
-        { processor: deps.synthesizer.processor, kinds: ["reply-text", "reply-audio"] },
-      ]);
-      activity.processors.push(deps.synthesizer.processor);
-      const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();
-      const stream = deps.synthesizer.synthesize({ text, language: deps.language, format: deps.replyFormat });
-      const { artifact: replyAudio, audioMs } = await storeSynthesis({
-        store: deps.store,
-        activity,
-        clock,
-        stream,
-        format: deps.replyFormat,
-        kind: "reply-audio",
-        key: keys.artifact(job.jobId, ARTIFACT_FILES.replyAudio),
-      });
-      clock.mark("reply.durable");
-      activity.measures.audioMs = round(audioMs);
-      const streamTimings = stream.timings();
-      const total = streamTimings.find((timing) => timing.name === "synthesize.total")?.ms ?? 0;
-      activity.timings.push(
-        clock.timing("synthesize.setup", "handler.start", "stream.start"),
-        ...streamTimings,
-        clock.timing("synthesize.duration", "handler.start", "reply.durable"),
-      );
-      return {
-        replyAudio,
-        audioMs: round(audioMs),
-        rtf: audioMs > 0 ? round(total / audioMs) : 0,
-        timings: activity.timings,
-      };
-    },
-  );
-}
+export const synthesizeStage = defineStage<SynthesizeDependencies>()({
+  name: "Synthesize",
+  input: SynthesizeInput,
+  flows: (deps) => [{ processor: deps.synthesizer.processor, kinds: ["reply-text", "reply-audio"] }],
+  open: (job) => ({ jobId: job.jobId, inputs: [job.reason.replyText], carry: undefined }),
+  run: async (job, { deps, activity, clock, signal }): Promise<SynthesizeResult> => {
+    activity.processors.push(deps.synthesizer.processor);
+    const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();
+    const stream = deps.synthesizer.synthesize({
+      text,
+      language: deps.language,
+      format: deps.replyFormat,
+      signal,
+    });
+    const { artifact: replyAudio, audioMs } = await storeSynthesis({
+      store: deps.store,
+      activity,
+      clock,
+      stream,
+      format: deps.replyFormat,
+      kind: "reply-audio",
+      key: keys.artifact(job.jobId, ARTIFACT_FILES.replyAudio),
+    });
+    clock.mark("reply.durable");
+    activity.measures.audioMs = round(audioMs);
+    const streamTimings = stream.timings();
+    const total = streamTimings.find((timing) => timing.name === "synthesize.total")?.ms ?? 0;
+    activity.timings.push(
+      clock.timing("synthesize.setup", "handler.start", "stream.start"),
+      ...streamTimings,
+      clock.timing("synthesize.duration", "handler.start", "reply.durable"),
+    );
+    return {
+      replyAudio,
+      audioMs: round(audioMs),
+      rtf: audioMs > 0 ? round(total / audioMs) : 0,
+      timings: activity.timings,
+    };
+  },
+});

@@ -1,23 +1,30 @@
 import {
   BadPromptRow,
+  mapLimit,
   type PromptReportEntry,
   type PromptResult,
   PromptRow,
   type PromptsReport,
+  readJson,
   round,
 } from "@voxtrail/core";
 import { promptKeys } from "@voxtrail/workflow";
 import { z } from "zod";
 import { putArtifact } from "../artifacts";
-import { withActivity } from "../lineage/activity";
+import { defineStage, type KernelDependencies, type Opening } from "../kernel/stage-definition";
 import { manifestLines } from "../prompts/manifest-lines";
-import type { PromptDependencies } from "../prompts/prompt-dependencies";
-import type { PreparedPrompts, PromptsReportOutput } from "../prompts/prompt-state";
+import { PreparedPrompts, type PromptsReportOutput } from "../prompts/prompt-state";
 import { unchangedObject } from "../prompts/unchanged-object";
 import { readPromptResult } from "./synthesize-prompt";
 
 /** Result objects read at once. */
 const READ_CONCURRENCY = 32;
+
+/** What WritePromptsReport works out before its attempt: the report, its body and its output. */
+interface ReportDraft {
+  body: Buffer;
+  output: Omit<PromptsReportOutput, "report">;
+}
 
 /**
  * WritePromptsReport: reads rows.jsonl and each row's result object from the store (not the Map's
@@ -26,29 +33,47 @@ const READ_CONCURRENCY = 32;
  * duration and ttfb; every bad row with its line and reason; the totals. A row without a result
  * whose row hash matches is `not-run`. An unchanged report is not written again.
  */
-export async function writePromptsReport(
-  deps: PromptDependencies,
+export const writePromptsReportStage = defineStage<KernelDependencies>()({
+  name: "WritePromptsReport",
   input: PreparedPrompts,
-): Promise<PromptsReportOutput> {
+  flows: () => [],
+  open: async (input, { deps }): Promise<Opening<PromptsReportOutput, ReportDraft>> => {
+    const { jobId } = input;
+    const draft = await draftReport(deps, input);
+    const unchanged = await unchangedObject(
+      deps.store,
+      "report",
+      promptKeys.report(jobId),
+      draft.body,
+      "application/json",
+    );
+    if (unchanged) return { jobId, done: { ...draft.output, report: unchanged } };
+    return { jobId, inputs: [input.rows, input.badRows], carry: draft };
+  },
+  run: async ({ jobId }, { deps, activity }, draft): Promise<PromptsReportOutput> => {
+    const report = await putArtifact(
+      deps.store,
+      "report",
+      promptKeys.report(jobId),
+      draft.body,
+      "application/json",
+    );
+    activity.outputs.push(report);
+    return { ...draft.output, report };
+  },
+});
+
+/** The report of the job as its rows and result objects stand now. */
+async function draftReport(deps: KernelDependencies, input: PreparedPrompts): Promise<ReportDraft> {
   const { jobId } = input;
-  deps.logger.appendKeys({ jobId });
-  const badRows = z
-    .array(BadPromptRow)
-    .parse(JSON.parse((await deps.store.getBytes(input.badRows.key)).toString("utf8")));
+  const badRows = await readJson(deps.store, input.badRows.key, z.array(BadPromptRow));
   const rows: PromptRow[] = [];
   for await (const { bytes } of manifestLines(await deps.store.get(input.rows.key))) {
     if (bytes.byteLength > 0) rows.push(PromptRow.parse(JSON.parse(bytes.toString("utf8"))));
   }
-  const prompts = new Array<PromptReportEntry>(rows.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < rows.length) {
-      const index = next++;
-      const row = rows[index] as PromptRow;
-      prompts[index] = entryOf(row, await readPromptResult(deps, jobId, row.id));
-    }
-  };
-  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  const prompts = await mapLimit(rows, READ_CONCURRENCY, async (row) =>
+    entryOf(row, await readPromptResult(deps, jobId, row.id)),
+  );
   const count = (status: PromptReportEntry["status"]) => prompts.filter((p) => p.status === status).length;
   const report: PromptsReport = {
     schemaVersion: 1,
@@ -66,32 +91,13 @@ export async function writePromptsReport(
     prompts,
     badRows,
   };
-  const body = Buffer.from(`${JSON.stringify(report, null, 2)}\n`);
-  const key = promptKeys.report(jobId);
-  const ref =
-    (await unchangedObject(deps.store, "report", key, body, "application/json")) ??
-    (await withActivity(
-      {
-        store: deps.store,
-        jobId,
-        stage: "WritePromptsReport",
-        compute: deps.compute,
-        inputs: [input.rows, input.badRows],
-        now: deps.now ?? (() => new Date()),
-        jobsInFlight: deps.jobsInFlight,
-        metrics: deps.metrics,
-      },
-      async (activity) => {
-        const written = await putArtifact(deps.store, "report", key, body, "application/json");
-        activity.outputs.push(written);
-        return written;
-      },
-    ));
   const { succeeded, failed, notRun } = report.totals;
   return {
-    jobId,
-    report: ref,
-    totals: { rows: report.totals.rows, succeeded, failed, notRun, badRows: badRows.length },
+    body: Buffer.from(`${JSON.stringify(report, null, 2)}\n`),
+    output: {
+      jobId,
+      totals: { rows: report.totals.rows, succeeded, failed, notRun, badRows: badRows.length },
+    },
   };
 }
 

@@ -1,4 +1,10 @@
-import { lambdaHandler } from "./lambda-handlers";
+import { finalizeStage } from "../handlers/finalize";
+import { lambdaDependencies } from "./lambda-dependencies";
+import { lambdaHandler } from "./lambda-handler";
+import { outcomeEvents } from "./outcome-events";
 
-/** Lambda entry point of finalize. */
-export const handler = lambdaHandler("finalize");
+/** Lambda entry point of Finalize: no provider, the outcome bus. */
+export const handler = lambdaHandler(finalizeStage, async (env) => ({
+  ...(await lambdaDependencies(env)),
+  events: outcomeEvents(env),
+}));

@@ -1,4 +1,11 @@
-import { lambdaHandler } from "./lambda-handlers";
+import { SFNClient } from "@aws-sdk/client-sfn";
+import { StepFunctionsLiveness } from "../claims/step-functions-liveness";
+import { ingestStage } from "../handlers/ingest";
+import { lambdaDependencies } from "./lambda-dependencies";
+import { lambdaHandler } from "./lambda-handler";
 
-/** Lambda entry point of ingest. */
-export const handler = lambdaHandler("ingest");
+/** Lambda entry point of Ingest: a claim asks Step Functions whether its owner still runs. */
+export const handler = lambdaHandler(ingestStage, async (env) => ({
+  ...(await lambdaDependencies(env)),
+  executions: new StepFunctionsLiveness(new SFNClient({})),
+}));

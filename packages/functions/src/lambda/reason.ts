@@ -1,4 +1,9 @@
-import { lambdaHandler } from "./lambda-handlers";
+import { cloudReasoner, cloudRecords } from "@voxtrail/providers";
+import { reasonStage } from "../handlers/reason";
+import { lambdaDependencies } from "./lambda-dependencies";
+import { lambdaHandler } from "./lambda-handler";
 
-/** Lambda entry point of reason. */
-export const handler = lambdaHandler("reason");
+/** Lambda entry point of Reason: the reasoner and the record lookup only. */
+export const handler = lambdaHandler(reasonStage, (env) =>
+  lambdaDependencies(env, { reasoner: cloudReasoner, records: cloudRecords }),
+);

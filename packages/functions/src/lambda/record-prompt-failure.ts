@@ -1,4 +1,6 @@
-import { promptLambdaHandler } from "./prompt-lambda-handlers";
+import { recordPromptFailureStage } from "../handlers/record-prompt-failure";
+import { lambdaDependencies } from "./lambda-dependencies";
+import { lambdaHandler } from "./lambda-handler";
 
-/** Lambda entry point of recordPromptFailure. */
-export const handler = promptLambdaHandler("recordPromptFailure");
+/** Lambda entry point of RecordPromptFailure: no provider. */
+export const handler = lambdaHandler(recordPromptFailureStage, (env) => lambdaDependencies(env));

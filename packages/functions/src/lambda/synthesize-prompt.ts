@@ -1,4 +1,9 @@
-import { promptLambdaHandler } from "./prompt-lambda-handlers";
+import { cloudSynthesizer } from "@voxtrail/providers";
+import { synthesizePromptStage } from "../handlers/synthesize-prompt";
+import { lambdaDependencies } from "./lambda-dependencies";
+import { lambdaHandler } from "./lambda-handler";
 
-/** Lambda entry point of synthesizePrompt. */
-export const handler = promptLambdaHandler("synthesizePrompt");
+/** Lambda entry point of SynthesizePrompt: the synthesizer only. */
+export const handler = lambdaHandler(synthesizePromptStage, (env) =>
+  lambdaDependencies(env, { synthesizer: cloudSynthesizer }),
+);

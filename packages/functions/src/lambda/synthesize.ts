@@ -1,4 +1,9 @@
-import { lambdaHandler } from "./lambda-handlers";
+import { cloudSynthesizer } from "@voxtrail/providers";
+import { synthesizeStage } from "../handlers/synthesize";
+import { lambdaDependencies } from "./lambda-dependencies";
+import { lambdaHandler } from "./lambda-handler";
 
-/** Lambda entry point of synthesize. */
-export const handler = lambdaHandler("synthesize");
+/** Lambda entry point of Synthesize: the synthesizer only. */
+export const handler = lambdaHandler(synthesizeStage, (env) =>
+  lambdaDependencies(env, { synthesizer: cloudSynthesizer }),
+);

@@ -1,4 +1,6 @@
-import { promptLambdaHandler } from "./prompt-lambda-handlers";
+import { writePromptsReportStage } from "../handlers/write-prompts-report";
+import { lambdaDependencies } from "./lambda-dependencies";
+import { lambdaHandler } from "./lambda-handler";
 
-/** Lambda entry point of writePromptsReport. */
-export const handler = promptLambdaHandler("writePromptsReport");
+/** Lambda entry point of WritePromptsReport: no provider. */
+export const handler = lambdaHandler(writePromptsReportStage, (env) => lambdaDependencies(env));

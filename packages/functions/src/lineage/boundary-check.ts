@@ -6,7 +6,7 @@ import {
   type IntendedFlow,
 } from "@voxtrail/core";
 import type { StageDependencies } from "../dependencies";
-import type { Activity } from "./activity";
+import type { Activity } from "../kernel/activity-recorder";
 
 /**
  * Checks the attempt's intended data flows against the stage environment's boundary policy and

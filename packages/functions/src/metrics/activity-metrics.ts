@@ -5,11 +5,12 @@ import type { ActivityRecord } from "@voxtrail/core";
  * Adds one stage attempt's figures to the invocation's metrics, flushed as CloudWatch EMF by the
  * `logMetrics` middleware: every timing in milliseconds under its own name (`synthesize.ttfb`, ...),
  * and for a synthesis the open streams, the stalls and the real-time factor. Dimensions stay
- * low-cardinality: stage and provider here, environment as the instance's default dimension; job
- * ids go in metadata, which CloudWatch does not index.
+ * low-cardinality: the stage's name (`SynthesizePrompt`, never a prompt's record name) and provider
+ * here, environment as the instance's default dimension; job ids go in metadata, which CloudWatch
+ * does not index.
  */
-export function addActivityMetrics(metrics: Metrics, record: ActivityRecord): void {
-  metrics.addDimensions({ stage: record.stage, provider: record.conditions?.provider ?? "unknown" });
+export function addActivityMetrics(metrics: Metrics, stage: string, record: ActivityRecord): void {
+  metrics.addDimensions({ stage, provider: record.conditions?.provider ?? "unknown" });
   metrics.addMetadata("jobId", record.jobId);
   for (const timing of record.timings) metrics.addMetric(timing.name, MetricUnit.Milliseconds, timing.ms);
   if (record.outcome === "failed") metrics.addMetric("stage.failed", MetricUnit.Count, 1);

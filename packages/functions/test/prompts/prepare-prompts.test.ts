@@ -4,8 +4,8 @@ import { BadPromptRow, PromptRow } from "@voxtrail/core";
 import { promptKeys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { preparePrompts } from "../../src/handlers/prepare-prompts";
-import { testDependencies } from "../stage-dependencies";
+import { preparePromptsStage } from "../../src/handlers/prepare-prompts";
+import { invoke, testDependencies } from "../stage-dependencies";
 
 const ROWS = 100_000;
 /** Lines (1-based, the header is line 1) that hold a bad row, and the reason each must get. */
@@ -50,7 +50,7 @@ describe("preparePrompts on a 100,000-row manifest", () => {
     const stored = await deps.store.put(key, manifest(), { contentType: "text/csv" });
     const input = objectCreated(deps.store.bucket, key, stored.etag ?? "");
 
-    const prepared = await preparePrompts(deps, input);
+    const prepared = await invoke(preparePromptsStage, deps, input);
 
     expect(prepared.rowCount).toBe(ROWS - BAD_LINES.size);
     expect(prepared.badRowCount).toBe(BAD_LINES.size);
@@ -87,7 +87,7 @@ describe("preparePrompts on a 100,000-row manifest", () => {
     // Preparing the same manifest again writes nothing: same pointers, no new record, same files.
     const rowsFile = fileURLToPath(deps.store.uri(prepared.rows.key));
     const before = (await stat(rowsFile)).mtimeMs;
-    const again = await preparePrompts(deps, input);
+    const again = await invoke(preparePromptsStage, deps, input);
     expect(again.rows).toEqual(prepared.rows);
     expect(await deps.store.list(`lineage/${prepared.jobId}/`)).toEqual(records);
     expect((await stat(rowsFile)).mtimeMs).toBe(before);

@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
+import { cloudSynthesizer } from "@voxtrail/providers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { promptLambdaDependencies } from "../../src/lambda/prompt-lambda-dependencies";
+import { lambdaDependencies } from "../../src/lambda/lambda-dependencies";
+
+/** A prompts function's dependencies, as the SynthesizePrompt entry point builds them. */
+const promptLambdaDependencies = (env: NodeJS.ProcessEnv) =>
+  lambdaDependencies(env, { synthesizer: cloudSynthesizer });
 
 const policy = readFileSync(new URL("../../../../config/boundary-policy/dev.json", import.meta.url), "utf8");
 

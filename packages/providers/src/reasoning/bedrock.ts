@@ -75,7 +75,11 @@ export class BedrockReasoner implements Reasoner {
   }
 
   /** Asks the model for the voicemail's record, then looks up the business record it refers to. */
-  async reason(transcript: Transcript, records: RecordLookup): Promise<VoicemailRecord> {
+  async reason(
+    transcript: Transcript,
+    records: RecordLookup,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<VoicemailRecord> {
     const { client, modelId, maxTokens } = this.#options;
     let response: ConverseCommandOutput;
     try {
@@ -87,6 +91,7 @@ export class BedrockReasoner implements Reasoner {
           toolConfig: VOICEMAIL_TOOL_CONFIG,
           inferenceConfig: { maxTokens: maxTokens ?? 1024, temperature: 0 },
         }),
+        options.signal ? { abortSignal: options.signal } : {},
       );
     } catch (error) {
       throw toReasoningError(error);

@@ -105,13 +105,17 @@ export class CartesiaSynthesisStream extends TimedSynthesisStream {
     try {
       const client = await this.#client();
       this.timer.requestSent();
-      events = await client.tts.generateSSE({
-        model_id: this.#options.model,
-        transcript: text,
-        language,
-        voice: { mode: "id", id: voiceId ?? this.#options.voiceId },
-        output_format: { container: "raw", encoding: format.encoding, sample_rate: sampleRate },
-      });
+      events = await client.tts.generateSSE(
+        {
+          model_id: this.#options.model,
+          transcript: text,
+          language,
+          voice: { mode: "id", id: voiceId ?? this.#options.voiceId },
+          output_format: { container: "raw", encoding: format.encoding, sample_rate: sampleRate },
+        },
+        // The attempt's signal aborts the request: a timed-out attempt stops its stream.
+        this.request.signal ? { signal: this.request.signal } : undefined,
+      );
     } catch (error) {
       throw toCartesiaSynthesisError(error, { streamOpen: false });
     }

@@ -33,7 +33,7 @@ export interface SonicSageMakerOptions {
 
 /**
  * Cartesia Sonic served by a SageMaker endpoint, streamed with `InvokeEndpointWithResponseStream`
- * (wire format: DESIGN.md, "Cartesia Sonic on SageMaker"). The request is sent when iteration
+ * (wire format: docs/architecture.md, "Cartesia Sonic on SageMaker"). The request is sent when iteration
  * starts; audio arrives as raw samples in the requested format, chunk by chunk.
  *
  * Failures are named ({@link toSynthesisError}): `SynthesisThrottled` (no capacity),
@@ -107,6 +107,10 @@ export class SonicSynthesisStream extends TimedSynthesisStream {
 
   protected async *run(): AsyncGenerator<Uint8Array> {
     const abort = new AbortController();
+    // The attempt's signal drops the connection too: a timed-out attempt stops its stream.
+    const stop = () => abort.abort();
+    this.request.signal?.addEventListener("abort", stop, { once: true });
+    if (this.request.signal?.aborted) abort.abort();
     let complete = false;
     try {
       this.timer.requestSent();
@@ -160,6 +164,7 @@ export class SonicSynthesisStream extends TimedSynthesisStream {
       complete = true;
     } finally {
       // The consumer stopped early, or the stream failed: drop the connection.
+      this.request.signal?.removeEventListener("abort", stop);
       if (!complete) abort.abort();
     }
   }

@@ -57,17 +57,23 @@ export class CartesiaInkTranscriber implements Transcriber {
    * Sends the WAV to Cartesia and returns its words with their times in the audio. A WAV that does
    * not parse is `InvalidAudio`, and nothing is sent.
    */
-  async transcribe(wav16k: Uint8Array, options: { language: string }): Promise<Transcript> {
+  async transcribe(
+    wav16k: Uint8Array,
+    options: { language: string; signal?: AbortSignal },
+  ): Promise<Transcript> {
     const { durationMs } = parseWav(wav16k);
     let response: unknown;
     try {
       const client = await this.#connection.client();
-      response = await client.stt.transcribe({
-        file: await toFile(wav16k, "voicemail.wav", { type: "audio/wav" }),
-        model: this.#model,
-        language: options.language,
-        timestamp_granularities: ["word"],
-      });
+      response = await client.stt.transcribe(
+        {
+          file: await toFile(wav16k, "voicemail.wav", { type: "audio/wav" }),
+          model: this.#model,
+          language: options.language,
+          timestamp_granularities: ["word"],
+        },
+        options.signal ? { signal: options.signal } : undefined,
+      );
     } catch (error) {
       throw toTranscriptionError(error);
     }

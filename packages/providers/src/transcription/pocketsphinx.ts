@@ -86,7 +86,10 @@ export class PocketsphinxTranscriber implements Transcriber {
    * Transcribes a 16 kHz WAV file (mono 16-bit PCM, as `normalizeForTranscription` writes; other
    * encodings at 16 kHz are converted). `language` must be English (`en`, `en-US`, ...).
    */
-  async transcribe(wav16k: Uint8Array, options: { language: string }): Promise<Transcript> {
+  async transcribe(
+    wav16k: Uint8Array,
+    options: { language: string; signal?: AbortSignal },
+  ): Promise<Transcript> {
     if (!/^en(-|$)/i.test(options.language)) {
       throw new TranscriptionFailed(
         `pocketsphinx has only a US English model here; language "${options.language}" is not supported`,
@@ -101,6 +104,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     const words = await this.#recognise(
       writeWav(TRANSCRIPTION_FORMAT, encodeSamples(samples, "pcm_s16le")),
       isNarrowband(samples),
+      options.signal,
     );
     return {
       text: words.map((w) => w.word).join(" "),
@@ -111,7 +115,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     };
   }
 
-  async #recognise(wav: Uint8Array, narrowband: boolean): Promise<TranscriptWord[]> {
+  async #recognise(wav: Uint8Array, narrowband: boolean, signal?: AbortSignal): Promise<TranscriptWord[]> {
     const deadline = Date.now() + this.#timeoutMs;
     const dir = await mkdtemp(join(tmpdir(), "voxtrail-pocketsphinx-"));
     try {
@@ -119,9 +123,9 @@ export class PocketsphinxTranscriber implements Transcriber {
       await writeFile(input, wav);
       const args = ["-infile", input, "-time", "yes", ...(narrowband ? ["-remove_noise", "no"] : [])];
       if (!this.#cmnWarmup)
-        return parsePocketsphinxWords(await this.#run([...args, "-logfn", "/dev/null"], deadline));
+        return parsePocketsphinxWords(await this.#run([...args, "-logfn", "/dev/null"], deadline, signal));
       const log = join(dir, "measure.log");
-      await this.#run([...args, ...MEASURING_SEARCH, "-logfn", log], deadline);
+      await this.#run([...args, ...MEASURING_SEARCH, "-logfn", log], deadline, signal);
       const estimate = parseFrontEndEstimate(await readFile(log, "utf8"));
       const warmArgs: string[] = [];
       if (estimate) {
@@ -130,17 +134,30 @@ export class PocketsphinxTranscriber implements Transcriber {
         await writeFile(featParams, withCepstralMean(modelParams, estimate.cepstralMean));
         warmArgs.push("-featparams", featParams);
       }
-      return parsePocketsphinxWords(await this.#run([...args, ...warmArgs, "-logfn", "/dev/null"], deadline));
+      return parsePocketsphinxWords(
+        await this.#run([...args, ...warmArgs, "-logfn", "/dev/null"], deadline, signal),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
 
-  /** Runs the recogniser without a shell and resolves with its standard output. */
-  #run(args: string[], deadline: number): Promise<string> {
+  /** Runs the recogniser without a shell and resolves with its standard output; `signal` kills it. */
+  #run(args: string[], deadline: number, signal?: AbortSignal): Promise<string> {
     const command = this.#command;
     return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
       const child = spawn(command, args, { stdio: ["ignore", "pipe", "ignore"] });
+      const stop = () => {
+        clearTimeout(timer);
+        child.kill("SIGKILL");
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", stop, { once: true });
+      child.on("close", () => signal?.removeEventListener("abort", stop));
       const chunks: Buffer[] = [];
       const timer = setTimeout(
         () => {

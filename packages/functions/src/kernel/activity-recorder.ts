@@ -1,0 +1,131 @@
+import { randomUUID } from "node:crypto";
+import type { Metrics } from "@aws-lambda-powertools/metrics";
+import {
+  ACTIVITY_RECORD_VERSION,
+  type ActivityRecord,
+  type ArtifactRef,
+  type Boundary,
+  type ObjectStore,
+  POINTERS_ONLY,
+  type PolicyDecision,
+  type Processor,
+  type SampleConditions,
+  type SdkCall,
+  type StreamDelivery,
+  type Timing,
+} from "@voxtrail/core";
+import { keys } from "@voxtrail/workflow";
+import { writeLineageSummary } from "../lineage/lineage-summary";
+import { addActivityMetrics } from "../metrics/activity-metrics";
+import { recordedError } from "../recorded-error";
+
+/** What an attempt has read, written and used so far. */
+export interface Activity {
+  readonly inputs: ArtifactRef[];
+  readonly outputs: ArtifactRef[];
+  readonly processors: Processor[];
+  readonly timings: Timing[];
+  /** Figures only the stage knows: the audio duration, the open streams, the stream's delivery. */
+  readonly measures: { audioMs?: number; activeStreams?: number; delivery?: StreamDelivery };
+  /** The boundary policy's decision, set by `enforceBoundaries` before any provider is called. */
+  policy?: PolicyDecision;
+}
+
+/** Where and for what an attempt is recorded. */
+export interface AttemptScope {
+  store: ObjectStore;
+  jobId: string;
+  /** The stage's name: the metrics' `stage` dimension. */
+  stage: string;
+  /** The name its records go under: the stage's, or one per prompt (`SynthesizePrompt-<hash>`). */
+  recordAs: string;
+  compute: Boundary;
+  inputs: ArtifactRef[];
+  now: () => Date;
+  jobsInFlight?: (() => number) | undefined;
+  metrics?: Metrics | undefined;
+  /** The job ends with this attempt: write its lineage summary after the record. */
+  endsJob?: boolean | undefined;
+}
+
+/**
+ * One stage attempt's immutable activity record, written once under `lineage/<jobId>/` whether
+ * the attempt succeeds or fails. The attempt number counts the stage's earlier records, so retries
+ * by either engine are visible; the record lists the AWS SDK calls the attempt made with the SDK's
+ * own retries (`sdkCalls`, collected by the kernel), and the conditions its timings were measured
+ * under (first processor, input bytes, jobs in flight when it started, the stage's measures). Its
+ * figures go to `metrics` when set, with the stage's name, never a row's, as the dimension. When
+ * the attempt `endsJob` (Finalize, the failure recorder), the job's lineage summary is written
+ * after the record, so it copies every record including this one.
+ *
+ * @example
+ * const recorder = await ActivityRecorder.open({ store, jobId, stage: "Transcribe", recordAs: "Transcribe", compute, inputs: [audio], now });
+ * recorder.activity.outputs.push(transcript);
+ * await recorder.record("succeeded");
+ */
+export class ActivityRecorder {
+  readonly activity: Activity;
+  /** The SDK calls the attempt made, filled while the kernel collects them. */
+  readonly sdkCalls: SdkCall[] = [];
+  #recorded = false;
+
+  private constructor(
+    private readonly scope: AttemptScope,
+    private readonly attempt: number,
+    private readonly startedAt: string,
+    private readonly jobsInFlight: number | undefined,
+  ) {
+    this.activity = { inputs: [...scope.inputs], outputs: [], processors: [], timings: [], measures: {} };
+  }
+
+  /** Numbers the attempt (after the stage's earlier records) and starts its clock. */
+  static async open(scope: AttemptScope): Promise<ActivityRecorder> {
+    const startedAt = scope.now().toISOString();
+    const jobsInFlight = scope.jobsInFlight?.();
+    const earlier = await scope.store.list(
+      `${keys.lineagePrefix(scope.jobId)}${scope.recordAs.toLowerCase()}-`,
+    );
+    return new ActivityRecorder(scope, earlier.length + 1, startedAt, jobsInFlight);
+  }
+
+  /** Writes the record (the first call only: an attempt has one outcome) and adds its metrics. */
+  async record(outcome: ActivityRecord["outcome"], error?: unknown): Promise<void> {
+    if (this.#recorded) return;
+    this.#recorded = true;
+    const { scope } = this;
+    const { measures, ...recorded } = this.activity;
+    const { delivery, ...stageConditions } = measures;
+    const conditions: SampleConditions = {
+      provider: recorded.processors[0]?.provider ?? "unknown",
+      model: recorded.processors[0]?.model ?? "unknown",
+      version: recorded.processors[0]?.version ?? "unknown",
+      payloadBytes: recorded.inputs.reduce((sum, input) => sum + input.bytes, 0),
+      ...(this.jobsInFlight === undefined ? {} : { jobsInFlight: this.jobsInFlight }),
+      ...stageConditions,
+    };
+    const record: ActivityRecord = {
+      schemaVersion: ACTIVITY_RECORD_VERSION,
+      activityId: randomUUID(),
+      jobId: scope.jobId,
+      stage: scope.recordAs,
+      attempt: this.attempt,
+      startedAt: this.startedAt,
+      endedAt: scope.now().toISOString(),
+      outcome,
+      compute: scope.compute,
+      ...recorded,
+      conditions,
+      ...(delivery ? { delivery } : {}),
+      sideChannels: POINTERS_ONLY,
+      ...(this.sdkCalls.length > 0 ? { sdkCalls: [...this.sdkCalls] } : {}),
+      ...(error === undefined ? {} : { error: recordedError(error) }),
+    };
+    if (scope.metrics) addActivityMetrics(scope.metrics, scope.stage, record);
+    await scope.store.put(
+      keys.lineage(scope.jobId, scope.recordAs, this.attempt),
+      `${JSON.stringify(record, null, 2)}\n`,
+      { contentType: "application/json" },
+    );
+    if (scope.endsJob) await writeLineageSummary(scope.store, scope.jobId, scope.now());
+  }
+}

@@ -1,0 +1,79 @@
+import type { PromptFunction, StageFunction } from "@voxtrail/workflow";
+import type { StageDependencies } from "./dependencies";
+import { finalizeStage } from "./handlers/finalize";
+import { ingestStage } from "./handlers/ingest";
+import { preparePromptsStage } from "./handlers/prepare-prompts";
+import { reasonStage } from "./handlers/reason";
+import { recordFailureStage } from "./handlers/record-failure";
+import { recordPromptFailureStage } from "./handlers/record-prompt-failure";
+import { synthesizeStage } from "./handlers/synthesize";
+import { type SynthesizePromptDependencies, synthesizePromptStage } from "./handlers/synthesize-prompt";
+import { transcribeStage } from "./handlers/transcribe";
+import { writePromptsReportStage } from "./handlers/write-prompts-report";
+import type { KernelDependencies, StageDefinition } from "./kernel/stage-definition";
+import { type StageHandler, stageHandler } from "./kernel/stage-handler";
+
+/** What the prompts workflow's functions talk to: no transcriber, reasoner, records or event bus. */
+export type PromptDependencies = SynthesizePromptDependencies;
+
+// biome-ignore lint/suspicious/noExplicitAny: a table of stages whose inputs and outputs differ.
+type AnyStage<D extends KernelDependencies> = StageDefinition<D, any, any, any>;
+
+/** The voicemail workflow's stages, by the function that runs each. */
+export const VOICEMAIL_STAGES = {
+  ingest: ingestStage,
+  transcribe: transcribeStage,
+  reason: reasonStage,
+  synthesize: synthesizeStage,
+  finalize: finalizeStage,
+  recordFailure: recordFailureStage,
+} satisfies Record<StageFunction, AnyStage<StageDependencies>>;
+
+/** The prompts workflow's stages, by the function that runs each. */
+export const PROMPT_STAGES = {
+  preparePrompts: preparePromptsStage,
+  synthesizePrompt: synthesizePromptStage,
+  recordPromptFailure: recordPromptFailureStage,
+  writePromptsReport: writePromptsReportStage,
+} satisfies Record<PromptFunction, AnyStage<PromptDependencies>>;
+
+/**
+ * The handler of every stage in `stages`, built by the kernel over one set of dependencies: what
+ * the local runtime maps each Task state to (in Lambda, each entry point builds only its own).
+ *
+ * @example
+ * const handlers = workflowHandlers(VOICEMAIL_STAGES, deps);
+ * await handlers.ingest(event, context);
+ */
+export function workflowHandlers<F extends string, D extends KernelDependencies>(
+  stages: Record<F, AnyStage<D>>,
+  deps: D,
+): Record<F, StageHandler<unknown>> {
+  return Object.fromEntries(
+    Object.entries<AnyStage<D>>(stages).map(([fn, stage]) => [fn, stageHandler(stage, deps)]),
+  ) as Record<F, StageHandler<unknown>>;
+}
+
+/**
+ * The voicemail workflow's handlers over `deps`.
+ *
+ * @example
+ * const handlers = createStageHandlers(deps);
+ * await handlers.ingest(event, context);
+ */
+export function createStageHandlers(deps: StageDependencies): Record<StageFunction, StageHandler<unknown>> {
+  return workflowHandlers<StageFunction, StageDependencies>(VOICEMAIL_STAGES, deps);
+}
+
+/**
+ * The prompts workflow's handlers over `deps`.
+ *
+ * @example
+ * const handlers = createPromptHandlers(deps);
+ * await handlers.preparePrompts(event, context);
+ */
+export function createPromptHandlers(
+  deps: PromptDependencies,
+): Record<PromptFunction, StageHandler<unknown>> {
+  return workflowHandlers<PromptFunction, PromptDependencies>(PROMPT_STAGES, deps);
+}

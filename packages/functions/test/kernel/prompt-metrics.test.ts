@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { type ArtifactRef, LOCAL_BOUNDARY, type PromptRow, type Synthesizer } from "@voxtrail/core";
+import { describe, expect, it } from "vitest";
+import { synthesizePromptStage } from "../../src/handlers/synthesize-prompt";
+import { stageHandler } from "../../src/kernel/stage-handler";
+import { context, testDependencies } from "../stage-dependencies";
+
+const ROWS = 1000;
+
+/** A synthesizer that answers every prompt at once with 10 ms of 8 kHz mu-law silence. */
+const instantSynthesizer: Synthesizer = {
+  processor: { provider: "instant", model: "silence", version: "1", boundary: LOCAL_BOUNDARY },
+  synthesize: () => ({
+    async *[Symbol.asyncIterator]() {
+      yield new Uint8Array(80).fill(0xff);
+    },
+    timings: () => [
+      { name: "synthesize.ttfb", startEvent: "request.sent", endEvent: "audio.firstChunk", ms: 1 },
+    ],
+  }),
+};
+
+function row(line: number): PromptRow {
+  const text = `Prompt number ${line}.`;
+  return {
+    line,
+    id: `p${line}`,
+    text,
+    format: "telephony",
+    rowHash: createHash("sha256").update(text).digest("hex"),
+  };
+}
+
+/** The EMF documents (one JSON object per line) written to stdout while `run` runs. */
+async function emfWhile(run: () => Promise<void>): Promise<Array<Record<string, unknown>>> {
+  const lines: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split("\n").filter(Boolean));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await run();
+  } finally {
+    process.stdout.write = write;
+  }
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => "_aws" in entry);
+}
+
+describe("prompt metrics through one warm SynthesizePrompt handler", () => {
+  it("flushes every invocation's metrics, under one value of the stage dimension", async () => {
+    const metrics = new Metrics({
+      namespace: "voxtrail",
+      serviceName: "voxtrail",
+      defaultDimensions: { environment: "test" },
+    });
+    const { deps } = await testDependencies({ metrics, synthesizer: instantSynthesizer });
+    const rows: ArtifactRef = {
+      kind: "prompt-manifest",
+      uri: deps.store.uri("prompts/pr-metrics/rows.jsonl"),
+      key: "prompts/pr-metrics/rows.jsonl",
+      sha256: "0".repeat(64),
+      bytes: 0,
+      contentType: "application/x-ndjson",
+    };
+    const handler = stageHandler(synthesizePromptStage, deps);
+
+    const emf = await emfWhile(async () => {
+      for (let line = 2; line < ROWS + 2; line++) {
+        await handler({ jobId: "pr-metrics", rows, row: row(line) }, context);
+      }
+    });
+
+    expect(emf).toHaveLength(ROWS);
+    expect(new Set(emf.map((entry) => entry.stage))).toEqual(new Set(["SynthesizePrompt"]));
+    expect(emf.filter((entry) => typeof entry["synthesize.duration"] === "number")).toHaveLength(ROWS);
+    expect(metrics.hasStoredMetrics()).toBe(false);
+    // Lineage keeps one name per prompt: the 1000 records are 1000 first attempts.
+    expect(await deps.store.list("lineage/pr-metrics/")).toHaveLength(ROWS);
+  }, 300_000);
+});
