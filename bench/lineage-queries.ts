@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { mapLimit } from "@voxtrail/core";
 import {
   boundaries,
   impact,
@@ -102,12 +103,8 @@ export async function benchLineageQueries(options: LineageQueryOptions): Promise
     if (!options.store) {
       options.log(`lineage: writing ${options.jobs} jobs in ${dir} ...`);
       const started = performance.now();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 32 }, async () => {
-          while (next < options.jobs) await writeSyntheticJob(store, next++);
-        }),
-      );
+      const indexes = Array.from({ length: options.jobs }, (_, index) => index);
+      await mapLimit(indexes, 32, (index) => writeSyntheticJob(store, index));
       generateMs = performance.now() - started;
     }
     const summaries = await store.list(keys.lineageSummaries);

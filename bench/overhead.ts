@@ -17,7 +17,7 @@ import { mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { normalizeForTranscription, wavHeader } from "@voxtrail/audio";
-import type { JobReport, Synthesizer } from "@voxtrail/core";
+import { type JobReport, mapLimit, type Synthesizer } from "@voxtrail/core";
 import {
   BUNDLED_RECORDS_FILE,
   BUNDLED_VOICEMAILS_DIR,
@@ -165,14 +165,9 @@ class DirectLoop {
   }
 
   async run(files: InputFile[], dir: string, concurrency: number): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < files.length) {
-        const file = files[next++] as InputFile;
-        await this.#one(file, join(dir, file.name.replace(/\.wav$/i, "")));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+    await mapLimit(files, concurrency, (file) =>
+      this.#one(file, join(dir, file.name.replace(/\.wav$/i, ""))),
+    );
   }
 
   async #one(file: InputFile, dir: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { type BundlesResult, kb, mismatchLabel } from "./bundle-sizes";
 import type { LineageQueryResult } from "./lineage-queries";
 import type { Machine } from "./machine";
 import type { AccuracyRow } from "./measurement-accuracy";
@@ -17,6 +18,7 @@ export interface BenchResults {
   transcriptionWer?: TranscriptionWerResult;
   promptsScaling?: PromptsScalingResult;
   lineageQueries?: LineageQueryResult;
+  bundles?: BundlesResult;
   /** Sections that threw, with the error's message. */
   failures: Record<string, string>;
 }
@@ -86,6 +88,14 @@ export function resultsMarkdown(results: BenchResults): string {
     out.push(
       `| Lineage: writing the ${lineageQueries.jobs.toLocaleString("en-US")} synthetic jobs (setup, not measured) | ${lineageQueries.generateMs > 0 ? seconds(lineageQueries.generateMs) : "reused the store an earlier run kept"} | - |`,
     );
+  }
+  const { bundles } = results;
+  if (bundles) {
+    for (const row of bundles.rows) {
+      out.push(
+        `| Lambda bundle of ${row.fn} (\`${row.entry}\`, esbuild as sst builds it) vs one that only constructs an S3Client: size, and import time in a fresh node (median of ${bundles.rounds} alternating rounds) | ${kb(row.bytes)} vs ${kb(bundles.s3Only.bytes)} (${row.sizeRatio.toFixed(2)}x); import ${Math.round(row.importMedianMs)} ms vs ${Math.round(row.s3OnlyImportMedianMs)} ms; includes ${row.packages.join(", ") || "none of the heavy packages"}; providers beyond / missing from its stage's: ${mismatchLabel(row)} | **${row.importRatio.toFixed(2)}x** |`,
+      );
+    }
   }
   for (const [section, message] of Object.entries(results.failures)) {
     out.push(`| ${section} | FAILED: ${message.replaceAll("|", "/")} | - |`);

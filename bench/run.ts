@@ -5,9 +5,10 @@
  * it can, and the ratios are the figures to read. Meant to finish in under ten minutes on 2 cores.
  *
  *   npm run bench
- *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, accuracy, wer, prompts, lineage)
+ *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, accuracy, wer, prompts, lineage, bundles)
  *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
+ *   npm run bench -- --only bundles --import-rounds 9   # more import rounds per Lambda bundle (default 5)
  *
  * Writing 10,000 synthetic jobs takes minutes here, so the lineage store is kept in the OS temp
  * directory (named after the job count and the generator's hash) and reused by later runs; only
@@ -21,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import { benchBundles, bundlesTable } from "./bundle-sizes";
 import { benchLineageQueries, lineageTable } from "./lineage-queries";
 import { describeMachine } from "./machine";
 import { benchMeasurementAccuracy } from "./measurement-accuracy";
@@ -30,7 +32,7 @@ import { type BenchResults, resultsMarkdown } from "./results-markdown";
 import { benchStreamingMemory } from "./streaming-memory";
 import { benchTranscriptionWer } from "./transcription-wer";
 
-const SECTIONS = ["overhead", "memory", "accuracy", "wer", "prompts", "lineage"] as const;
+const SECTIONS = ["overhead", "memory", "accuracy", "wer", "prompts", "lineage", "bundles"] as const;
 type Section = (typeof SECTIONS)[number];
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     "lineage-jobs": { type: "string", default: "10000" },
     voicemails: { type: "string", default: "3" },
     rounds: { type: "string", default: "3" },
+    "import-rounds": { type: "string", default: "5" },
     "fresh-lineage": { type: "boolean", default: false },
   },
 });
@@ -105,6 +108,10 @@ await section("lineage", async () => {
   });
   if (!reuse) await writeFile(complete, `${new Date().toISOString()}\n`);
   log(lineageTable(results.lineageQueries));
+});
+await section("bundles", async () => {
+  results.bundles = await benchBundles({ rounds: Number(values["import-rounds"]), log });
+  log(bundlesTable(results.bundles));
 });
 results.wallMs.total = Math.round(performance.now() - started);
 

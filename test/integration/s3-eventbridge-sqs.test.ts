@@ -79,7 +79,7 @@ describe("S3 -> EventBridge -> SQS on moto_server, consumed by the local runtime
     expect(deliveries.map((delivery) => delivery.type)).toEqual(["handled"]);
     const delivery = deliveries[0] as Extract<(typeof deliveries)[number], { type: "handled" }>;
     const { event, result } = delivery.result;
-    // moto's event, as it differs from AWS's (DESIGN.md): reason `ObjectCreated`, the ETag as `eTag`.
+    // moto's event, unlike AWS's (docs/architecture.md, "moto's S3 events"): reason `ObjectCreated`, `eTag`.
     expect(event).toMatchObject({
       source: "aws.s3",
       "detail-type": "Object Created",

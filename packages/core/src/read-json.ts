@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { ObjectStore } from "./object-store";
 
 /**
@@ -15,4 +15,14 @@ export async function readJson<S extends z.ZodType>(
   schema: S,
 ): Promise<z.infer<S>> {
   return schema.parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
+}
+
+/**
+ * Whether `error` is the one {@link readJson} throws for a document of another shape.
+ *
+ * @example
+ * const summary = await readJson(store, key, LineageSummary).catch((error) => (isSchemaMismatch(error) ? undefined : Promise.reject(error)));
+ */
+export function isSchemaMismatch(error: unknown): error is z.ZodError {
+  return error instanceof z.ZodError;
 }

@@ -1,10 +1,12 @@
 import {
   ActivityRecord,
   ErasureRecord,
+  isSchemaMismatch,
   LineageSummary,
   mapLimit,
   ObjectNotFound,
   type ObjectStore,
+  readJson,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { ERASURES_PREFIX, erasureKey } from "./erasure-record";
@@ -30,10 +32,8 @@ export interface LineageSnapshot {
   summarized: number;
 }
 
-/** The part of a zod schema used here. */
-interface Schema<T> {
-  safeParse(json: unknown): { success: true; data: T } | { success: false; data?: undefined };
-}
+/** A schema `readJson` takes (zod's; this package does not import zod itself). */
+type Schema = Parameters<typeof readJson>[2];
 
 /** Options of {@link readLineage}. */
 export interface ReadLineageOptions {
@@ -69,19 +69,19 @@ export async function readLineage(
       : store.list(ERASURES_PREFIX),
   ]);
   const unreadable: UnreadableRecord[] = [];
-  const read = async <T>(key: string, schema: Schema<T>, quiet = false): Promise<T | undefined> => {
-    let json: unknown;
-    try {
-      json = JSON.parse((await store.getBytes(key)).toString("utf8"));
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-      if (!quiet) unreadable.push({ key, problem: "not JSON" });
+  // A record that is not JSON, or not of its schema, is reported (unless `quiet`) and skipped.
+  const read = <S extends Schema>(key: string, schema: S, quiet = false) =>
+    readJson(store, key, schema).catch((error: unknown) => {
+      const problem =
+        error instanceof SyntaxError
+          ? "not JSON"
+          : isSchemaMismatch(error)
+            ? "does not match its schema"
+            : undefined;
+      if (problem === undefined) throw error;
+      if (!quiet) unreadable.push({ key, problem });
       return undefined;
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success && !quiet) unreadable.push({ key, problem: "does not match its schema" });
-    return parsed.data;
-  };
+    });
   const summarized = new Set<string>();
   const copied = new Map<string, StoredActivity>();
   if (options.from === "summaries") {

@@ -3,11 +3,13 @@ import { isDeepStrictEqual } from "node:util";
 import {
   type ArtifactRef,
   type ErasureRecord,
+  isSchemaMismatch,
   JobReport,
   LineageSummary,
   mapLimit,
   ObjectNotFound,
   type ObjectStore,
+  readJson,
   SOURCE_KINDS,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
@@ -238,10 +240,11 @@ async function checkReports(
     if (!graph.producers.has(key)) return [];
     let report: JobReport;
     try {
-      const parsed = JobReport.safeParse(JSON.parse((await store.getBytes(key)).toString("utf8")));
-      if (!parsed.success) return [issue("broken-chain", key, jobId, "the report does not match its schema")];
-      report = parsed.data;
-    } catch {
+      report = await readJson(store, key, JobReport);
+    } catch (error) {
+      if (isSchemaMismatch(error)) {
+        return [issue("broken-chain", key, jobId, "the report does not match its schema")];
+      }
       return []; // Missing or altered: the re-hash already names it.
     }
     return report.artifacts.flatMap((ref) => {
@@ -294,10 +297,9 @@ async function checkSummaries(
     const mismatch = (detail: string) => issue("summary-mismatch", key, summaryJob, detail);
     let summary: LineageSummary;
     try {
-      const parsed = LineageSummary.safeParse(JSON.parse((await store.getBytes(key)).toString("utf8")));
-      if (!parsed.success) return mismatch("the lineage summary does not match its schema");
-      summary = parsed.data;
+      summary = await readJson(store, key, LineageSummary);
     } catch (error) {
+      if (isSchemaMismatch(error)) return mismatch("the lineage summary does not match its schema");
       if (error instanceof SyntaxError) return mismatch("the lineage summary is not JSON");
       if (error instanceof ObjectNotFound) return undefined;
       throw error;

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import { DirectoryStore, S3Store } from "@voxtrail/storage";
+import { S3Store } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runCli } from "../../../test/e2e/run-cli";
 import { motoClientConfig } from "../../../test/setup/aws";
-import { type SyntheticJob, writeSyntheticJob } from "./synthetic-jobs";
+import { type SyntheticJob, syntheticStore, writeSyntheticJob } from "./synthetic-jobs";
 
 /** Runs `voxtrail` as a user would, with extra environment variables. */
 const voxtrail = runCli;
@@ -15,16 +14,13 @@ const voxtrail = runCli;
 describe("voxtrail lineage on a local store", () => {
   let root: string;
   let jobs: SyntheticJob[];
+  let remove: () => Promise<void>;
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), "voxtrail-lineage-cli-"));
-    const store = new DirectoryStore({ root });
-    jobs = [await writeSyntheticJob(store, 1), await writeSyntheticJob(store, 2)];
+    ({ root, jobs, remove } = await syntheticStore("voxtrail-lineage-cli-"));
   });
 
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  afterAll(() => remove());
 
   it("traces an artifact as a tree, and as JSON", async () => {
     const reply = jobs[0]!.artifacts.replyAudio;

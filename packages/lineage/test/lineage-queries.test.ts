@@ -1,8 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ActivityRecord, ErasureRecord } from "@voxtrail/core";
-import { DirectoryStore } from "@voxtrail/storage";
+import { ActivityRecord, ErasureRecord, readJson } from "@voxtrail/core";
+import type { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -16,7 +15,7 @@ import {
   trace,
   verify,
 } from "../src/index";
-import { type SyntheticJob, writeSyntheticJob } from "./synthetic-jobs";
+import { type SyntheticJob, syntheticStore } from "./synthetic-jobs";
 
 let root: string;
 let store: DirectoryStore;
@@ -24,15 +23,13 @@ let jobs: SyntheticJob[];
 
 const graphOf = async () => LineageGraph.of(await readLineage(store));
 
+let remove: () => Promise<void>;
+
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "voxtrail-lineage-"));
-  store = new DirectoryStore({ root });
-  jobs = [await writeSyntheticJob(store, 1), await writeSyntheticJob(store, 2)];
+  ({ root, store, jobs, remove } = await syntheticStore("voxtrail-lineage-"));
 });
 
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+afterEach(() => remove());
 
 /** The chain of first inputs from a node down to its end. */
 function chain(node: TraceNode): TraceNode[] {
@@ -118,10 +115,10 @@ describe("verify", () => {
     });
     // The transcribe record now claims it read audio the ingest never wrote.
     const transcribeKey = keys.lineage(other.jobId, "Transcribe", 1);
-    const transcribe = ActivityRecord.parse(JSON.parse((await store.getBytes(transcribeKey)).toString()));
+    const transcribe = await readJson(store, transcribeKey, ActivityRecord);
     transcribe.inputs[0]!.sha256 = "0".repeat(64);
     await writeFile(join(root, ...transcribeKey.split("/")), JSON.stringify(transcribe));
-    await writeFile(join(root, "lineage", other.jobId, "reason-02.json"), "{not json");
+    await writeFile(join(root, ...keys.lineage(other.jobId, "Reason", 2).split("/")), "{not json");
 
     const result = await verify(store, await graphOf());
     expect(result.ok).toBe(false);
@@ -161,7 +158,7 @@ describe("erase", () => {
     for (const key of erasedKeys) expect(await store.head(key)).toBeUndefined();
     expect(await store.head(other.artifacts.replyAudio.key)).toBeDefined();
 
-    const record = ErasureRecord.parse(JSON.parse((await store.getBytes(result.records[0]!)).toString()));
+    const record = await readJson(store, result.records[0]!, ErasureRecord);
     expect(record.erased.find((a) => a.kind === "transcript")?.sha256).toBe(job.artifacts.transcript.sha256);
     const recordText = JSON.stringify(record);
     expect(recordText).not.toContain("call 1"); // the transcript's content

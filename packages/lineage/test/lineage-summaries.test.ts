@@ -1,8 +1,7 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { LineageSummary, type ObjectStore } from "@voxtrail/core";
-import { DirectoryStore } from "@voxtrail/storage";
+import { LineageSummary, type ObjectStore, readJson } from "@voxtrail/core";
+import type { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -14,7 +13,7 @@ import {
   trace,
   verify,
 } from "../src/index";
-import { type SyntheticJob, writeSyntheticJob } from "./synthetic-jobs";
+import { type SyntheticJob, syntheticStore, writeSyntheticJob } from "./synthetic-jobs";
 
 let root: string;
 let store: DirectoryStore;
@@ -39,20 +38,18 @@ function counting(inner: ObjectStore): ObjectStore & { read: string[] } {
   };
 }
 
-const summaryOf = async (jobId: string) =>
-  LineageSummary.parse(JSON.parse((await store.getBytes(keys.lineageSummary(jobId))).toString("utf8")));
+const summaryOf = (jobId: string) => readJson(store, keys.lineageSummary(jobId), LineageSummary);
 
 const writeSummary = (summary: LineageSummary) =>
   writeFile(join(root, ...keys.lineageSummary(summary.jobId).split("/")), JSON.stringify(summary));
 
+let remove: () => Promise<void>;
+
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "voxtrail-summaries-"));
-  store = new DirectoryStore({ root });
+  ({ root, store, remove } = await syntheticStore("voxtrail-summaries-", 0));
 });
 
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+afterEach(() => remove());
 
 describe("queries from lineage summaries", () => {
   it("answer impact, trace and boundaries from one summary per job, with no record read", async () => {

@@ -1,28 +1,21 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { DataZoneClient } from "@aws-sdk/client-datazone";
-import { DirectoryStore } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLineageValidator } from "../../../test/support/openlineage-schema";
 import { LineageGraph, openLineageEvents, postToDataZone, readLineage } from "../src/index";
 import { startDataZoneEndpoint } from "./datazone-server";
-import { type SyntheticJob, writeSyntheticJob } from "./synthetic-jobs";
+import { type SyntheticJob, syntheticStore } from "./synthetic-jobs";
 
-let root: string;
 let graph: LineageGraph;
 let jobs: SyntheticJob[];
+let remove: () => Promise<void>;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "voxtrail-openlineage-"));
-  const store = new DirectoryStore({ root });
-  jobs = [await writeSyntheticJob(store, 1), await writeSyntheticJob(store, 2)];
-  graph = LineageGraph.of(await readLineage(store));
+  const written = await syntheticStore("voxtrail-openlineage-");
+  ({ jobs, remove } = written);
+  graph = LineageGraph.of(await readLineage(written.store));
 });
 
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+afterAll(() => remove());
 
 describe("OpenLineage export", () => {
   it("writes START and COMPLETE per stage run, every event valid against the OpenLineage schema", async () => {

@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type ActivityRecord,
   type ArtifactKind,
@@ -9,6 +12,7 @@ import {
   POINTERS_ONLY,
   type Processor,
 } from "@voxtrail/core";
+import { DirectoryStore } from "@voxtrail/storage";
 import { ARTIFACT_FILES, type ArtifactFile, jobIdFor, keys } from "@voxtrail/workflow";
 
 /** What a synthetic job wrote. */
@@ -187,6 +191,31 @@ export async function writeSyntheticJob(
       report: report as ArtifactRef,
     },
   };
+}
+
+/** A directory store in a fresh temporary directory, with the synthetic jobs written into it. */
+export interface SyntheticStore {
+  root: string;
+  store: DirectoryStore;
+  /** Jobs 1 to n, in that order. */
+  jobs: SyntheticJob[];
+  /** Removes the directory. */
+  remove: () => Promise<void>;
+}
+
+/**
+ * A fresh directory store under the OS temp directory (named from `prefix`) holding synthetic jobs
+ * 1 to `jobs` (two by default), each with its lineage summary.
+ *
+ * @example
+ * ({ root, store, jobs, remove } = await syntheticStore("voxtrail-lineage-"));
+ */
+export async function syntheticStore(prefix: string, jobs = 2): Promise<SyntheticStore> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const store = new DirectoryStore({ root });
+  const written: SyntheticJob[] = [];
+  for (let index = 1; index <= jobs; index++) written.push(await writeSyntheticJob(store, index));
+  return { root, store, jobs: written, remove: () => rm(root, { recursive: true, force: true }) };
 }
 
 function refOf(

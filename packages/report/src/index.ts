@@ -6,7 +6,7 @@ export * from "./cost/state-path";
 export * from "./format";
 export * from "./job-data";
 export * from "./latency-report";
-export * from "./lineage-graph";
+export * from "./lineage-diagram";
 export * from "./percentiles";
 export * from "./render-html";
 export * from "./render-text";

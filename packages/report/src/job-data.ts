@@ -1,4 +1,4 @@
-import { ActivityRecord, JobReport, type ObjectStore } from "@voxtrail/core";
+import { ActivityRecord, JobReport, type ObjectStore, readJson } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 
 /** What the store holds about one job: its report (once written) and its activity records. */
@@ -25,14 +25,12 @@ export async function readJobs(
   selection: JobSelection,
 ): Promise<{ jobs: JobData[]; unreadable: string[] }> {
   const unreadable: string[] = [];
-  const read = async <T>(key: string, parse: (value: unknown) => T): Promise<T | undefined> => {
-    try {
-      return parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
-    } catch {
+  // Whatever fails to read (missing, not JSON, another shape) is counted and skipped.
+  const read = <S extends Parameters<typeof readJson>[2]>(key: string, schema: S) =>
+    readJson(store, key, schema).catch(() => {
       unreadable.push(key);
       return undefined;
-    }
-  };
+    });
   const jobIds =
     "jobId" in selection
       ? [selection.jobId]
@@ -42,11 +40,11 @@ export async function readJobs(
   const jobs: JobData[] = [];
   for (const jobId of jobIds) {
     const report = (await store.head(keys.report(jobId)))
-      ? await read(keys.report(jobId), (value) => JobReport.parse(value))
+      ? await read(keys.report(jobId), JobReport)
       : undefined;
     const records: ActivityRecord[] = [];
     for (const key of await store.list(keys.lineagePrefix(jobId))) {
-      const record = await read(key, (value) => ActivityRecord.parse(value));
+      const record = await read(key, ActivityRecord);
       if (record) records.push(record);
     }
     records.sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));

@@ -1,12 +1,12 @@
 import { formatBytes, formatMs, formatRange } from "./format";
 import { escapeHtml } from "./html-escape";
 import type { JobTimeline, LatencyReport } from "./latency-report";
-import { type LineageGraph, lineageSvg } from "./lineage-graph";
+import { type JobLineageDiagram, lineageSvg } from "./lineage-diagram";
 
 /** The job whose lineage the page draws. */
 export interface ChosenLineage {
   jobId: string;
-  graph: LineageGraph;
+  graph: JobLineageDiagram;
 }
 
 const STAGE_COLOURS: Record<string, string> = {

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildLatencyReport } from "../src/latency-report";
-import { lineageGraph } from "../src/lineage-graph";
+import { lineageGraph } from "../src/lineage-diagram";
 import { renderHtml } from "../src/render-html";
 import { usualJob } from "./synthetic-jobs";
 

@@ -7,7 +7,7 @@ import { keys } from "@voxtrail/workflow";
 import { afterEach, describe, expect, test } from "vitest";
 import { readJobs } from "../src/job-data";
 import { buildLatencyReport } from "../src/latency-report";
-import { lineageGraph } from "../src/lineage-graph";
+import { lineageGraph } from "../src/lineage-diagram";
 import { renderText } from "../src/render-text";
 import { storeJobs, usualJob } from "./synthetic-jobs";
 

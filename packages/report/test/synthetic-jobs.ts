@@ -40,10 +40,11 @@ function timing(name: string, ms: number, startEvent = "handler.start", endEvent
  */
 export function syntheticJob(index: number, shape: JobShape): JobData {
   const jobId = `job-${String(index).padStart(3, "0")}`;
+  const sourceKey = keys.incomingVoicemail(`${index}.wav`);
   const source: ArtifactRef = {
     ...artifact(jobId, "source-audio", "in.wav", 64_000),
-    key: `incoming/voicemail/${index}.wav`,
-    uri: `file:///store/incoming/voicemail/${index}.wav`,
+    key: sourceKey,
+    uri: `file:///store/${sourceKey}`,
   };
   const normalized = artifact(jobId, "normalized-audio", "normalized.wav", 96_000);
   const transcript = artifact(jobId, "transcript", "transcript.json", 900);

@@ -1,8 +1,8 @@
 import type { ActivityRecord, ArtifactRef } from "@voxtrail/core";
 import { escapeHtml } from "./html-escape";
 
-/** A node of a job's lineage graph: an artifact, or an activity (one stage attempt). */
-export interface LineageNode {
+/** A node of a job's lineage diagram: an artifact, or an activity (one stage attempt). */
+export interface LineageDiagramNode {
   id: string;
   type: "artifact" | "activity";
   label: string;
@@ -12,19 +12,23 @@ export interface LineageNode {
   failed: boolean;
 }
 
-/** A job's lineage: artifact -> activity (read) and activity -> artifact (wrote). */
-export interface LineageGraph {
-  nodes: LineageNode[];
+/**
+ * One job's lineage laid out for drawing: artifact -> activity (read) and activity -> artifact
+ * (wrote), each node in a column by its distance from the source. Not the queryable graph of a
+ * whole store (`LineageGraph` in @voxtrail/lineage): this one only feeds {@link lineageSvg}.
+ */
+export interface JobLineageDiagram {
+  nodes: LineageDiagramNode[];
   edges: Array<{ from: string; to: string }>;
 }
 
 /**
- * The lineage graph of one job from its activity records. Artifacts are identified by URI; an
- * artifact read by an activity but written by none (the voicemail) starts the graph.
+ * The lineage diagram of one job from its activity records. Artifacts are identified by URI; an
+ * artifact read by an activity but written by none (the voicemail) starts the diagram.
  */
-export function lineageGraph(records: ActivityRecord[]): LineageGraph {
-  const nodes = new Map<string, LineageNode>();
-  const edges: LineageGraph["edges"] = [];
+export function lineageGraph(records: ActivityRecord[]): JobLineageDiagram {
+  const nodes = new Map<string, LineageDiagramNode>();
+  const edges: JobLineageDiagram["edges"] = [];
   const artifactId = (ref: ArtifactRef) => `artifact:${ref.uri}`;
   const depthOf = (id: string) => nodes.get(id)?.depth ?? 0;
   const addArtifact = (ref: ArtifactRef, depth: number) => {
@@ -69,11 +73,11 @@ const COL_GAP = 56;
 const ROW_GAP = 14;
 
 /**
- * The graph as an inline SVG: one column per depth, artifacts as rounded boxes, activities as
+ * The diagram as an inline SVG: one column per depth, artifacts as rounded boxes, activities as
  * dark boxes (red when the attempt failed), arrows for reads and writes.
  */
-export function lineageSvg(graph: LineageGraph): string {
-  const columns = new Map<number, LineageNode[]>();
+export function lineageSvg(graph: JobLineageDiagram): string {
+  const columns = new Map<number, LineageDiagramNode[]>();
   for (const node of graph.nodes) columns.set(node.depth, [...(columns.get(node.depth) ?? []), node]);
   const position = new Map<string, { x: number; y: number }>();
   for (const [depth, column] of columns) {

@@ -1,0 +1,266 @@
+/**
+ * Each Lambda function's bundle as it deploys, beside a bundle that only constructs an `S3Client`:
+ * every entry of the voicemail and prompts workflows is built with esbuild and exactly the options
+ * sst builds it with (stacks/bundling.ts), then its size, the heavy packages the metafile shows it
+ * holds, and the time a fresh `node` takes to import it (module top level only: no handler runs,
+ * no credentials, no network). Each round imports the function's bundle and the S3-only bundle
+ * one after the other, in alternating order, so the shared machine's noise hits both sides; the
+ * ratios are the figures to read.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { build } from "esbuild";
+import { PROMPTS_WORKFLOW, VOICEMAIL_WORKFLOW } from "../packages/workflow/src";
+import { ESBUILD_OPTIONS } from "../stacks/bundling";
+import {
+  type BundledFunction,
+  PROVIDER_PACKAGES,
+  type ProviderPackage,
+  packageLabel,
+  stageMismatch,
+} from "./stage-providers";
+import { median } from "./stats";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** The packages whose presence in a bundle is reported: the provider clients, zod and sst's SDK. */
+export const HEAVY_PACKAGES = [...PROVIDER_PACKAGES, "zod", "sst"] as const;
+
+/** One of {@link HEAVY_PACKAGES}. */
+export type HeavyPackage = (typeof HEAVY_PACKAGES)[number];
+
+/** Every Lambda function with its entry file, as the workflows name them (relative to the repository). */
+export const FUNCTION_ENTRIES: readonly { fn: BundledFunction; entry: string }[] = [
+  ...Object.entries(VOICEMAIL_WORKFLOW.entryFiles),
+  ...Object.entries(PROMPTS_WORKFLOW.entryFiles),
+].map(([fn, file]) => ({ fn: fn as BundledFunction, entry: `packages/functions/src/lambda/${file}.ts` }));
+
+// sst puts a banner like this one on every ESM function bundle so that the CommonJS code bundled in it
+// (`require` of Node built-ins, `__dirname`) works in an ES module; without it the bundles would
+// not import under plain node.
+const SST_ESM_BANNER = [
+  `import { createRequire as topLevelCreateRequire } from "module";`,
+  "const require = topLevelCreateRequire(import.meta.url);",
+  `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url";`,
+  "const __filename = topLevelFileUrlToPath(import.meta.url);",
+  `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url));`,
+].join("\n");
+
+/** One built bundle: where it was written, its size, and the {@link HEAVY_PACKAGES} in it. */
+export interface Bundle {
+  file: string;
+  bytes: number;
+  packages: HeavyPackage[];
+}
+
+/**
+ * Bundles `entry` (a path relative to the repository, or absolute) into `outfile` exactly as sst
+ * builds a function (`ESBUILD_OPTIONS`) plus sst's ESM banner, and reads the metafile: a package
+ * counts as included when any of its files contributes bytes to the output.
+ */
+export async function buildBundle(entry: string, outfile: string): Promise<Bundle> {
+  const { metafile } = await build({
+    ...ESBUILD_OPTIONS,
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    outfile,
+    write: true,
+    metafile: true,
+    banner: { js: SST_ESM_BANNER },
+  });
+  const outputs = Object.values(metafile.outputs);
+  if (outputs.length !== 1 || !outputs[0])
+    throw new Error(`${entry}: expected one output, got ${outputs.length}`);
+  const included = new Set<string>();
+  for (const [path, { bytesInOutput }] of Object.entries(outputs[0].inputs)) {
+    const name = [...path.matchAll(/(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].at(-1)?.[1];
+    if (name && bytesInOutput > 0) included.add(name);
+  }
+  return {
+    file: outfile,
+    bytes: outputs[0].bytes,
+    packages: HEAVY_PACKAGES.filter((name) => included.has(name)),
+  };
+}
+
+/**
+ * A fresh directory for bundles, removed by the caller. It sits under node_modules/.cache so that
+ * an entry written into it (the S3-only reference) resolves the repository's packages.
+ */
+export async function bundleDir(): Promise<string> {
+  const cache = join(ROOT, "node_modules/.cache");
+  await mkdir(cache, { recursive: true });
+  return mkdtemp(join(cache, "voxtrail-bundles-"));
+}
+
+/** Builds every function of {@link FUNCTION_ENTRIES} into `dir`, concurrently. */
+export function buildFunctionBundles(
+  dir: string,
+): Promise<({ fn: BundledFunction; entry: string } & Bundle)[]> {
+  return Promise.all(
+    FUNCTION_ENTRIES.map(async ({ fn, entry }) => ({
+      fn,
+      entry,
+      ...(await buildBundle(entry, join(dir, `${fn}.mjs`))),
+    })),
+  );
+}
+
+/** Options of {@link benchBundles}; every one has a default. */
+export interface BundlesOptions {
+  /** Import rounds per function, each importing its bundle and the S3-only one (default 5). */
+  rounds?: number;
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+/** One function's bundle beside the S3-only one. */
+export interface BundleRow {
+  fn: BundledFunction;
+  entry: string;
+  bytes: number;
+  packages: HeavyPackage[];
+  /** Provider clients in the bundle that `STAGE_PROVIDERS` does not give its stage. */
+  unexpected: ProviderPackage[];
+  /** Provider clients `STAGE_PROVIDERS` gives its stage that the bundle lacks. */
+  missing: ProviderPackage[];
+  /** Import time of each round, ms, and of the S3-only bundle in the same rounds. */
+  importMs: number[];
+  s3OnlyImportMs: number[];
+  importMedianMs: number;
+  s3OnlyImportMedianMs: number;
+  /** importMedianMs over s3OnlyImportMedianMs. */
+  importRatio: number;
+  /** bytes over the S3-only bundle's. */
+  sizeRatio: number;
+}
+
+/** What {@link benchBundles} measured. */
+export interface BundlesResult {
+  rounds: number;
+  s3Only: { bytes: number; packages: HeavyPackage[] };
+  rows: BundleRow[];
+}
+
+const S3_ONLY_ENTRY = `import { S3Client } from "@aws-sdk/client-s3";\nexport const client = new S3Client({});\n`;
+
+// Run with plain node (not tsx's loader); the bundles need no environment at their top level.
+const IMPORT_AND_TIME = [
+  "const started = performance.now();",
+  "await import(process.argv[1]);",
+  "process.stdout.write(String(performance.now() - started));",
+].join("\n");
+
+async function importMs(file: string): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    "--input-type=module",
+    "-e",
+    IMPORT_AND_TIME,
+    pathToFileURL(file).href,
+  ]);
+  const ms = Number(stdout);
+  if (!Number.isFinite(ms)) throw new Error(`importing ${file} printed ${JSON.stringify(stdout)}`);
+  return ms;
+}
+
+/** Builds every function and the S3-only reference, then times importing each beside the reference. */
+export async function benchBundles(options: BundlesOptions = {}): Promise<BundlesResult> {
+  const rounds = options.rounds ?? 5;
+  const log = options.log ?? (() => {});
+  const dir = await bundleDir();
+  try {
+    await writeFile(join(dir, "s3-only.ts"), S3_ONLY_ENTRY);
+    const [s3Only, functions] = await Promise.all([
+      buildBundle(join(dir, "s3-only.ts"), join(dir, "s3-only.mjs")),
+      buildFunctionBundles(dir),
+    ]);
+    log(`bundles: built ${functions.length} functions and the S3-only reference`);
+    const rows: BundleRow[] = [];
+    for (const bundle of functions) {
+      const importTimes: number[] = [];
+      const s3OnlyTimes: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        if (round % 2 === 0) {
+          importTimes.push(await importMs(bundle.file));
+          s3OnlyTimes.push(await importMs(s3Only.file));
+        } else {
+          s3OnlyTimes.push(await importMs(s3Only.file));
+          importTimes.push(await importMs(bundle.file));
+        }
+      }
+      const importMedianMs = median(importTimes);
+      const s3OnlyImportMedianMs = median(s3OnlyTimes);
+      rows.push({
+        fn: bundle.fn,
+        entry: bundle.entry,
+        bytes: bundle.bytes,
+        packages: bundle.packages,
+        ...stageMismatch(bundle.fn, bundle.packages),
+        importMs: importTimes,
+        s3OnlyImportMs: s3OnlyTimes,
+        importMedianMs,
+        s3OnlyImportMedianMs,
+        importRatio: importMedianMs / s3OnlyImportMedianMs,
+        sizeRatio: bundle.bytes / s3Only.bytes,
+      });
+      log(`bundles: ${bundle.fn} ${Math.round(importMedianMs)} ms vs ${Math.round(s3OnlyImportMedianMs)} ms`);
+    }
+    return { rounds, s3Only: { bytes: s3Only.bytes, packages: s3Only.packages }, rows };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `bytes` in whole kilobytes: `1,446 KB`. */
+export function kb(bytes: number): string {
+  return `${Math.round(bytes / 1024).toLocaleString("en-US")} KB`;
+}
+
+/** How a row's providers differ from its stage's: `+bedrock-runtime -sfn`, or `-` when they match. */
+export function mismatchLabel(row: Pick<BundleRow, "unexpected" | "missing">): string {
+  const labels = [
+    ...row.unexpected.map((name) => `+${packageLabel(name)}`),
+    ...row.missing.map((name) => `-${packageLabel(name)}`),
+  ];
+  return labels.length > 0 ? labels.join(" ") : "-";
+}
+
+/** The result as a plain-text table, one line per function and one for the S3-only reference. */
+export function bundlesTable(result: BundlesResult): string {
+  const header = ["function", "size", "size x", "import", "S3-only", "import x", "includes", "vs its stage"];
+  const cells = [
+    header,
+    ...result.rows.map((row) => [
+      row.fn,
+      kb(row.bytes),
+      `${row.sizeRatio.toFixed(2)}x`,
+      `${Math.round(row.importMedianMs)} ms`,
+      `${Math.round(row.s3OnlyImportMedianMs)} ms`,
+      `${row.importRatio.toFixed(2)}x`,
+      row.packages.map(packageLabel).join(" "),
+      mismatchLabel(row),
+    ]),
+    [
+      "(S3 client only)",
+      kb(result.s3Only.bytes),
+      "1.00x",
+      "",
+      "",
+      "",
+      result.s3Only.packages.map(packageLabel).join(" "),
+    ],
+  ];
+  const widths = header.map((_, column) => Math.max(...cells.map((line) => line[column]?.length ?? 0)));
+  // Figures (size to import x) right-aligned, names and package lists left-aligned.
+  const pad = (cell: string, column: number) =>
+    column >= 1 && column <= 5 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0);
+  return [
+    `Lambda bundles as sst builds them, import time in a fresh node: median of ${result.rounds} rounds, ` +
+      "each also importing the S3-client-only bundle, in alternating order",
+    ...cells.map((line) => line.map(pad).join("  ").trimEnd()),
+    "",
+  ].join("\n");
+}

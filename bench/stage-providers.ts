@@ -1,0 +1,63 @@
+import type { FunctionOf, PROMPTS_WORKFLOW, VOICEMAIL_WORKFLOW } from "../packages/workflow/src";
+
+/** The provider clients a function's bundle can hold: what a stage calls out to. */
+export const PROVIDER_PACKAGES = [
+  "@aws-sdk/client-s3",
+  "@aws-sdk/client-sfn",
+  "@aws-sdk/client-eventbridge",
+  "@aws-sdk/client-bedrock-runtime",
+  "@aws-sdk/client-sagemaker-runtime",
+  "@cartesia/cartesia-js",
+] as const;
+
+/** One of {@link PROVIDER_PACKAGES}. */
+export type ProviderPackage = (typeof PROVIDER_PACKAGES)[number];
+
+/** Every Lambda function of the voicemail and prompts workflows. */
+export type BundledFunction = FunctionOf<typeof VOICEMAIL_WORKFLOW> | FunctionOf<typeof PROMPTS_WORKFLOW>;
+
+const S3 = "@aws-sdk/client-s3";
+const SFN = "@aws-sdk/client-sfn";
+const EVENTBRIDGE = "@aws-sdk/client-eventbridge";
+const BEDROCK = "@aws-sdk/client-bedrock-runtime";
+const SAGEMAKER = "@aws-sdk/client-sagemaker-runtime";
+const CARTESIA = "@cartesia/cartesia-js";
+
+/**
+ * The provider clients each function's bundle holds, and no other: what its stage calls, whatever
+ * the stage's provider selection. The bundle test asserts it and the bundle bench prints the
+ * difference from it.
+ */
+export const STAGE_PROVIDERS: Readonly<Record<BundledFunction, readonly ProviderPackage[]>> = {
+  // Job claims ask Step Functions whether the execution holding a claim still runs.
+  ingest: [S3, SFN],
+  // cartesia-ink.
+  transcribe: [S3, CARTESIA],
+  reason: [S3, BEDROCK],
+  // Both cloud synthesizers: sonic-sagemaker and cartesia-api.
+  synthesize: [S3, SAGEMAKER, CARTESIA],
+  synthesizePrompt: [S3, SAGEMAKER, CARTESIA],
+  // Outcome events.
+  finalize: [S3, EVENTBRIDGE],
+  recordFailure: [S3, EVENTBRIDGE],
+  preparePrompts: [S3],
+  recordPromptFailure: [S3],
+  writePromptsReport: [S3],
+};
+
+/** How `fn`'s bundled `packages` differ from {@link STAGE_PROVIDERS}: providers beyond it, and missing. */
+export function stageMismatch(
+  fn: BundledFunction,
+  packages: readonly string[],
+): { unexpected: ProviderPackage[]; missing: ProviderPackage[] } {
+  const expected: readonly string[] = STAGE_PROVIDERS[fn];
+  return {
+    unexpected: PROVIDER_PACKAGES.filter((name) => packages.includes(name) && !expected.includes(name)),
+    missing: PROVIDER_PACKAGES.filter((name) => expected.includes(name) && !packages.includes(name)),
+  };
+}
+
+/** A package's short name for tables: `@aws-sdk/client-s3` -> `s3`, `@cartesia/cartesia-js` -> `cartesia`. */
+export function packageLabel(name: string): string {
+  return name.replace(/^@aws-sdk\/client-/, "").replace(/^@cartesia\/cartesia-js$/, "cartesia");
+}

@@ -1,0 +1,35 @@
+import { rm } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Bundle, buildFunctionBundles, bundleDir, FUNCTION_ENTRIES } from "../../bench/bundle-sizes";
+import {
+  type BundledFunction,
+  packageLabel,
+  STAGE_PROVIDERS,
+  stageMismatch,
+} from "../../bench/stage-providers";
+
+let dir: string;
+let bundles: Map<BundledFunction, Bundle>;
+
+beforeAll(async () => {
+  dir = await bundleDir();
+  bundles = new Map((await buildFunctionBundles(dir)).map((bundle) => [bundle.fn, bundle]));
+});
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("Lambda function bundles (esbuild as sst builds them, stacks/bundling.ts)", () => {
+  const cases = FUNCTION_ENTRIES.map(({ fn }): [BundledFunction, string] => [
+    fn,
+    STAGE_PROVIDERS[fn].map(packageLabel).join(" + "),
+  ]);
+  it.each(cases)("%s holds the provider clients of its stage and no other: %s", (fn) => {
+    const bundle = bundles.get(fn)!;
+    expect(stageMismatch(fn, bundle.packages), `${fn} bundles ${bundle.packages.join(", ")}`).toEqual({
+      unexpected: [],
+      missing: [],
+    });
+  });
+});
