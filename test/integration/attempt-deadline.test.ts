@@ -10,6 +10,7 @@ import {
 import { PROMPT_STAGES } from "@voxtrail/functions";
 import { localSonicSynthesizer, type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
 import { keys, promptKeys } from "@voxtrail/workflow";
+import type { Context } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stageHandler } from "../../packages/functions/src/kernel/stage-handler";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
@@ -87,7 +88,7 @@ describe("an attempt that outlives its invocation's deadline", () => {
 
     const error = await handler(
       { jobId: "pr-deadline", rows, row },
-      { ...context, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) },
+      { ...(context as Context), getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) },
     ).catch((e: unknown) => e);
     const failedAt = Date.now();
 

@@ -12,3 +12,4 @@ export * from "./prompts-runtime";
 export * from "./run-choices";
 export * from "./sonic-endpoint/server";
 export * from "./state-machine/local-state-machine";
+export * from "./workflow-runtime";

@@ -1,60 +1,14 @@
 import { createReadStream } from "node:fs";
-import {
-  type AudioFormat,
-  type BoundaryPolicy,
-  DuplicateDelivery,
-  Gauge,
-  InvalidInput,
-  JobReport,
-  type ObjectStore,
-} from "@voxtrail/core";
-import { createStageHandlers, type StageDependencies } from "@voxtrail/functions";
-import type { ProviderClients } from "@voxtrail/providers";
-import {
-  buildVoicemailDefinition,
-  jobIdFor,
-  keys,
-  ObjectCreatedEvent,
-  type ProviderSelection,
-  STAGE_FUNCTIONS,
-  sourceIdentityOf,
-  VOICEMAIL_INCOMING_PREFIX,
-  voicemailRulePattern,
-} from "@voxtrail/workflow";
-import { BUNDLED_RECORDS_FILE } from "./bundled-fixtures";
-import { matchesPattern } from "./events/event-pattern";
+import { DuplicateDelivery, Gauge, type JobReport, mapLimit } from "@voxtrail/core";
+import { createStageHandlers } from "@voxtrail/functions";
+import { keys, type StageFunction, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
 import { objectCreatedEvent } from "./events/object-created-event";
 import type { InputFile } from "./input-files";
-import { ALL_LOCAL, localDependencies } from "./local-dependencies";
-import { LOCAL_FUNCTION_ARNS } from "./local-functions";
-import { type SonicEndpoint, startSonicEndpoint } from "./sonic-endpoint/server";
-import { LocalStateMachine, type StateTransition } from "./state-machine/local-state-machine";
-import { RunningExecutions } from "./state-machine/running-executions";
+import type { StateTransition } from "./state-machine/local-state-machine";
+import { type WorkflowJobResult, WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflow-runtime";
 
 /** Options of the local runtime. */
-export interface LocalRuntimeOptions {
-  /** The directory that stands in for the stage's bucket (default `./.voxtrail`); unused with `store`. */
-  storeDir?: string;
-  /** The store to run against (e.g. an `S3Store` on a bucket) instead of a directory store. */
-  store?: ObjectStore;
-  /** The JSON Lines business records (default: the bundled fixtures). */
-  recordsFile?: string;
-  /** Wait this long before each retry instead of the definition's backoff (tests). */
-  retryIntervalMs?: number;
-  /** The boundary policy to enforce; the `local` stage's by default. */
-  boundaryPolicy?: BoundaryPolicy;
-  /** Without `boundaryPolicy`: the stage environment whose policy file to enforce (`local` by default). */
-  policyEnvironment?: string;
-  /**
-   * Which provider each stage uses; every stage on its embedded engine by default. The local
-   * Sonic-compatible endpoint is started only when the synthesizer is `local`.
-   */
-  providers?: ProviderSelection;
-  /** SDK clients for the cloud providers instead of ones from the standard AWS configuration. */
-  providerClients?: ProviderClients;
-  /** The reply audio's format; 16 kHz mono 16-bit PCM by default. */
-  replyFormat?: AudioFormat;
-}
+export type LocalRuntimeOptions = Omit<WorkflowRuntimeOptions, "endpoint">;
 
 /** Progress of one job, for a progress display. */
 export type JobProgress =
@@ -63,24 +17,19 @@ export type JobProgress =
   | { type: "finished"; result: JobResult };
 
 /** How one uploaded file's job ended. */
-export interface JobResult {
+export interface JobResult extends Omit<WorkflowJobResult<JobReport>, "status"> {
   file: InputFile;
-  key: string;
-  jobId: string;
   /** `DUPLICATE`: another execution owns the job (it is done, or running); this one did nothing. */
-  status: "SUCCEEDED" | "FAILED" | "NOT_MATCHED" | "DUPLICATE";
+  status: WorkflowJobResult<JobReport>["status"] | "DUPLICATE";
   /** Which execution owns the job, and why this delivery was a duplicate. */
   duplicate?: DuplicateDelivery["duplicate"];
-  /** The Fail state's error (`IngestFailed`, ...) and cause (`InvalidAudio: ...`), when failed. */
-  error?: { error: string; cause: string };
-  report?: JobReport;
 }
 
 /**
- * The embedded runtime: the same workflow definition, handlers and rule pattern as the cloud, on
- * one machine. Each file is put under `incoming/voicemail/` in a directory store, turned into the
- * S3 "Object Created" event EventBridge would deliver, matched against the rule, and run through
- * the ASL with aws-local-stepfunctions.
+ * The embedded runtime of the voicemail workflow (a `WorkflowRuntime`): each file is put under
+ * `incoming/voicemail/` in a directory store, turned into the S3 "Object Created" event
+ * EventBridge would deliver, matched against the rule, and run through the ASL with
+ * aws-local-stepfunctions. Every stage attempt records how many jobs were in flight when it started.
  *
  * @example
  * const runtime = await LocalRuntime.start({ storeDir: ".voxtrail" });
@@ -92,48 +41,27 @@ export interface JobResult {
  */
 export class LocalRuntime {
   private constructor(
-    private readonly deps: StageDependencies,
-    private readonly machine: LocalStateMachine,
-    private readonly endpoint: SonicEndpoint | undefined,
-    private readonly options: LocalRuntimeOptions,
+    private readonly runtime: WorkflowRuntime<StageFunction, typeof JobReport>,
     private readonly jobsInFlight: Gauge,
   ) {}
 
   /** Starts the local Sonic-compatible endpoint (when synthesis is local) and builds the state machine. */
   static async start(options: LocalRuntimeOptions): Promise<LocalRuntime> {
-    const providers = options.providers ?? ALL_LOCAL;
-    const endpoint = providers.synthesizer === "local" ? await startSonicEndpoint() : undefined;
-    try {
-      const running = new RunningExecutions();
-      const deps = await localDependencies({
-        executions: running,
-        ...(options.store ? { store: options.store } : { storeDir: options.storeDir ?? ".voxtrail" }),
-        recordsFile: options.recordsFile ?? BUNDLED_RECORDS_FILE,
-        providers,
-        ...(endpoint ? { endpoint } : {}),
-        ...(options.providerClients ? { providerClients: options.providerClients } : {}),
-        ...(options.boundaryPolicy ? { boundaryPolicy: options.boundaryPolicy } : {}),
-        ...(options.policyEnvironment ? { policyEnvironment: options.policyEnvironment } : {}),
-        ...(options.replyFormat ? { replyFormat: options.replyFormat } : {}),
-      });
-      // Every stage attempt records how many jobs were in flight when it started.
-      const jobsInFlight = new Gauge();
-      const handlers = createStageHandlers({ ...deps, jobsInFlight: () => jobsInFlight.value });
-      const handlersByArn = Object.fromEntries(
-        STAGE_FUNCTIONS.map((fn) => [LOCAL_FUNCTION_ARNS[fn], handlers[fn]]),
-      );
-      const definition = buildVoicemailDefinition({ functionArns: LOCAL_FUNCTION_ARNS });
-      const machine = new LocalStateMachine("voxtrail-voicemail", definition, handlersByArn, running);
-      return new LocalRuntime(deps, machine, endpoint, options, jobsInFlight);
-    } catch (error) {
-      await endpoint?.close();
-      throw error;
-    }
+    const jobsInFlight = new Gauge();
+    const runtime = await WorkflowRuntime.start(
+      {
+        workflow: VOICEMAIL_WORKFLOW,
+        handlers: (deps) => createStageHandlers({ ...deps, jobsInFlight: () => jobsInFlight.value }),
+        definition: VOICEMAIL_WORKFLOW.definition,
+      },
+      options,
+    );
+    return new LocalRuntime(runtime, jobsInFlight);
   }
 
   /** The store the runtime writes to. */
   get store() {
-    return this.deps.store;
+    return this.runtime.store;
   }
 
   /** Uploads and processes `files`, at most `concurrency` at a time; one job's failure stops no other. */
@@ -141,24 +69,16 @@ export class LocalRuntime {
     files: InputFile[],
     options: { concurrency: number; onProgress?: (progress: JobProgress) => void },
   ): Promise<JobResult[]> {
-    const results: JobResult[] = new Array(files.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < files.length) {
-        const index = next++;
-        results[index] = await this.#process(files[index] as InputFile, options.onProgress);
-        options.onProgress?.({ type: "finished", result: results[index] });
-      }
-    };
-    await Promise.all(
-      Array.from({ length: Math.max(1, Math.min(options.concurrency, files.length)) }, worker),
-    );
-    return results;
+    return mapLimit(files, options.concurrency, async (file) => {
+      const result = await this.#process(file, options.onProgress);
+      options.onProgress?.({ type: "finished", result });
+      return result;
+    });
   }
 
   /** Stops the local endpoint, if one was started. */
   async close(): Promise<void> {
-    await this.endpoint?.close();
+    await this.runtime.close();
   }
 
   /**
@@ -170,51 +90,35 @@ export class LocalRuntime {
    *
    * @example
    * const result = await runtime.runEvent(JSON.parse(message.Body));
-   * result.status; // "SUCCEEDED", "FAILED" or "NOT_MATCHED"
+   * result.status; // "SUCCEEDED", "FAILED", "NOT_MATCHED" or "DUPLICATE"
    */
   async runEvent(
     event: unknown,
     options: { file?: InputFile; onProgress?: (progress: JobProgress) => void } = {},
   ): Promise<JobResult> {
-    const parsed = ObjectCreatedEvent.safeParse(event);
-    if (!parsed.success) throw new InvalidInput("the event is not an S3 Object Created event");
-    const identity = sourceIdentityOf(parsed.data);
-    const { key } = identity;
-    const jobId = jobIdFor(identity);
-    const file = options.file ?? { name: nameOf(key), path: this.deps.store.uri(key) };
-    if (!matchesPattern(event, voicemailRulePattern(this.deps.store.bucket))) {
-      return { file, key, jobId, status: "NOT_MATCHED" };
-    }
-    this.jobsInFlight.enter();
-    try {
-      const execution = await this.machine.start(event, {
-        onTransition: (transition) => options.onProgress?.({ type: "stage", file, transition }),
-        ...(this.options.retryIntervalMs === undefined
-          ? {}
-          : { retryIntervalMs: this.options.retryIntervalMs }),
-      });
-      const report = await this.#readReport(jobId);
-      const duplicate =
-        execution.status === "SUCCEEDED" ? DuplicateDelivery.safeParse(execution.output).data : undefined;
-      return {
-        file,
-        key,
-        jobId,
-        status: duplicate ? "DUPLICATE" : execution.status,
-        ...(duplicate ? { duplicate: duplicate.duplicate } : {}),
-        ...(execution.status === "FAILED"
-          ? { error: { error: execution.error, cause: execution.cause } }
-          : {}),
-        ...(report ? { report } : {}),
-      };
-    } finally {
-      this.jobsInFlight.leave();
-    }
+    const job = this.runtime.jobOf(event);
+    const file = options.file ?? { name: nameOf(job.key), path: this.store.uri(job.key) };
+    const { result, output } = await this.runtime.runJob(event, job, {
+      onTransition: (transition) => options.onProgress?.({ type: "stage", file, transition }),
+      onStart: () => this.jobsInFlight.enter(),
+      onEnd: () => this.jobsInFlight.leave(),
+    });
+    const duplicate = DuplicateDelivery.safeParse(output).data;
+    if (!duplicate) return { file, ...result };
+    const { report } = result;
+    // The fields in the order `--json` has always printed them.
+    return {
+      file,
+      ...job,
+      status: "DUPLICATE",
+      duplicate: duplicate.duplicate,
+      ...(report ? { report } : {}),
+    };
   }
 
   /** Uploads `file` under `incoming/voicemail/` and runs the event its arrival makes. */
   async #process(file: InputFile, onProgress?: (progress: JobProgress) => void): Promise<JobResult> {
-    const { store } = this.deps;
+    const { store } = this;
     const key = keys.incomingVoicemail(file.name);
     const stored = await store.put(key, createReadStream(file.path), {
       contentType: contentTypeOf(file.name),
@@ -223,17 +127,12 @@ export class LocalRuntime {
     const event = objectCreatedEvent(store.bucket, stored, new Date());
     return this.runEvent(event, { file, ...(onProgress ? { onProgress } : {}) });
   }
-
-  async #readReport(jobId: string): Promise<JobReport | undefined> {
-    const head = await this.deps.store.head(keys.report(jobId));
-    if (!head) return undefined;
-    return JobReport.parse(JSON.parse((await this.deps.store.getBytes(keys.report(jobId))).toString("utf8")));
-  }
 }
 
 /** The key's name below `incoming/voicemail/`, or the whole key outside that prefix. */
 function nameOf(key: string): string {
-  return key.startsWith(VOICEMAIL_INCOMING_PREFIX) ? key.slice(VOICEMAIL_INCOMING_PREFIX.length) : key;
+  const prefix = VOICEMAIL_WORKFLOW.incomingPrefix;
+  return key.startsWith(prefix) ? key.slice(prefix.length) : key;
 }
 
 /**

@@ -1,29 +1,14 @@
-import { createReadStream } from "node:fs";
-import { S3Client } from "@aws-sdk/client-s3";
-import { SFNClient } from "@aws-sdk/client-sfn";
-import { SSMClient } from "@aws-sdk/client-ssm";
-import { collectInputFiles, contentTypeOf } from "@voxtrail/local";
-import { S3Store } from "@voxtrail/storage";
-import { keys } from "@voxtrail/workflow";
+import type { ObjectStore } from "@voxtrail/core";
+import { collectInputFiles, contentTypeOf, type InputFile } from "@voxtrail/local";
+import { VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
 import { isDone, jobLine, summaryLine } from "../job-lines";
 import { ProgressLine } from "../progress";
-import { ExecutionFinder } from "../stage/execution-finder";
+import { runOnStage, type StageOptions } from "../stage/stage-command";
 import { followStageJobs, type StageUpload } from "../stage/stage-jobs";
-import { readStageResources } from "../stage/stage-lookup";
+import { uploadToStage } from "../stage/stage-upload";
+import { timeoutMsOf } from "../stage/timeout-option";
+import { VOICEMAIL_JOBS } from "../stage/voicemail-jobs";
 import { UsageError } from "../usage-error";
-
-/** Options of `voxtrail run --stage`. */
-export interface RunStageOptions {
-  stage: string;
-  json: boolean;
-  /** Seconds to wait for the jobs before reporting the unfinished ones as timed out. */
-  timeout: string;
-}
-
-/** How far this machine's clock may be ahead of Step Functions' when looking for executions. */
-const CLOCK_SKEW_MS = 60_000;
-/** Pause between two looks at the executions and reports. */
-const POLL_INTERVAL_MS = 1000;
 
 /**
  * `voxtrail run --stage NAME FILES`: uploads each voicemail to the deployed stage's bucket under
@@ -31,67 +16,54 @@ const POLL_INTERVAL_MS = 1000;
  * lines and summary as a local run. The stage is found through its SSM parameter; every client
  * uses the standard AWS configuration (region, profiles, `AWS_ENDPOINT_URL_<SERVICE>`). Resolves to
  * the exit code: 0 when every job succeeded, 1 otherwise.
+ *
+ * @example
+ * process.exitCode = await runStageCommand(["call.wav"], { stage: "dev", json: false, timeout: "900" });
  */
-export async function runStageCommand(paths: string[], options: RunStageOptions): Promise<number> {
-  const timeoutSeconds = Number(options.timeout);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
-    throw new UsageError(
-      `--timeout must be a positive number of seconds, got ${JSON.stringify(options.timeout)}`,
-    );
-  }
+export async function runStageCommand(paths: string[], options: StageOptions): Promise<number> {
+  const timeoutMs = timeoutMsOf(options.timeout);
   if (paths.length === 0) throw new UsageError("run --stage needs the voicemail files to upload");
   const files = await collectInputFiles(paths);
   if (files.length === 0) throw new UsageError(`no .wav files found in ${paths.join(", ")}`);
-
-  const resources = await readStageResources(new SSMClient({}), options.stage);
-  const store = new S3Store({ client: new S3Client({ region: resources.region }), bucket: resources.bucket });
-  const sfn = new SFNClient({ region: resources.region });
-  const lineOut = options.json ? process.stderr : process.stdout;
-  process.stderr.write(
-    `voxtrail: ${files.length} voicemail(s) to stage ${resources.stage} (s3://${resources.bucket}, ${resources.region})\n`,
-  );
-
-  const started = performance.now();
-  const finder = new ExecutionFinder(
-    sfn,
-    resources.voicemailStateMachineArn,
-    new Date(Date.now() - CLOCK_SKEW_MS),
-  );
   const progress = new ProgressLine(files.length);
-  try {
-    const uploads: StageUpload[] = [];
-    for (const file of files) {
-      const key = keys.incomingVoicemail(file.name);
-      const stored = await store.put(key, createReadStream(file.path), {
-        contentType: contentTypeOf(file.name),
-      });
-      uploads.push({
-        file,
-        source: {
-          bucket: resources.bucket,
-          key,
-          ...(stored.versionId ? { versionId: stored.versionId } : {}),
-          ...(stored.etag ? { etag: stored.etag } : {}),
+  return runOnStage(options, {
+    what: `${files.length} voicemail(s)`,
+    stateMachineArnOf: (resources) => resources.voicemailStateMachineArn,
+    progress,
+    follow: async (session, lineOut) =>
+      followStageJobs(await uploadAll(files, session.store, progress), VOICEMAIL_JOBS, {
+        ...session,
+        timeoutMs,
+        onStarted: ({ fields: { file } }) =>
+          progress.update({
+            type: "stage",
+            file,
+            transition: { type: "entered", state: "RUNNING", timestamp: Date.now() },
+          }),
+        onFinished: (result) => {
+          progress.print(jobLine(result), lineOut);
+          progress.update({ type: "finished", result });
         },
-      });
-      progress.update({ type: "uploaded", file, key });
-    }
-    const results = await followStageJobs(uploads, {
-      sfn,
-      store,
-      finder,
-      timeoutMs: timeoutSeconds * 1000,
-      pollIntervalMs: POLL_INTERVAL_MS,
-      onProgress: (event) => {
-        if (event.type === "finished") progress.print(jobLine(event.result), lineOut);
-        progress.update(event);
-      },
+      }),
+    closing: (results, elapsedMs, location) => [summaryLine(results, elapsedMs, location)],
+    succeeded: (results) => results.every(isDone),
+  });
+}
+
+/** Uploads the voicemails one by one under `incoming/voicemail/`, showing each as queued. */
+async function uploadAll(
+  files: InputFile[],
+  store: ObjectStore,
+  progress: ProgressLine,
+): Promise<Array<StageUpload<{ file: InputFile }>>> {
+  const uploads: Array<StageUpload<{ file: InputFile }>> = [];
+  for (const file of files) {
+    const source = await uploadToStage(store, VOICEMAIL_WORKFLOW, {
+      ...file,
+      contentType: contentTypeOf(file.name),
     });
-    progress.clear();
-    lineOut.write(`${summaryLine(results, performance.now() - started, `s3://${resources.bucket}`)}\n`);
-    if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-    return results.every(isDone) ? 0 : 1;
-  } finally {
-    progress.clear();
+    uploads.push({ source, fields: { file } });
+    progress.update({ type: "uploaded", file, key: source.key });
   }
+  return uploads;
 }

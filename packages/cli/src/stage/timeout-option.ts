@@ -1,0 +1,16 @@
+import { UsageError } from "../usage-error";
+
+/**
+ * The `--timeout` option's seconds, in milliseconds. Rejects anything but a positive number with a
+ * {@link UsageError}.
+ *
+ * @example
+ * timeoutMsOf("900"); // 900_000
+ */
+export function timeoutMsOf(timeout: string): number {
+  const seconds = Number(timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`--timeout must be a positive number of seconds, got ${JSON.stringify(timeout)}`);
+  }
+  return seconds * 1000;
+}

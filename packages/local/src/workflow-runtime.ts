@@ -1,0 +1,246 @@
+import {
+  type AudioFormat,
+  type BoundaryPolicy,
+  InvalidInput,
+  type ObjectStore,
+  readJson,
+} from "@voxtrail/core";
+import type { StageDependencies, StageHandler } from "@voxtrail/functions";
+import type { ProviderClients } from "@voxtrail/providers";
+import {
+  type AslDefinition,
+  type JobWorkflow,
+  ObjectCreatedEvent,
+  type ProviderSelection,
+  sourceIdentityOf,
+} from "@voxtrail/workflow";
+import type { z } from "zod";
+import { BUNDLED_RECORDS_FILE } from "./bundled-fixtures";
+import { matchesPattern } from "./events/event-pattern";
+import { ALL_LOCAL, localDependencies } from "./local-dependencies";
+import { localFunctionArns } from "./local-functions";
+import { type SonicEndpoint, type SonicEndpointOptions, startSonicEndpoint } from "./sonic-endpoint/server";
+import { LocalStateMachine, type StateTransition } from "./state-machine/local-state-machine";
+import { RunningExecutions } from "./state-machine/running-executions";
+
+/** Options of a local workflow runtime. */
+export interface WorkflowRuntimeOptions {
+  /** The directory that stands in for the stage's bucket (default `./.voxtrail`); unused with `store`. */
+  storeDir?: string;
+  /** The store to run against (e.g. an `S3Store` on a bucket) instead of a directory store. */
+  store?: ObjectStore;
+  /** The JSON Lines business records (default: the bundled fixtures). */
+  recordsFile?: string;
+  /** Wait this long before each retry instead of the definition's backoff (tests). */
+  retryIntervalMs?: number;
+  /** The boundary policy to enforce; the `local` stage's by default. */
+  boundaryPolicy?: BoundaryPolicy;
+  /** Without `boundaryPolicy`: the stage environment whose policy file to enforce (`local` by default). */
+  policyEnvironment?: string;
+  /**
+   * Which provider each stage uses; every stage on its embedded engine by default. The local
+   * Sonic-compatible endpoint (flite) is started only when the synthesizer is `local`.
+   */
+  providers?: ProviderSelection;
+  /** SDK clients for the cloud providers instead of ones from the standard AWS configuration. */
+  providerClients?: ProviderClients;
+  /** The reply audio's format; 16 kHz mono 16-bit PCM by default. */
+  replyFormat?: AudioFormat;
+  /** How to start the local Sonic endpoint (its engine, injected faults) when synthesis is local. */
+  endpoint?: Pick<SonicEndpointOptions, "engine" | "faults" | "chunkMs">;
+}
+
+/**
+ * A workflow as the local runtime runs it: its descriptor, its handlers and the definition to run.
+ *
+ * @example
+ * const voicemail: LocalWorkflow<StageFunction, typeof JobReport> = {
+ *   workflow: VOICEMAIL_WORKFLOW,
+ *   handlers: (deps) => createStageHandlers(deps),
+ *   definition: VOICEMAIL_WORKFLOW.definition,
+ * };
+ */
+export interface LocalWorkflow<F extends string, R extends z.ZodType> {
+  /** What the workflow is: its functions, rule pattern, job ids and report. */
+  workflow: JobWorkflow<F, R>;
+  /** Each function's handler over the runtime's dependencies. */
+  handlers(deps: StageDependencies): Record<F, StageHandler<unknown>>;
+  /** The definition to run, its Task states invoking `functionArns`. */
+  definition(functionArns: Record<F, string>): AslDefinition;
+}
+
+/**
+ * The job an S3 "Object Created" event stands for.
+ *
+ * @example
+ * const job: WorkflowJob = { key: "incoming/voicemail/call.wav", jobId: "3f2a..." };
+ */
+export interface WorkflowJob {
+  /** The key of the object whose arrival the event reports. */
+  key: string;
+  /** The job the workflow maps that object to. */
+  jobId: string;
+}
+
+/**
+ * How a job ended.
+ *
+ * @example
+ * const result: WorkflowJobResult<JobReport> = { key, jobId, status: "NOT_MATCHED" };
+ */
+export interface WorkflowJobResult<Report> extends WorkflowJob {
+  status: "SUCCEEDED" | "FAILED" | "NOT_MATCHED";
+  /** The Fail state's error (`IngestFailed`, ...) and cause (`InvalidAudio: ...`), when failed. */
+  error?: { error: string; cause: string };
+  /** The job's report, when the job got as far as writing it. */
+  report?: Report;
+}
+
+/**
+ * A job's result and, when its execution succeeded, the execution's output.
+ *
+ * @example
+ * const { result, output } = await runtime.runJob(event, runtime.jobOf(event));
+ */
+export interface WorkflowRun<Report> {
+  result: WorkflowJobResult<Report>;
+  /** The execution's output; only when it succeeded. */
+  output?: unknown;
+}
+
+/**
+ * What the caller hears of a matched job while it runs.
+ *
+ * @example
+ * const gauge = new Gauge();
+ * const hooks: JobHooks = { onStart: () => gauge.enter(), onEnd: () => gauge.leave() };
+ */
+export interface JobHooks {
+  /** Called for every state transition of the job's execution. */
+  onTransition?: (transition: StateTransition) => void;
+  /** Called just before the execution starts. */
+  onStart?: () => void;
+  /** Called once the execution has ended and its report is read (or reading it failed). */
+  onEnd?: () => void;
+}
+
+/**
+ * The embedded runtime of one workflow: the workflow's definition, handlers and rule pattern as in
+ * the cloud, on one machine. An S3 "Object Created" event, as EventBridge delivers it, is matched
+ * against the rule pattern and, when it matches, run through the ASL with aws-local-stepfunctions;
+ * the job's report is read from the store afterwards. The local Sonic-compatible endpoint runs
+ * while the runtime does, when synthesis is local.
+ *
+ * @example
+ * const runtime = await WorkflowRuntime.start(voicemail, { storeDir: ".voxtrail" });
+ * try {
+ *   const { result } = await runtime.runJob(event, runtime.jobOf(event));
+ * } finally {
+ *   await runtime.close();
+ * }
+ */
+export class WorkflowRuntime<F extends string, R extends z.ZodType> {
+  private constructor(
+    private readonly workflow: JobWorkflow<F, R>,
+    private readonly deps: StageDependencies,
+    private readonly machine: LocalStateMachine,
+    private readonly endpoint: SonicEndpoint | undefined,
+    private readonly retryIntervalMs: number | undefined,
+  ) {}
+
+  /** Starts the local Sonic-compatible endpoint (when synthesis is local) and builds the state machine. */
+  static async start<F extends string, R extends z.ZodType>(
+    local: LocalWorkflow<F, R>,
+    options: WorkflowRuntimeOptions,
+  ): Promise<WorkflowRuntime<F, R>> {
+    const providers = options.providers ?? ALL_LOCAL;
+    const endpoint =
+      providers.synthesizer === "local" ? await startSonicEndpoint(options.endpoint) : undefined;
+    try {
+      const running = new RunningExecutions();
+      const deps = await localDependencies({
+        executions: running,
+        ...(options.store ? { store: options.store } : { storeDir: options.storeDir ?? ".voxtrail" }),
+        recordsFile: options.recordsFile ?? BUNDLED_RECORDS_FILE,
+        providers,
+        ...(endpoint ? { endpoint } : {}),
+        ...(options.providerClients ? { providerClients: options.providerClients } : {}),
+        ...(options.boundaryPolicy ? { boundaryPolicy: options.boundaryPolicy } : {}),
+        ...(options.policyEnvironment ? { policyEnvironment: options.policyEnvironment } : {}),
+        ...(options.replyFormat ? { replyFormat: options.replyFormat } : {}),
+      });
+      const { workflow } = local;
+      const functionArns = localFunctionArns(workflow.functions);
+      const handlers = local.handlers(deps);
+      const handlersByArn = Object.fromEntries(
+        workflow.functions.map((fn) => [functionArns[fn], handlers[fn]]),
+      );
+      const definition = local.definition(functionArns);
+      const machine = new LocalStateMachine(`voxtrail-${workflow.name}`, definition, handlersByArn, running);
+      return new WorkflowRuntime(workflow, deps, machine, endpoint, options.retryIntervalMs);
+    } catch (error) {
+      await endpoint?.close();
+      throw error;
+    }
+  }
+
+  /** The store the runtime writes to. */
+  get store(): ObjectStore {
+    return this.deps.store;
+  }
+
+  /** The job `event` stands for. Throws `InvalidInput` when it is not an S3 "Object Created" event. */
+  jobOf(event: unknown): WorkflowJob {
+    const parsed = ObjectCreatedEvent.safeParse(event);
+    if (!parsed.success) throw new InvalidInput("the event is not an S3 Object Created event");
+    const identity = sourceIdentityOf(parsed.data);
+    return { key: identity.key, jobId: this.workflow.jobIdFor(identity) };
+  }
+
+  /**
+   * Runs `event`, the event of `job`, as the deployed rule and Lambdas do: `NOT_MATCHED` unless it
+   * matches the workflow's rule pattern, otherwise the state machine's execution and the report
+   * it left.
+   */
+  async runJob(
+    event: unknown,
+    { key, jobId }: WorkflowJob,
+    hooks: JobHooks = {},
+  ): Promise<WorkflowRun<z.infer<R>>> {
+    if (!matchesPattern(event, this.workflow.rulePattern(this.store.bucket))) {
+      return { result: { key, jobId, status: "NOT_MATCHED" } };
+    }
+    hooks.onStart?.();
+    try {
+      const execution = await this.machine.start(event, {
+        onTransition: hooks.onTransition,
+        retryIntervalMs: this.retryIntervalMs,
+      });
+      const report = await this.#readReport(jobId);
+      const result: WorkflowJobResult<z.infer<R>> = {
+        key,
+        jobId,
+        status: execution.status,
+        ...(execution.status === "FAILED"
+          ? { error: { error: execution.error, cause: execution.cause } }
+          : {}),
+        ...(report ? { report } : {}),
+      };
+      return execution.status === "SUCCEEDED" ? { result, output: execution.output } : { result };
+    } finally {
+      hooks.onEnd?.();
+    }
+  }
+
+  /** Stops the local endpoint, if one was started. */
+  async close(): Promise<void> {
+    await this.endpoint?.close();
+  }
+
+  /** The job's report, or `undefined` before the job has written it. */
+  async #readReport(jobId: string): Promise<z.infer<R> | undefined> {
+    const key = this.workflow.reportKey(jobId);
+    if (!(await this.store.head(key))) return undefined;
+    return readJson(this.store, key, this.workflow.report);
+  }
+}
