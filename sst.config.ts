@@ -29,13 +29,8 @@ export default $config({
     const { bucket } = storage(config);
     const sonic = sonicEndpoint(config);
     const settings = functionSettings({ bucket, config, sonic });
-    const { stateMachine, outcomeBus, functions } = pipeline({ bucket, config, settings });
-    const batch = voicemailBatch({
-      bucket,
-      config,
-      scope: settings.scope,
-      voicemailStateMachine: stateMachine,
-    });
+    const { stateMachine, outcomeBus, functions } = pipeline({ bucket, settings });
+    const batch = voicemailBatch({ bucket, config, settings, voicemailStateMachine: stateMachine });
     const ivr = prompts({ bucket, config, settings, outcomeBusArn: outcomeBus.arn });
     const { dashboard, topic } = observability({
       config,

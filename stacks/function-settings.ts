@@ -1,5 +1,11 @@
-import { CARTESIA_SECRET, type ProviderSelection } from "../packages/workflow/src";
-import type { ArnScope, IamStatement } from "./permissions";
+import {
+  CARTESIA_SECRET,
+  FUNCTION_ENVIRONMENT,
+  type FunctionSize,
+  type ProviderSelection,
+} from "../packages/workflow/src";
+import { FUNCTION_BUNDLING, FUNCTION_RUNTIME } from "./bundling";
+import { type ArnScope, DEPLOYED_FUNCTIONS, type DeployedFunction, type IamStatement } from "./permissions";
 import type { SonicEndpoint } from "./sonic-endpoint";
 import {
   boundaryPolicyJson,
@@ -18,7 +24,19 @@ export interface FunctionSettings {
   environment: $util.Output<Record<string, string>>;
   /** The stage's Cartesia key, when a configured provider calls Cartesia. */
   cartesiaApiKey: sst.Secret | undefined;
+  /** Whether each function calls Cartesia with the stage's providers (and so gets the key). */
+  callsCartesia: Record<DeployedFunction, boolean>;
 }
+
+/** Whether a function calls Cartesia, given the stage's providers. */
+type CallsCartesia = (providers: StageConfig["providers"]) => boolean;
+
+/** The functions that can call Cartesia: each does when the stage chose Cartesia for what it does. */
+const CARTESIA_CALLERS: Partial<Record<DeployedFunction, CallsCartesia>> = {
+  transcribe: (providers) => providers.transcriber === "cartesia-ink",
+  synthesize: (providers) => providers.synthesizer === "cartesia-api",
+  synthesizePrompt: (providers) => providers.synthesizer === "cartesia-api",
+};
 
 /**
  * The settings the stage's functions share, made once per stage (the Cartesia secret can only be
@@ -51,29 +69,31 @@ export function functionSettings({
   const environment = $util.all([selection, bucket.name]).apply(
     ([selection, bucketName]): Record<string, string> => ({
       ...selectionEnvironment(selection),
-      VOXTRAIL_STAGE: $app.stage,
-      VOXTRAIL_BOUNDARY_POLICY: boundaryPolicy,
-      VOXTRAIL_BUCKET: bucketName,
+      [FUNCTION_ENVIRONMENT.stage]: $app.stage,
+      [FUNCTION_ENVIRONMENT.boundaryPolicy]: boundaryPolicy,
+      [FUNCTION_ENVIRONMENT.bucket]: bucketName,
       POWERTOOLS_SERVICE_NAME: "voxtrail",
     }),
   );
   // The key exists only in stages that chose a Cartesia provider, and is linked only to the
   // functions that call Cartesia (read at first use: packages/functions/src/lambda/linked-secret.ts).
-  const callsCartesia =
-    config.providers.transcriber === "cartesia-ink" || config.providers.synthesizer === "cartesia-api";
+  const callsCartesia = Object.fromEntries(
+    DEPLOYED_FUNCTIONS.map((fn) => [fn, CARTESIA_CALLERS[fn]?.(config.providers) ?? false]),
+  ) as Record<DeployedFunction, boolean>;
   return {
     scope,
     selection,
     environment,
-    cartesiaApiKey: callsCartesia ? new sst.Secret(CARTESIA_SECRET) : undefined,
+    cartesiaApiKey: Object.values(callsCartesia).some(Boolean) ? new sst.Secret(CARTESIA_SECRET) : undefined,
+    callsCartesia,
   };
 }
 
 /**
  * One Lambda function of the stage: a handler under packages/functions/src/lambda/, on
- * nodejs22.x, with its size, the shared environment (plus `environment`), the Cartesia key only
- * when it calls Cartesia, and exactly `permissions` (stacks/permissions.ts) instead of `link`'s
- * whole-bucket access.
+ * `FUNCTION_RUNTIME` and bundled with `FUNCTION_BUNDLING` (stacks/bundling.ts), with its size,
+ * the shared environment (plus `environment`), the Cartesia key only when it calls Cartesia, and
+ * exactly `permissions` (stacks/permissions.ts) instead of `link`'s whole-bucket access.
  *
  * @example
  * stageFunction("StageIngest", settings, { entry: "ingest", size: FUNCTION_SIZES.ingest, callsCartesia: false, permissions });
@@ -83,7 +103,7 @@ export function stageFunction(
   settings: FunctionSettings,
   options: {
     entry: string;
-    size: { memory: `${number} MB`; timeout: `${number} seconds` };
+    size: FunctionSize;
     callsCartesia: boolean;
     environment?: Record<string, $util.Input<string>>;
     permissions: $util.Output<IamStatement[]>;
@@ -92,7 +112,8 @@ export function stageFunction(
   const handler = `packages/functions/src/lambda/${options.entry}.handler`;
   return new sst.aws.Function(name, {
     handler,
-    runtime: "nodejs22.x",
+    runtime: FUNCTION_RUNTIME,
+    nodejs: FUNCTION_BUNDLING,
     ...options.size,
     link: settings.cartesiaApiKey && options.callsCartesia ? [settings.cartesiaApiKey] : [],
     environment: $util

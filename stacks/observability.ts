@@ -126,33 +126,27 @@ export function observability({
     },
   });
 
-  const failedExecutions = new aws.cloudwatch.MetricAlarm("FailedExecutionsAlarm", {
-    alarmDescription: `voicemail executions failed in ${$app.stage}`,
-    namespace: "AWS/States",
-    metricName: "ExecutionsFailed",
-    dimensions: { StateMachineArn: stateMachine.arn },
-    statistic: "Sum",
-    period,
-    evaluationPeriods: settings.failedExecutions.evaluationPeriods,
-    threshold: settings.failedExecutions.threshold,
-    comparisonOperator: "GreaterThanOrEqualToThreshold",
-    ...notify,
-  });
+  const failedExecutionsAlarm = (id: string, what: string, machine: aws.sfn.StateMachine) =>
+    new aws.cloudwatch.MetricAlarm(id, {
+      alarmDescription: `${what} executions failed in ${$app.stage}`,
+      namespace: "AWS/States",
+      metricName: "ExecutionsFailed",
+      dimensions: { StateMachineArn: machine.arn },
+      statistic: "Sum",
+      period,
+      evaluationPeriods: settings.failedExecutions.evaluationPeriods,
+      threshold: settings.failedExecutions.threshold,
+      comparisonOperator: "GreaterThanOrEqualToThreshold",
+      ...notify,
+    });
+  const failedExecutions = failedExecutionsAlarm("FailedExecutionsAlarm", "voicemail", stateMachine);
   const workflowNames = Object.keys(BATCH_WORKFLOWS) as BatchWorkflow[];
-  const workflowFailures = workflowNames.map(
-    (workflow) =>
-      new aws.cloudwatch.MetricAlarm(BATCH_WORKFLOWS[workflow].alarm, {
-        alarmDescription: `${BATCH_WORKFLOWS[workflow].what} executions failed in ${$app.stage}`,
-        namespace: "AWS/States",
-        metricName: "ExecutionsFailed",
-        dimensions: { StateMachineArn: workflows[workflow].arn },
-        statistic: "Sum",
-        period,
-        evaluationPeriods: settings.failedExecutions.evaluationPeriods,
-        threshold: settings.failedExecutions.threshold,
-        comparisonOperator: "GreaterThanOrEqualToThreshold",
-        ...notify,
-      }),
+  const workflowFailures = workflowNames.map((workflow) =>
+    failedExecutionsAlarm(
+      BATCH_WORKFLOWS[workflow].alarm,
+      BATCH_WORKFLOWS[workflow].what,
+      workflows[workflow],
+    ),
   );
   const ttfb = new aws.cloudwatch.MetricAlarm("SynthesisTtfbAlarm", {
     alarmDescription: `synthesize.ttfb p95 above ${settings.ttfbP95Ms.threshold} ms in ${$app.stage}`,

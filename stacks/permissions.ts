@@ -1,15 +1,21 @@
 import {
   ARTIFACT_FILES,
+  type ArtifactFile,
   BATCH_INCOMING_PREFIX,
   BATCH_RESULTS_PREFIX,
+  BATCH_WORKFLOW,
+  keys,
   PROMPT_FUNCTIONS,
   PROMPTS_INCOMING_PREFIX,
+  PROMPTS_WORKFLOW,
   type PromptFunction,
   promptKeys,
   STAGE_FUNCTIONS,
   type StageFunction,
   VOICEMAIL_INCOMING_PREFIX,
+  VOICEMAIL_WORKFLOW,
 } from "../packages/workflow/src";
+import { KEY_FOLDERS } from "./key-folders";
 
 /** Every Lambda function the stage deploys: the voicemail stages and the prompts functions. */
 export type DeployedFunction = StageFunction | PromptFunction;
@@ -45,16 +51,45 @@ export interface StageAccess {
   invokes: Array<"sonic-endpoint" | "bedrock-model" | "records-object">;
 }
 
-const artifact = (file: (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES]) => `artifacts/*/${file}`;
+/** One artifact file of any job. */
+const artifact = (file: ArtifactFile) => keys.artifact("*", file);
 /** Every attempt counts its earlier activity records and writes its own (functions/src/lineage/activity.ts). */
-const LINEAGE = "lineage/*";
+const LINEAGE = `${KEY_FOLDERS.lineage}*`;
 /** Ingest claims each job before its first artifact, so a duplicate delivery finds the claim. */
-const CLAIMS = "claims/*";
+const CLAIMS = `${KEY_FOLDERS.claims}*`;
 /**
  * Job reports: Finalize and the failure recorder write them; Ingest reads one to judge a
  * duplicate, and finds none while the job's first run is still going.
  */
-const REPORTS = "reports/*";
+const REPORTS = `${KEY_FOLDERS.reports}*`;
+
+/**
+ * A stage that turns one artifact into the next: it reads `from`, writes `to` and its activity
+ * record, and calls the providers in `invokes`.
+ */
+function artifactStage(from: ArtifactFile, to: ArtifactFile[], invokes: StageAccess["invokes"]): StageAccess {
+  return {
+    reads: [artifact(from)],
+    writes: [...to.map(artifact), LINEAGE],
+    lists: [LINEAGE],
+    publishesOutcome: false,
+    describesVoicemailExecutions: false,
+    invokes,
+  };
+}
+
+/**
+ * How a job ends, whether Finalize or the failure recorder ends it: read the job's activity
+ * records, write their summary and the report, and publish the outcome.
+ */
+const JOB_END: StageAccess = {
+  reads: [LINEAGE],
+  writes: [LINEAGE, `${keys.lineageSummaries}*`, REPORTS],
+  lists: [LINEAGE],
+  publishesOutcome: true,
+  describesVoicemailExecutions: false,
+  invokes: [],
+};
 
 /**
  * The table every stage function's permissions come from (the key layout is
@@ -73,46 +108,15 @@ export const STAGE_ACCESS: Record<StageFunction, StageAccess> = {
     describesVoicemailExecutions: true,
     invokes: [],
   },
-  transcribe: {
-    reads: [artifact(ARTIFACT_FILES.normalizedAudio)],
-    writes: [artifact(ARTIFACT_FILES.transcript), LINEAGE],
-    lists: [LINEAGE],
-    publishesOutcome: false,
-    describesVoicemailExecutions: false,
-    invokes: [],
-  },
-  reason: {
-    reads: [artifact(ARTIFACT_FILES.transcript)],
-    writes: [artifact(ARTIFACT_FILES.record), artifact(ARTIFACT_FILES.replyText), LINEAGE],
-    lists: [LINEAGE],
-    publishesOutcome: false,
-    describesVoicemailExecutions: false,
-    invokes: ["bedrock-model", "records-object"],
-  },
-  synthesize: {
-    reads: [artifact(ARTIFACT_FILES.replyText)],
-    writes: [artifact(ARTIFACT_FILES.replyAudio), LINEAGE],
-    lists: [LINEAGE],
-    publishesOutcome: false,
-    describesVoicemailExecutions: false,
-    invokes: ["sonic-endpoint"],
-  },
-  finalize: {
-    reads: [LINEAGE],
-    writes: [LINEAGE, "lineage-summaries/*", REPORTS],
-    lists: [LINEAGE],
-    publishesOutcome: true,
-    describesVoicemailExecutions: false,
-    invokes: [],
-  },
-  recordFailure: {
-    reads: [LINEAGE],
-    writes: [LINEAGE, "lineage-summaries/*", REPORTS],
-    lists: [LINEAGE],
-    publishesOutcome: true,
-    describesVoicemailExecutions: false,
-    invokes: [],
-  },
+  transcribe: artifactStage(ARTIFACT_FILES.normalizedAudio, [ARTIFACT_FILES.transcript], []),
+  reason: artifactStage(
+    ARTIFACT_FILES.transcript,
+    [ARTIFACT_FILES.record, ARTIFACT_FILES.replyText],
+    ["bedrock-model", "records-object"],
+  ),
+  synthesize: artifactStage(ARTIFACT_FILES.replyText, [ARTIFACT_FILES.replyAudio], ["sonic-endpoint"]),
+  finalize: JOB_END,
+  recordFailure: JOB_END,
 };
 
 /** A prompt job's objects (packages/workflow/src/prompts-layout.ts), any job. */
@@ -257,17 +261,28 @@ export interface ArnScope {
 }
 
 /**
- * The fixed names of the stage's state machines. Fixed, so a role can name a state machine (its
- * own, or the voicemail one) without referring to the resource, which would be a cycle.
+ * The fixed name of `workflow`'s state machine in a stage: `<app>-<stage>-<workflow name>`. Fixed,
+ * so a role can name a state machine (its own, or the voicemail one) without referring to the
+ * resource, which would be a cycle.
+ *
+ * @example
+ * stateMachineName("voxtrail", "dev", BATCH_WORKFLOW); // "voxtrail-dev-voicemail-batch"
+ */
+export function stateMachineName(app: string, stage: string, workflow: { name: string }): string {
+  return `${app}-${stage}-${workflow.name}`;
+}
+
+/**
+ * The fixed names ({@link stateMachineName}) of the stage's state machines.
  *
  * @example
  * stateMachineNames("voxtrail", "dev").voicemail; // "voxtrail-dev-voicemail"
  */
 export function stateMachineNames(app: string, stage: string) {
   return {
-    voicemail: `${app}-${stage}-voicemail`,
-    batch: `${app}-${stage}-voicemail-batch`,
-    prompts: `${app}-${stage}-prompts`,
+    voicemail: stateMachineName(app, stage, VOICEMAIL_WORKFLOW),
+    batch: stateMachineName(app, stage, BATCH_WORKFLOW),
+    prompts: stateMachineName(app, stage, PROMPTS_WORKFLOW),
   };
 }
 
@@ -377,6 +392,27 @@ export function batchStateMachinePermissions(target: BatchTargets): IamStatement
   ];
 }
 
+/** The statement that lets a state machine invoke exactly `functions`, whose ARNs are `functionArns`. */
+function invokeStatement<F extends string>(
+  functions: readonly F[],
+  functionArns: Record<F, string>,
+): IamStatement {
+  return { actions: ["lambda:InvokeFunction"], resources: functions.map((fn) => functionArns[fn]) };
+}
+
+/**
+ * The voicemail state machine's statements (packages/workflow/src/voicemail-definition.ts): invoke
+ * its six functions, and nothing else.
+ *
+ * @example
+ * voicemailStateMachinePermissions({ functionArns }); // [{ actions: ["lambda:InvokeFunction"], resources: [...] }]
+ */
+export function voicemailStateMachinePermissions(target: {
+  functionArns: Record<StageFunction, string>;
+}): IamStatement[] {
+  return [invokeStatement(STAGE_FUNCTIONS, target.functionArns)];
+}
+
 /** Where the prompts workflow's permissions point. */
 export interface PromptsTargets extends ArnScope {
   bucket: string;
@@ -395,7 +431,7 @@ export interface PromptsTargets extends ArnScope {
 export function promptsStateMachinePermissions(target: PromptsTargets): IamStatement[] {
   const object = (pattern: string) => `arn:${target.partition}:s3:::${target.bucket}/${pattern}`;
   return [
-    { actions: ["lambda:InvokeFunction"], resources: PROMPT_FUNCTIONS.map((fn) => target.functionArns[fn]) },
+    invokeStatement(PROMPT_FUNCTIONS, target.functionArns),
     { actions: ["s3:GetObject"], resources: [object(PROMPT_ROWS)] },
     { actions: RESULT_WRITER_ACTIONS, resources: [object(`${promptKeys.mapResultsPrefix("*")}/*`)] },
     ...distributedMapStatements(target, target.promptsStateMachineName),

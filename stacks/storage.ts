@@ -1,11 +1,12 @@
-import { BATCH_RESULTS_PREFIX, keys, VOICEMAIL_INCOMING_PREFIX } from "../packages/workflow/src";
+import { BATCH_RESULTS_PREFIX, keys } from "../packages/workflow/src";
+import { KEY_FOLDERS } from "./key-folders";
 import type { StageConfig } from "./stage-config";
 
 /** The key prefixes whose lifecycle the stage configures (the key layout: packages/workflow/src/key-layout.ts). */
 const LIFECYCLE_PREFIXES = {
-  incoming: VOICEMAIL_INCOMING_PREFIX.slice(0, VOICEMAIL_INCOMING_PREFIX.indexOf("/") + 1),
-  artifacts: "artifacts/",
-  reports: "reports/",
+  incoming: KEY_FOLDERS.incoming,
+  artifacts: KEY_FOLDERS.artifacts,
+  reports: KEY_FOLDERS.reports,
   lineageSummaries: keys.lineageSummaries,
 } as const satisfies Record<
   keyof Pick<StageConfig["storage"], "incoming" | "artifacts" | "reports" | "lineageSummaries">,
@@ -21,12 +22,9 @@ const LIFECYCLE_PREFIXES = {
  * `reports/`, the other per-job summaries.
  */
 const FOLLOWING_PREFIXES = {
-  claims: { prefix: "claims/", follows: "incoming" },
+  claims: { prefix: KEY_FOLDERS.claims, follows: "incoming" },
   batchResults: { prefix: BATCH_RESULTS_PREFIX, follows: "reports" },
 } as const satisfies Record<string, { prefix: string; follows: keyof typeof LIFECYCLE_PREFIXES }>;
-
-/** Where activity records live: one per stage attempt, immutable. */
-const LINEAGE_PREFIX = "lineage/";
 
 /** What a protected lineage prefix denies to every principal: removing any version of a record. */
 const LINEAGE_DENIED_ACTIONS = ["s3:DeleteObjectVersion", "s3:BypassGovernanceRetention"];
@@ -82,7 +80,8 @@ export function storage(config: StageConfig) {
             effect: "deny",
             principals: "*",
             actions: LINEAGE_DENIED_ACTIONS,
-            paths: [`${LINEAGE_PREFIX}*`],
+            // Where activity records live: one per stage attempt, immutable.
+            paths: [`${KEY_FOLDERS.lineage}*`],
           },
         ]
       : [],

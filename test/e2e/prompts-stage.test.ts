@@ -14,9 +14,9 @@ import {
   stageParameterName,
 } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { motoCliEnvironment, motoClientConfig } from "../setup/aws";
+import { motoClientConfig } from "../setup/aws";
 import { StageStandIn } from "../support/stage-stand-in";
-import { runCli } from "./run-cli";
+import { runOnStage, runStopped } from "./run-cli";
 
 /** Four rows, one of them (line 3) bad; short texts, since flite runs one child process per prompt. */
 const MANIFEST = [
@@ -57,9 +57,11 @@ afterAll(async () => {
 
 describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Functions)", () => {
   it("uploads the manifest, follows the execution EventBridge started, and names the bad row", async () => {
-    const { code, stdout, stderr } = await runCli(
-      ["prompts", "--stage", standIn.stage, await manifestNamed("menu.csv"), "--json"],
-      motoCliEnvironment(),
+    const { code, stdout, stderr } = await runOnStage(
+      "prompts",
+      standIn.stage,
+      await manifestNamed("menu.csv"),
+      "--json",
     );
     expect(code, stderr).toBe(1);
 
@@ -117,14 +119,10 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
   }, 180_000);
 
   it("reports a job whose execution was stopped without a report as failed with its status", async () => {
-    const { code, stdout, stderr } = await runCli(
-      ["prompts", "--stage", standIn.stage, await manifestNamed("hang-up.csv")],
-      motoCliEnvironment(),
-    );
-    expect(code, stderr).toBe(1);
-    const handled = await standIn.handled(promptKeys.incomingManifest("hang-up.csv"));
-    expect(handled?.action).toBe("stop");
-    const jobId = promptsJobIdFor(sourceIdentityOf(ObjectCreatedEvent.parse(handled?.event)));
+    const path = await manifestNamed("hang-up.csv");
+    const key = promptKeys.incomingManifest("hang-up.csv");
+    const { stdout, source } = await runStopped(standIn, "prompts", path, key);
+    const jobId = promptsJobIdFor(source);
     expect(stdout).toMatch(
       new RegExp(
         `^FAIL ${jobId} {2}ABORTED: the execution ended ABORTED without a prompts report\\nprompts job ${jobId} failed in [\\d.]+ s\\n$`,
@@ -133,14 +131,12 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
   }, 60_000);
 
   it("gives up at the timeout on a job still running, naming it", async () => {
-    const { code, stdout } = await runCli(
-      ["prompts", "--stage", standIn.stage, await manifestNamed("stuck.csv"), "--timeout", "3"],
-      motoCliEnvironment(),
-    );
+    const timedOut =
+      /^FAIL pr-[0-9a-f]{20} {2}TimedOut: no prompts report within 3 s; the execution is still running\n/;
+    const stuck = await manifestNamed("stuck.csv");
+    const { code, stdout } = await runOnStage("prompts", standIn.stage, stuck, "--timeout", "3");
     expect(code).toBe(1);
-    expect(stdout).toMatch(
-      /^FAIL pr-[0-9a-f]{20} {2}TimedOut: no prompts report within 3 s; the execution is still running\n/,
-    );
+    expect(stdout).toMatch(timedOut);
     expect((await standIn.handled(promptKeys.incomingManifest("stuck.csv")))?.action).toBe("leave");
   }, 60_000);
 
@@ -155,9 +151,10 @@ describe("voxtrail prompts --stage (moto_server: SSM, S3, EventBridge, Step Func
         Value: JSON.stringify(resources),
       }),
     );
-    const { code, stdout, stderr } = await runCli(
-      ["prompts", "--stage", stage, await manifestNamed("menu-elsewhere.csv")],
-      motoCliEnvironment(),
+    const { code, stdout, stderr } = await runOnStage(
+      "prompts",
+      stage,
+      await manifestNamed("menu-elsewhere.csv"),
     );
     expect(code).toBe(1);
     expect(stdout).toBe("");

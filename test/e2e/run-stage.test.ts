@@ -4,9 +4,8 @@ import { join } from "node:path";
 import { BUNDLED_VOICEMAILS_DIR } from "@voxtrail/local";
 import { jobIdFor, keys, ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { motoCliEnvironment } from "../setup/aws";
 import { StageStandIn } from "../support/stage-stand-in";
-import { runCli } from "./run-cli";
+import { runOnStage, runStopped } from "./run-cli";
 
 // The shortest bundled voicemail: transcription dominates each run.
 const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
@@ -37,10 +36,7 @@ afterAll(async () => {
 
 describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Functions)", () => {
   it("uploads to the stage's bucket, finds the execution EventBridge started, and reports the job", async () => {
-    const { code, stdout, stderr } = await runCli(
-      ["run", "--stage", standIn.stage, VOICEMAIL, "--json"],
-      motoCliEnvironment(),
-    );
+    const { code, stdout, stderr } = await runOnStage("run", standIn.stage, VOICEMAIL, "--json");
     expect(code, stderr).toBe(0);
 
     // What the stand-in received: the real S3 event moto delivered, and the execution it started.
@@ -79,14 +75,9 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
   }, 180_000);
 
   it("reports a job whose execution was stopped without a report as failed with its status", async () => {
-    const { code, stdout, stderr } = await runCli(
-      ["run", "--stage", standIn.stage, await voicemailNamed("hang-up.wav")],
-      motoCliEnvironment(),
-    );
-    expect(code, stderr).toBe(1);
-    const handled = await standIn.handled(keys.incomingVoicemail("hang-up.wav"));
-    expect(handled?.action).toBe("stop");
-    const jobId = jobIdFor(sourceIdentityOf(ObjectCreatedEvent.parse(handled?.event)));
+    const path = await voicemailNamed("hang-up.wav");
+    const { stdout, source } = await runStopped(standIn, "run", path, keys.incomingVoicemail("hang-up.wav"));
+    const jobId = jobIdFor(source);
     expect(stdout).toContain(
       `FAIL hang-up.wav  ${jobId}  ABORTED: the execution ended ABORTED without a job report\n`,
     );
@@ -94,10 +85,8 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
   }, 60_000);
 
   it("gives up at the timeout on a job still running, naming it", async () => {
-    const { code, stdout } = await runCli(
-      ["run", "--stage", standIn.stage, await voicemailNamed("stuck.wav"), "--timeout", "3"],
-      motoCliEnvironment(),
-    );
+    const stuck = await voicemailNamed("stuck.wav");
+    const { code, stdout } = await runOnStage("run", standIn.stage, stuck, "--timeout", "3");
     expect(code).toBe(1);
     expect(stdout).toMatch(
       /FAIL stuck\.wav {2}vm-[0-9a-f]{20} {2}TimedOut: no job report within 3 s; the execution is still running\n/,
@@ -105,10 +94,7 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
   }, 60_000);
 
   it("names the missing stage parameter and the region, without a stack trace", async () => {
-    const { code, stdout, stderr } = await runCli(
-      ["run", "--stage", "absent", VOICEMAIL],
-      motoCliEnvironment(),
-    );
+    const { code, stdout, stderr } = await runOnStage("run", "absent", VOICEMAIL);
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toBe(

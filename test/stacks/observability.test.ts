@@ -3,6 +3,7 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client
 import { encodeMuLaw, writeWav } from "@voxtrail/audio";
 import { createStageHandlers } from "@voxtrail/functions";
 import { type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
+import { CLOUD_BUILDERS } from "@voxtrail/providers";
 import { STAGE_FUNCTIONS } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { lambdaDependencies } from "../../packages/functions/src/lambda/lambda-dependencies";
@@ -101,14 +102,17 @@ describe("observability, against what the deployed functions emit (stage ci: dev
     vi.stubEnv("AWS_REGION", "us-east-1");
 
     // The Synthesize function's environment as the stack sets it, over moto and the local endpoint.
-    const real = await lambdaDependencies({
-      ...variablesOf(evaluation, "synthesize"),
-      AWS_REGION: "us-east-1",
-      CARTESIA_API_KEY: "sk_test_not_a_real_key",
-      VOXTRAIL_BUCKET: bucket,
-      VOXTRAIL_RECORDS_URI: `s3://${bucket}/records/records.jsonl`,
-    });
-    const { events: _events, transcriber: ink, ...cloud } = real;
+    const real = await lambdaDependencies(
+      {
+        ...variablesOf(evaluation, "synthesize"),
+        AWS_REGION: "us-east-1",
+        CARTESIA_API_KEY: "sk_test_not_a_real_key",
+        VOXTRAIL_BUCKET: bucket,
+        VOXTRAIL_RECORDS_URI: `s3://${bucket}/records/records.jsonl`,
+      },
+      CLOUD_BUILDERS,
+    );
+    const { transcriber: ink, ...cloud } = real;
     // Cartesia Ink is the one provider not called: its processor is the real one, its answer fixed.
     const { deps } = await testDependencies({
       ...cloud,

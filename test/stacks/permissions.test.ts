@@ -183,6 +183,16 @@ async function stageDependencies(fn: DeployedFunction): Promise<StageDependencie
   return deps;
 }
 
+/** The handler of each of `functions` that `create` makes, each over its own function's dependencies. */
+async function handlersOf<F extends DeployedFunction, H>(
+  functions: readonly F[],
+  create: (deps: StageDependencies) => Record<F, H>,
+): Promise<Record<F, H>> {
+  return Object.fromEntries(
+    await Promise.all(functions.map(async (fn) => [fn, create(await stageDependencies(fn))[fn]] as const)),
+  ) as Record<F, H>;
+}
+
 const startTime = "2026-01-01T00:00:01.500Z";
 const objectCreated = (key: string) => ({
   source: "aws.s3",
@@ -222,16 +232,7 @@ describe("least privilege: every AWS call a handler makes is in its function's p
     const executionId = (name: string) =>
       `${stateMachineArn?.replace(":stateMachine:", ":execution:")}:${name}`;
 
-    const handlers = Object.fromEntries(
-      await Promise.all(
-        STAGE_FUNCTIONS.map(
-          async (fn) => [fn, createStageHandlers(await stageDependencies(fn))[fn]] as const,
-        ),
-      ),
-    ) as Record<
-      (typeof STAGE_FUNCTIONS)[number],
-      ReturnType<typeof createStageHandlers>[(typeof STAGE_FUNCTIONS)[number]]
-    >;
+    const handlers = await handlersOf(STAGE_FUNCTIONS, createStageHandlers);
     const seed = new S3Store({ client: new S3Client(motoClientConfig()), bucket });
     const samples = new Int16Array(8000).map((_, i) =>
       Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)),
@@ -275,16 +276,7 @@ describe("least privilege: every AWS call a handler makes is in its function's p
     // One prompts job, as the prompts state machine runs it: one prompt synthesized (skipped on a
     // second attempt, made again once its audio is gone), one refused and recorded, one never
     // run (the Map did not reach it), then the report.
-    const prompts = Object.fromEntries(
-      await Promise.all(
-        PROMPT_FUNCTIONS.map(
-          async (fn) => [fn, createPromptHandlers(await stageDependencies(fn))[fn]] as const,
-        ),
-      ),
-    ) as Record<
-      (typeof PROMPT_FUNCTIONS)[number],
-      ReturnType<typeof createPromptHandlers>[(typeof PROMPT_FUNCTIONS)[number]]
-    >;
+    const prompts = await handlersOf(PROMPT_FUNCTIONS, createPromptHandlers);
     const manifest = promptKeys.incomingManifest("menu.csv");
     await seed.put(
       manifest,

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { cloudSynthesizer } from "@voxtrail/providers";
 import {
   buildPromptsDefinition,
   buildVoicemailBatchDefinition,
@@ -7,6 +8,7 @@ import {
   FUNCTION_TIMEOUT_MARGIN_SECONDS,
   PROMPT_FUNCTIONS,
   PROMPT_TIMEOUT_SECONDS,
+  PROMPTS_WORKFLOW,
   type PromptFunction,
   promptsRulePattern,
   STAGE_FUNCTIONS,
@@ -15,11 +17,12 @@ import {
   type StageResources,
   selectionFromEnvironment,
   stageParameterName,
+  VOICEMAIL_WORKFLOW,
   voicemailBatchRulePattern,
   voicemailRulePattern,
 } from "@voxtrail/workflow";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { promptLambdaDependencies } from "../../packages/functions/src/lambda/prompt-lambda-dependencies";
+import { lambdaDependencies } from "../../packages/functions/src/lambda/lambda-dependencies";
 import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../stacks/mocks/evaluation";
 import {
   DEPLOYED_FUNCTIONS,
@@ -48,17 +51,10 @@ import {
   TEST_MODEL_PACKAGE_ARN,
 } from "./stage-configs";
 
+/** Each function's entry file under packages/functions/src/lambda/, as its workflow's descriptor names it. */
 const ENTRY: Record<DeployedFunction, string> = {
-  ingest: "ingest",
-  transcribe: "transcribe",
-  reason: "reason",
-  synthesize: "synthesize",
-  finalize: "finalize",
-  recordFailure: "record-failure",
-  preparePrompts: "prepare-prompts",
-  synthesizePrompt: "synthesize-prompt",
-  recordPromptFailure: "record-prompt-failure",
-  writePromptsReport: "write-prompts-report",
+  ...VOICEMAIL_WORKFLOW.entryFiles,
+  ...PROMPTS_WORKFLOW.entryFiles,
 };
 /**
  * The Task timeout of the state(s) invoking each function (the failure recorder's run under
@@ -113,6 +109,21 @@ const LOG_DELIVERY = {
   ],
   Resource: ["*"],
 };
+
+/**
+ * What a state machine with a Distributed Map may do to itself: start its own executions, and
+ * describe and stop them and its map runs' child executions.
+ */
+function ownDistributedMap(machine: ReturnType<typeof workflowsOf>["batch"]) {
+  return [
+    { Effect: "Allow", Action: ["states:StartExecution"], Resource: [machine.arn] },
+    {
+      Effect: "Allow",
+      Action: ["states:DescribeExecution", "states:StopExecution"],
+      Resource: [machine.executions, machine.childExecutions],
+    },
+  ];
+}
 
 /** What a Distributed Map's ResultWriter calls on its prefix. */
 const RESULT_WRITER = [
@@ -194,6 +205,20 @@ function asPolicyStatement(s: ReturnType<typeof stagePermissions>[number]) {
   };
 }
 
+/**
+ * `fn`'s statements as stacks/permissions.ts builds them for the stage, with the records object in
+ * its bucket, as sst's Function writes them into the role's inline policy.
+ */
+function permissionsOf(
+  evaluation: Evaluation,
+  stage: string,
+  fn: DeployedFunction,
+  extra: { sonicEndpoint: string },
+) {
+  const recordsUri = `s3://${bucketOf(evaluation)}/records/records.jsonl`;
+  return stagePermissions(fn, targetsOf(evaluation, stage, { ...extra, recordsUri })).map(asPolicyStatement);
+}
+
 /** What Synthesize and SynthesizePrompt need on the Sonic endpoint (stacks/permissions.ts). */
 const SONIC_ACTIONS = ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"];
 
@@ -255,52 +280,27 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
   it("expires each prefix as dev.json says (claims/ with incoming/, batch-results/ with reports/), never lineage/, and aborts incomplete uploads", () => {
     const lifecycles = ofType(evaluation, "aws:s3/bucketLifecycleConfiguration:BucketLifecycleConfiguration");
     expect(lifecycles).toHaveLength(1);
-    const noncurrent = { noncurrentDays: dev.storage.noncurrentVersionsExpireAfterDays };
+    /** A rule that expires `prefix` after `days`, and noncurrent versions as dev.json says. */
+    const expiring = (id: string, prefix: string, days: number | undefined) => ({
+      id,
+      status: "Enabled",
+      filter: { prefix },
+      expiration: { days },
+      noncurrentVersionExpiration: { noncurrentDays: dev.storage.noncurrentVersionsExpireAfterDays },
+    });
     expect(lifecycles[0]).toEqual({
       bucket: bucketName,
       rules: [
-        {
-          id: "incoming-lifecycle",
-          status: "Enabled",
-          filter: { prefix: "incoming/" },
-          expiration: { days: dev.storage.incoming.expireAfterDays },
-          noncurrentVersionExpiration: noncurrent,
-        },
-        {
-          id: "artifacts-lifecycle",
-          status: "Enabled",
-          filter: { prefix: "artifacts/" },
-          expiration: { days: dev.storage.artifacts.expireAfterDays },
-          noncurrentVersionExpiration: noncurrent,
-        },
-        {
-          id: "reports-lifecycle",
-          status: "Enabled",
-          filter: { prefix: "reports/" },
-          expiration: { days: dev.storage.reports.expireAfterDays },
-          noncurrentVersionExpiration: noncurrent,
-        },
-        {
-          id: "lineageSummaries-lifecycle",
-          status: "Enabled",
-          filter: { prefix: "lineage-summaries/" },
-          expiration: { days: dev.storage.lineageSummaries.expireAfterDays },
-          noncurrentVersionExpiration: noncurrent,
-        },
-        {
-          id: "claims-lifecycle",
-          status: "Enabled",
-          filter: { prefix: "claims/" },
-          expiration: { days: dev.storage.incoming.expireAfterDays },
-          noncurrentVersionExpiration: noncurrent,
-        },
-        {
-          id: "batchResults-lifecycle",
-          status: "Enabled",
-          filter: { prefix: "batch-results/" },
-          expiration: { days: dev.storage.reports.expireAfterDays },
-          noncurrentVersionExpiration: noncurrent,
-        },
+        expiring("incoming-lifecycle", "incoming/", dev.storage.incoming.expireAfterDays),
+        expiring("artifacts-lifecycle", "artifacts/", dev.storage.artifacts.expireAfterDays),
+        expiring("reports-lifecycle", "reports/", dev.storage.reports.expireAfterDays),
+        expiring(
+          "lineageSummaries-lifecycle",
+          "lineage-summaries/",
+          dev.storage.lineageSummaries.expireAfterDays,
+        ),
+        expiring("claims-lifecycle", "claims/", dev.storage.incoming.expireAfterDays),
+        expiring("batchResults-lifecycle", "batch-results/", dev.storage.reports.expireAfterDays),
         {
           id: "abort-incomplete-uploads",
           status: "Enabled",
@@ -452,12 +452,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
           `arn:aws:events:${MOCK_REGION}:${MOCK_ACCOUNT}:rule/StepFunctionsGetEventsForStepFunctionsExecutionRule`,
         ],
       },
-      { Effect: "Allow", Action: ["states:StartExecution"], Resource: [batch.arn] },
-      {
-        Effect: "Allow",
-        Action: ["states:DescribeExecution", "states:StopExecution"],
-        Resource: [batch.executions, batch.childExecutions],
-      },
+      ...ownDistributedMap(batch),
       LOG_DELIVERY,
     ]);
   });
@@ -491,12 +486,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
       },
       { Effect: "Allow", Action: ["s3:GetObject"], Resource: [object("prompts/*/rows.jsonl")] },
       { Effect: "Allow", Action: RESULT_WRITER, Resource: [object("prompts/*/map-results/*")] },
-      { Effect: "Allow", Action: ["states:StartExecution"], Resource: [prompts.arn] },
-      {
-        Effect: "Allow",
-        Action: ["states:DescribeExecution", "states:StopExecution"],
-        Resource: [prompts.executions, prompts.childExecutions],
-      },
+      ...ownDistributedMap(prompts),
       LOG_DELIVERY,
     ]);
   });
@@ -536,14 +526,17 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
     expect(variablesOf(evaluation, fn).VOXTRAIL_EVENT_BUS).toBe("voxtrail-ci-outcomes");
   });
 
-  it("gives the prompts functions an environment promptLambdaDependencies builds from, and no event bus", async () => {
+  it("gives the prompts functions an environment their dependencies build from, and no event bus", async () => {
     // Lambda sets AWS_REGION for the function and its SDK clients.
     vi.stubEnv("AWS_REGION", MOCK_REGION);
     try {
       for (const fn of PROMPT_FUNCTIONS) {
         const variables = variablesOf(evaluation, fn);
         expect(variables.VOXTRAIL_EVENT_BUS).toBeUndefined();
-        const deps = await promptLambdaDependencies({ ...variables, AWS_REGION: MOCK_REGION });
+        const deps = await lambdaDependencies(
+          { ...variables, AWS_REGION: MOCK_REGION },
+          { synthesizer: cloudSynthesizer },
+        );
         expect(deps.store.bucket).toBe(bucketName);
         expect(deps.synthesizer.processor).toMatchObject({ provider: "sonic-sagemaker" });
       }
@@ -568,14 +561,9 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
   });
 
   it.each(DEPLOYED_FUNCTIONS)("gives %s exactly the permissions of stacks/permissions.ts", (fn) => {
-    const expected = stagePermissions(
-      fn,
-      targetsOf(evaluation, "ci", {
-        sonicEndpoint: "voxtrail-dev-sonic",
-        recordsUri: `s3://${bucketName}/records/records.jsonl`,
-      }),
+    expect(roleStatements(evaluation, fn)).toEqual(
+      permissionsOf(evaluation, "ci", fn, { sonicEndpoint: "voxtrail-dev-sonic" }),
     );
-    expect(roleStatements(evaluation, fn)).toEqual(expected.map(asPolicyStatement));
     const role = evaluation.resources.find(
       (r) =>
         r.type === "aws:iam/role:Role" &&
@@ -731,14 +719,9 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
       expect(holders(production, action, sonicArn), action).toEqual(["synthesize", "synthesizePrompt"]);
     }
     for (const fn of DEPLOYED_FUNCTIONS) {
-      const expected = stagePermissions(
-        fn,
-        targetsOf(production, "production", {
-          sonicEndpoint: "voxtrail-production-sonic",
-          recordsUri: `s3://${bucketName}/records/records.jsonl`,
-        }),
+      expect(roleStatements(production, fn)).toEqual(
+        permissionsOf(production, "production", fn, { sonicEndpoint: "voxtrail-production-sonic" }),
       );
-      expect(roleStatements(production, fn)).toEqual(expected.map(asPolicyStatement));
     }
   });
 

@@ -8,22 +8,7 @@ import type { StageDependencies } from "../src/dependencies";
 import { defineStage } from "../src/kernel/stage-definition";
 import { stageHandler } from "../src/kernel/stage-handler";
 import { context, testDependencies } from "./stage-dependencies";
-
-/** Runs `call` and returns the lines it wrote to stdout (where Lambda's EMF goes). */
-async function stdoutOf(call: () => Promise<unknown>): Promise<string[]> {
-  const lines: string[] = [];
-  const write = process.stdout.write;
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    lines.push(...String(chunk).split("\n").filter(Boolean));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await call().catch(() => undefined);
-  } finally {
-    process.stdout.write = write;
-  }
-  return lines;
-}
+import { stdoutOf } from "./stdout-lines";
 
 describe("stage metrics as CloudWatch EMF", () => {
   test("an attempt's timings and conditions go out with low-cardinality dimensions, and into its record", async () => {

@@ -7,14 +7,12 @@ import {
   localMapDefinition,
   PROMPT_FUNCTIONS,
   PROMPT_STATES,
-  type PromptFunction,
   promptsJobIdFor,
   promptsRulePattern,
 } from "../src";
+import { testFunctionArns } from "./test-function-arns";
 
-const functionArns = Object.fromEntries(
-  PROMPT_FUNCTIONS.map((fn) => [fn, `arn:aws:lambda:us-east-1:123456789012:function:voxtrail-test-${fn}`]),
-) as Record<PromptFunction, string>;
+const functionArns = testFunctionArns(PROMPT_FUNCTIONS);
 
 type State = Record<string, unknown>;
 

@@ -1,6 +1,8 @@
 import { InvalidInput } from "@voxtrail/core";
 import { describe, expect, it } from "vitest";
+import { keys } from "../src/key-layout";
 import { type ObjectCreatedEvent, objectKeyOf, sourceIdentityOf } from "../src/source-event";
+import { ODD_OBJECT_NAMES } from "./odd-object-names";
 
 /** An "Object Created" event; `reason` present means S3 wrote it, absent means a workflow built it. */
 function event(key: string, reason?: string): ObjectCreatedEvent {
@@ -16,16 +18,7 @@ function event(key: string, reason?: string): ObjectCreatedEvent {
   };
 }
 
-const ODD_KEYS = [
-  "incoming/voicemail/a b+c%(1).wav",
-  "incoming/voicemail/red flower.jpg",
-  "incoming/voicemail/c++ 100%.wav",
-  "incoming/voicemail/%2B already escaped %20.wav",
-  "incoming/voicemail/Ümlaut café 日本語 🎙.wav",
-  "incoming/voicemail/(copy) (2) !'*~.wav",
-  "incoming/voicemail/semi;colon=equals&amp@at,comma?$.wav",
-  "incoming/voicemail/  two  spaces  .wav",
-];
+const ODD_KEYS = ODD_OBJECT_NAMES.map((name) => keys.incomingVoicemail(name));
 
 describe("objectKeyOf: the key an S3 event names", () => {
   it("decodes S3's form encoding as S3 documents it: red+flower.jpg is 'red flower.jpg'", () => {

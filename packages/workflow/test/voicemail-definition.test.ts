@@ -7,14 +7,12 @@ import {
   DUPLICATE_CHOICE,
   DUPLICATE_STATE,
   STAGE_FUNCTIONS,
-  type StageFunction,
   VOICEMAIL_STAGES,
   voicemailRulePattern,
 } from "../src";
+import { testFunctionArns } from "./test-function-arns";
 
-const functionArns = Object.fromEntries(
-  STAGE_FUNCTIONS.map((fn) => [fn, `arn:aws:lambda:us-east-1:123456789012:function:voxtrail-test-${fn}`]),
-) as Record<StageFunction, string>;
+const functionArns = testFunctionArns(STAGE_FUNCTIONS);
 
 describe("buildVoicemailDefinition", () => {
   const definition = buildVoicemailDefinition({ functionArns });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { synthesizePromptStage } from "../../src/handlers/synthesize-prompt";
 import { stageHandler } from "../../src/kernel/stage-handler";
 import { context, testDependencies } from "../stage-dependencies";
+import { stdoutOf } from "../stdout-lines";
 
 const ROWS = 1000;
 
@@ -32,22 +33,6 @@ function row(line: number): PromptRow {
   };
 }
 
-/** The EMF documents (one JSON object per line) written to stdout while `run` runs. */
-async function emfWhile(run: () => Promise<void>): Promise<Array<Record<string, unknown>>> {
-  const lines: string[] = [];
-  const write = process.stdout.write;
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    lines.push(...String(chunk).split("\n").filter(Boolean));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await run();
-  } finally {
-    process.stdout.write = write;
-  }
-  return lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => "_aws" in entry);
-}
-
 describe("prompt metrics through one warm SynthesizePrompt handler", () => {
   it("flushes every invocation's metrics, under one value of the stage dimension", async () => {
     const metrics = new Metrics({
@@ -66,11 +51,14 @@ describe("prompt metrics through one warm SynthesizePrompt handler", () => {
     };
     const handler = stageHandler(synthesizePromptStage, deps);
 
-    const emf = await emfWhile(async () => {
+    const lines = await stdoutOf(async () => {
       for (let line = 2; line < ROWS + 2; line++) {
         await handler({ jobId: "pr-metrics", rows, row: row(line) }, context);
       }
     });
+    const emf = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => "_aws" in entry);
 
     expect(emf).toHaveLength(ROWS);
     expect(new Set(emf.map((entry) => entry.stage))).toEqual(new Set(["SynthesizePrompt"]));
