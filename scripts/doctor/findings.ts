@@ -58,3 +58,32 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
 }
+
+/**
+ * What a SageMaker `Describe*` call answered, or the findings that stand for its failure: a
+ * resource that does not exist is `missing` with `notFound`'s message (given SageMaker's own),
+ * `refused` (when given) words an access denial, anything else leaves the check `unchecked`.
+ *
+ * @example
+ * const described = await describedOr(CHECK, name, `describe endpoint ${name}`, () => send(...), (message) => `...${message}`);
+ * if (Array.isArray(described)) return described;
+ */
+export async function describedOr<T extends object>(
+  check: string,
+  subject: string,
+  asked: string,
+  describe: () => Promise<T>,
+  notFound: (message: string) => string,
+  refused?: (message: string) => string,
+): Promise<T | Finding[]> {
+  try {
+    return await describe();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "";
+    if (isSageMakerNotFound(error)) return [missing(check, subject, notFound(message))];
+    if (refused && isAccessDenied(error)) {
+      return [missing(check, subject, refused(`${errorCode(error)}: ${message}`))];
+    }
+    return [unchecked(check, subject, asked, error)];
+  }
+}

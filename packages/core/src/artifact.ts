@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { StoredObject } from "./object-store";
 
 /** The kinds of data the pipeline tracks separately. */
 export const ArtifactKind = z.enum([
@@ -33,6 +34,23 @@ export const ArtifactRef = z.object({
   contentType: z.string(),
 });
 export type ArtifactRef = z.infer<typeof ArtifactRef>;
+
+/**
+ * The pointer state payloads and records carry for an object a store wrote, as artifact `kind`.
+ *
+ * @example
+ * const ref = artifactRefOf("transcript", await store.put(key, body, { contentType: "application/json" }));
+ */
+export function artifactRefOf(kind: ArtifactKind, stored: StoredObject): ArtifactRef {
+  return {
+    kind,
+    uri: stored.uri,
+    key: stored.key,
+    sha256: stored.sha256 ?? "",
+    bytes: stored.bytes,
+    contentType: stored.contentType,
+  };
+}
 
 /** The caller's audio as it landed: identified by bucket, key, version or etag, and hash. */
 export const SourceRef = ArtifactRef.extend({

@@ -32,6 +32,23 @@ export class EventClock {
     if (!this.#marks.has(event)) this.#marks.set(event, this.now());
   }
 
+  /**
+   * Runs `work` between the marks `<name>.start` and `<name>.end` (the end is marked whether it
+   * succeeds or fails) and resolves to its result.
+   *
+   * @example
+   * const transcript = await clock.span("engine", () => transcriber.transcribe(audio, options));
+   * clock.timing("transcribe.engine", "engine.start", "engine.end");
+   */
+  async span<T>(name: string, work: () => Promise<T>): Promise<T> {
+    this.mark(`${name}.start`);
+    try {
+      return await work();
+    } finally {
+      this.mark(`${name}.end`);
+    }
+  }
+
   /** Whether `event` has been marked. */
   has(event: string): boolean {
     return this.#marks.has(event);

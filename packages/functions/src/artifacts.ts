@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { ArtifactKind, ArtifactRef, ObjectStore } from "@voxtrail/core";
-import { InvalidInput } from "@voxtrail/core";
+import { artifactRefOf, InvalidInput } from "@voxtrail/core";
 import type { z } from "zod";
 
 /** Writes `body` (a Readable is streamed) under `key` and returns the pointer that state payloads carry. */
@@ -11,15 +11,7 @@ export async function putArtifact(
   body: Uint8Array | string | Readable,
   contentType: string,
 ): Promise<ArtifactRef> {
-  const stored = await store.put(key, body, { contentType });
-  return {
-    kind,
-    uri: stored.uri,
-    key: stored.key,
-    sha256: stored.sha256 ?? "",
-    bytes: stored.bytes,
-    contentType: stored.contentType,
-  };
+  return artifactRefOf(kind, await store.put(key, body, { contentType }));
 }
 
 /** Writes `value` as pretty JSON. */

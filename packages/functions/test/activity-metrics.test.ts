@@ -1,5 +1,4 @@
 import { Logger } from "@aws-lambda-powertools/logger";
-import { Metrics } from "@aws-lambda-powertools/metrics";
 import { ActivityRecord, LOCAL_BOUNDARY } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { describe, expect, test } from "vitest";
@@ -7,16 +6,12 @@ import { z } from "zod";
 import type { StageDependencies } from "../src/dependencies";
 import { defineStage } from "../src/kernel/stage-definition";
 import { stageHandler } from "../src/kernel/stage-handler";
+import { stdoutOf, testMetrics } from "./emf-output";
 import { context, testDependencies } from "./stage-dependencies";
-import { stdoutOf } from "./stdout-lines";
 
 describe("stage metrics as CloudWatch EMF", () => {
   test("an attempt's timings and conditions go out with low-cardinality dimensions, and into its record", async () => {
-    const metrics = new Metrics({
-      namespace: "voxtrail",
-      serviceName: "voxtrail",
-      defaultDimensions: { environment: "test" },
-    });
+    const metrics = testMetrics();
     const { deps } = await testDependencies({ metrics, jobsInFlight: () => 3 });
     const synthesize = defineStage<StageDependencies>()({
       name: "Synthesize",

@@ -6,6 +6,7 @@ import {
   type ActivityRecord,
   type ArtifactKind,
   type ArtifactRef,
+  artifactRefOf,
   type LineageSummary,
   LOCAL_BOUNDARY,
   type ObjectStore,
@@ -49,12 +50,12 @@ export async function writeSyntheticJob(
     contentType: "audio/wav",
   });
   const jobId = jobIdFor({ bucket: store.bucket, key: sourceKey, etag: stored.etag });
-  const source: ArtifactRef = refOf("source-audio", stored);
+  const source: ArtifactRef = artifactRefOf("source-audio", stored);
   let clock = start + index * 10_000;
   const at = () => new Date(clock++).toISOString();
   const recorded: LineageSummary["records"] = [];
   const put = async (kind: ArtifactKind, file: ArtifactFile, body: string, contentType: string) =>
-    refOf(kind, await store.put(keys.artifact(jobId, file), body, { contentType }));
+    artifactRefOf(kind, await store.put(keys.artifact(jobId, file), body, { contentType }));
   const record = async (
     stage: string,
     inputs: ArtifactRef[],
@@ -145,7 +146,7 @@ export async function writeSyntheticJob(
     "Finalize",
     artifacts,
     async () => [
-      refOf(
+      artifactRefOf(
         "report",
         await store.put(
           keys.report(jobId),
@@ -216,18 +217,4 @@ export async function syntheticStore(prefix: string, jobs = 2): Promise<Syntheti
   const written: SyntheticJob[] = [];
   for (let index = 1; index <= jobs; index++) written.push(await writeSyntheticJob(store, index));
   return { root, store, jobs: written, remove: () => rm(root, { recursive: true, force: true }) };
-}
-
-function refOf(
-  kind: ArtifactKind,
-  stored: { key: string; uri: string; sha256?: string; bytes: number; contentType: string },
-): ArtifactRef {
-  return {
-    kind,
-    key: stored.key,
-    uri: stored.uri,
-    sha256: stored.sha256 ?? "",
-    bytes: stored.bytes,
-    contentType: stored.contentType,
-  };
 }

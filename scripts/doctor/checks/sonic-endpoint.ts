@@ -1,9 +1,5 @@
-import {
-  DescribeEndpointCommand,
-  type DescribeEndpointCommandOutput,
-  type SageMakerClient,
-} from "@aws-sdk/client-sagemaker";
-import { type Finding, isSageMakerNotFound, missing, ok, unchecked } from "../findings";
+import { DescribeEndpointCommand, type SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { describedOr, type Finding, missing, ok } from "../findings";
 
 const CHECK = "sonic-endpoint";
 
@@ -22,22 +18,15 @@ export async function checkSonicEndpoint(
   region: string,
 ): Promise<Finding[]> {
   const name = sonic.endpointName;
-  let described: DescribeEndpointCommandOutput;
-  try {
-    described = await sagemaker.send(new DescribeEndpointCommand({ EndpointName: name }));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : "";
-    if (isSageMakerNotFound(error)) {
-      return [
-        missing(
-          CHECK,
-          name,
-          `endpoint ${name} does not exist in ${region} (${message}): deploy Sonic to an endpoint of that name first, or fix sonic.endpointName (or give sonic.modelPackageArn to let the stage create one); check the region`,
-        ),
-      ];
-    }
-    return [unchecked(CHECK, name, `describe endpoint ${name}`, error)];
-  }
+  const described = await describedOr(
+    CHECK,
+    name,
+    `describe endpoint ${name}`,
+    () => sagemaker.send(new DescribeEndpointCommand({ EndpointName: name })),
+    (message) =>
+      `endpoint ${name} does not exist in ${region} (${message}): deploy Sonic to an endpoint of that name first, or fix sonic.endpointName (or give sonic.modelPackageArn to let the stage create one); check the region`,
+  );
+  if (Array.isArray(described)) return described;
   const findings: Finding[] = [];
   const status = described.EndpointStatus ?? "(no status)";
   if (status !== "InService") {

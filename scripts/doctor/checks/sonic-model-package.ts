@@ -1,17 +1,5 @@
-import {
-  DescribeModelPackageCommand,
-  type DescribeModelPackageCommandOutput,
-  type SageMakerClient,
-} from "@aws-sdk/client-sagemaker";
-import {
-  errorCode,
-  type Finding,
-  isAccessDenied,
-  isSageMakerNotFound,
-  missing,
-  ok,
-  unchecked,
-} from "../findings";
+import { DescribeModelPackageCommand, type SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { describedOr, type Finding, missing, ok } from "../findings";
 
 const CHECK = "sonic-model-package";
 
@@ -49,31 +37,17 @@ export async function checkSonicModelPackage(
       ),
     ];
   }
-  let described: DescribeModelPackageCommandOutput;
-  try {
-    described = await sagemaker.send(new DescribeModelPackageCommand({ ModelPackageName: modelPackageArn }));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : "";
-    if (isSageMakerNotFound(error)) {
-      return [
-        missing(
-          CHECK,
-          modelPackageArn,
-          `model package ${modelPackageArn} does not exist for this account in ${region} (${message}): subscribe to Cartesia's Sonic in AWS Marketplace and copy the ARN from ${SUBSCRIPTIONS} in ${region}; check the region`,
-        ),
-      ];
-    }
-    if (isAccessDenied(error)) {
-      return [
-        missing(
-          CHECK,
-          modelPackageArn,
-          `model package ${modelPackageArn} is refused to this account (${errorCode(error)}: ${message}): subscribe to Cartesia's Sonic in AWS Marketplace (or let the deploying identity call sagemaker:DescribeModelPackage); check the region`,
-        ),
-      ];
-    }
-    return [unchecked(CHECK, modelPackageArn, `describe model package ${modelPackageArn}`, error)];
-  }
+  const described = await describedOr(
+    CHECK,
+    modelPackageArn,
+    `describe model package ${modelPackageArn}`,
+    () => sagemaker.send(new DescribeModelPackageCommand({ ModelPackageName: modelPackageArn })),
+    (message) =>
+      `model package ${modelPackageArn} does not exist for this account in ${region} (${message}): subscribe to Cartesia's Sonic in AWS Marketplace and copy the ARN from ${SUBSCRIPTIONS} in ${region}; check the region`,
+    (error) =>
+      `model package ${modelPackageArn} is refused to this account (${error}): subscribe to Cartesia's Sonic in AWS Marketplace (or let the deploying identity call sagemaker:DescribeModelPackage); check the region`,
+  );
+  if (Array.isArray(described)) return described;
   const status = described.ModelPackageStatus ?? "(no status)";
   if (status !== "Completed") {
     const details = described.ModelPackageStatusDetails;

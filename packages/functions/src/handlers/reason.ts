@@ -27,9 +27,9 @@ export const reasonStage = defineStage<ReasonDependencies>()({
     await deps.records.load?.();
     activity.processors.push(deps.records.processor);
     const transcript = await readJsonArtifact(deps.store, job.transcribe.transcript, Transcript);
-    clock.mark("engine.start");
-    const record = await deps.reasoner.reason(transcript, deps.records, { signal });
-    clock.mark("engine.end");
+    const record = await clock.span("engine", () =>
+      deps.reasoner.reason(transcript, deps.records, { signal }),
+    );
     const recordRef = await putJsonArtifact(
       deps.store,
       "record",

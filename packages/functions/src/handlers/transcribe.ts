@@ -17,15 +17,11 @@ export const transcribeStage = defineStage<TranscribeDependencies>()({
     activity.processors.push(deps.transcriber.processor);
     const audio = await deps.store.getBytes(job.normalizedAudio.key);
     activity.measures.audioMs = job.audioMs;
-    clock.mark("engine.start");
-    const transcript = await deps.transcriber.transcribe(audio, { language: deps.language, signal });
-    clock.mark("engine.end");
-    const ref = await putJsonArtifact(
-      deps.store,
-      "transcript",
-      keys.artifact(job.jobId, ARTIFACT_FILES.transcript),
-      transcript,
+    const transcript = await clock.span("engine", () =>
+      deps.transcriber.transcribe(audio, { language: deps.language, signal }),
     );
+    const key = keys.artifact(job.jobId, ARTIFACT_FILES.transcript);
+    const ref = await putJsonArtifact(deps.store, "transcript", key, transcript);
     activity.outputs.push(ref);
     clock.mark("transcript.durable");
     activity.timings.push(

@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import { Metrics } from "@aws-lambda-powertools/metrics";
 import { type ArtifactRef, LOCAL_BOUNDARY, type PromptRow, type Synthesizer } from "@voxtrail/core";
 import { describe, expect, it } from "vitest";
 import { synthesizePromptStage } from "../../src/handlers/synthesize-prompt";
 import { stageHandler } from "../../src/kernel/stage-handler";
+import { stdoutOf, testMetrics } from "../emf-output";
 import { context, testDependencies } from "../stage-dependencies";
-import { stdoutOf } from "../stdout-lines";
 
 const ROWS = 1000;
 
@@ -35,11 +34,7 @@ function row(line: number): PromptRow {
 
 describe("prompt metrics through one warm SynthesizePrompt handler", () => {
   it("flushes every invocation's metrics, under one value of the stage dimension", async () => {
-    const metrics = new Metrics({
-      namespace: "voxtrail",
-      serviceName: "voxtrail",
-      defaultDimensions: { environment: "test" },
-    });
+    const metrics = testMetrics();
     const { deps } = await testDependencies({ metrics, synthesizer: instantSynthesizer });
     const rows: ArtifactRef = {
       kind: "prompt-manifest",

@@ -1,3 +1,5 @@
+import { Metrics } from "@aws-lambda-powertools/metrics";
+
 /**
  * Runs `call` and returns the lines it wrote to stdout (where Lambda's EMF goes); a rejection of
  * `call` is dropped: the lines are what a test looks at.
@@ -18,4 +20,19 @@ export async function stdoutOf(call: () => Promise<unknown>): Promise<string[]> 
     process.stdout.write = write;
   }
   return lines;
+}
+
+/**
+ * Powertools Metrics as a stage function in environment `test` builds them (namespace and service
+ * `voxtrail`): what it flushes goes to stdout as EMF.
+ *
+ * @example
+ * const { deps } = await testDependencies({ metrics: testMetrics() });
+ */
+export function testMetrics(): Metrics {
+  return new Metrics({
+    namespace: "voxtrail",
+    serviceName: "voxtrail",
+    defaultDimensions: { environment: "test" },
+  });
 }
