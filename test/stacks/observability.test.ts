@@ -6,7 +6,10 @@ import { type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
 import { CLOUD_BUILDERS } from "@voxtrail/providers";
 import { STAGE_FUNCTIONS } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { lambdaDependencies } from "../../packages/functions/src/lambda/lambda-dependencies";
+import {
+  EMBEDDED_IN_LAMBDA,
+  lambdaDependencies,
+} from "../../packages/functions/src/lambda/lambda-dependencies";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
 import { type Evaluation, mockArn } from "../../stacks/mocks/evaluation";
 import { motoClientConfig } from "../setup/aws";

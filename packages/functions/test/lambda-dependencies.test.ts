@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { motoClientConfig } from "../../../test/setup/aws";
 import { S3AccessProxy } from "../../storage/test/s3-access-proxy";
 import { builtOnce } from "../src/lambda/built-once";
-import { lambdaDependencies } from "../src/lambda/lambda-dependencies";
+import { EMBEDDED_IN_LAMBDA, lambdaDependencies } from "../src/lambda/lambda-dependencies";
 import { handler as transcribe } from "../src/lambda/transcribe";
 import { context } from "./stage-dependencies";
 
@@ -55,7 +55,7 @@ describe("lambdaDependencies", () => {
 
   it("builds the cloud dependencies from the environment the stack sets", async () => {
     useMoto();
-    const deps = await lambdaDependencies(environment(), CLOUD_BUILDERS);
+    const deps = await lambdaDependencies(environment(), CLOUD_BUILDERS, EMBEDDED_IN_LAMBDA);
     expect(deps.store.bucket).toBe(bucket);
     expect(deps.compute).toEqual({ kind: "aws-account", service: "lambda", region: "us-east-1" });
     expect(deps.transcriber.processor.boundary).toMatchObject({ kind: "third-party" });
@@ -68,7 +68,7 @@ describe("lambdaDependencies", () => {
   it("refuses an embedded engine that needs this machine, naming the variable to set", async () => {
     useMoto();
     await expect(
-      lambdaDependencies(environment({ VOXTRAIL_TRANSCRIBER: "local" }), CLOUD_BUILDERS),
+      lambdaDependencies(environment({ VOXTRAIL_TRANSCRIBER: "local" }), CLOUD_BUILDERS, EMBEDDED_IN_LAMBDA),
     ).rejects.toMatchObject({
       name: "InvalidInput",
       message: expect.stringMatching(/VOXTRAIL_TRANSCRIBER to cartesia-ink/),
@@ -78,10 +78,14 @@ describe("lambdaDependencies", () => {
   it("refuses to start without a boundary policy", async () => {
     useMoto();
     await expect(
-      lambdaDependencies(environment({ VOXTRAIL_BOUNDARY_POLICY: '{"not":"a policy"}' }), CLOUD_BUILDERS),
+      lambdaDependencies(
+        environment({ VOXTRAIL_BOUNDARY_POLICY: '{"not":"a policy"}' }),
+        CLOUD_BUILDERS,
+        EMBEDDED_IN_LAMBDA,
+      ),
     ).rejects.toMatchObject({ name: "BoundaryPolicyInvalid" });
     await expect(
-      lambdaDependencies(environment({ VOXTRAIL_BUCKET: "" }), CLOUD_BUILDERS),
+      lambdaDependencies(environment({ VOXTRAIL_BUCKET: "" }), CLOUD_BUILDERS, EMBEDDED_IN_LAMBDA),
     ).rejects.toMatchObject({
       message: "VOXTRAIL_BUCKET is not set",
     });
@@ -117,7 +121,7 @@ describe("records in Lambda: read on first use only", () => {
     useProxy();
     proxy.deny((request) => request.method === "GET" && request.key === recordsKey);
     const before = proxy.requests.length;
-    const deps = await lambdaDependencies(environment(), CLOUD_BUILDERS);
+    const deps = await lambdaDependencies(environment(), CLOUD_BUILDERS, EMBEDDED_IN_LAMBDA);
     expect(proxy.requests.slice(before).filter((r) => r.key === recordsKey)).toEqual([]);
     // Only a lookup reads them, and a 403 says so instead of passing for a missing object.
     await expect(deps.records.find({ orderNumber: "4271" })).rejects.toThrow(StoreAccessDenied);
@@ -126,7 +130,7 @@ describe("records in Lambda: read on first use only", () => {
 
   it("the first lookup reads the records object once, and later lookups reuse it", async () => {
     useProxy();
-    const deps = await lambdaDependencies(environment(), CLOUD_BUILDERS);
+    const deps = await lambdaDependencies(environment(), CLOUD_BUILDERS, EMBEDDED_IN_LAMBDA);
     const before = proxy.count("GET", recordsKey);
     expect(await deps.records.find({ orderNumber: "4271" })).toMatchObject({ matchedOn: "orderNumber" });
     expect(await deps.records.find({ accountNumber: "77-20" })).toMatchObject({ matchedOn: "accountNumber" });

@@ -4,6 +4,7 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { BoundaryPolicy, BoundaryPolicyInvalid, InvalidInput } from "@voxtrail/core";
 import {
   buildProviders,
+  type EmbeddedProviders,
   LocalReasoner,
   type ProviderRole,
   type Providers,
@@ -19,6 +20,11 @@ import {
 } from "@voxtrail/workflow";
 import type { StageDependencies } from "../dependencies";
 import { linkedSecret } from "./linked-secret";
+
+/** The embedded engines that run in Lambda: the rule-based reasoner, plain code. */
+export const EMBEDDED_IN_LAMBDA = {
+  reasoner: () => new LocalReasoner(),
+} satisfies EmbeddedProviders<"reasoner">;
 
 /** What every function gets in Lambda, whatever its stage: see {@link lambdaDependencies}. */
 export type FunctionDependencies = Pick<
@@ -39,9 +45,10 @@ export type FunctionDependencies = Pick<
  * policy the stack put in the environment (the repository's `config/boundary-policy/<stage>.json`),
  * and a provider for each role `builders` names, chosen by `buildProviders` from the environment's
  * selection. Each entry point passes only the builders of the roles its stage calls, so it bundles
- * no other provider's SDK. Embedded engines that need this machine (pocketsphinx, the flite
- * endpoint, the fixtures' records file) cannot run in Lambda: choosing one is an `InvalidInput`
- * naming the variable to set. The rule-based reasoner is plain code and runs anywhere.
+ * no other provider's SDK, and the embedded engines that can run in Lambda (`embedded`: the
+ * rule-based reasoner, plain code). Embedded engines that need this machine (pocketsphinx, the
+ * flite endpoint, the fixtures' records file) cannot: choosing one is an `InvalidInput` naming
+ * the variable to set.
  *
  * @example
  * // VOXTRAIL_BUCKET=... VOXTRAIL_BOUNDARY_POLICY='{...}' VOXTRAIL_TRANSCRIBER=cartesia-ink ...
@@ -50,15 +57,14 @@ export type FunctionDependencies = Pick<
 export async function lambdaDependencies<R extends ProviderRole = never>(
   env: NodeJS.ProcessEnv = process.env,
   builders: RoleBuilders<R> = {} as RoleBuilders<R>,
+  embedded: EmbeddedProviders<R> = {},
 ): Promise<FunctionDependencies & { [K in R]: Providers[K] }> {
   const stage = required(env, FUNCTION_ENVIRONMENT.stage);
   const selection = selectionFromEnvironment(env);
   // Deployed, the Cartesia key is the stage's sst.Secret, linked only to the functions that call
   // Cartesia; CARTESIA_API_KEY in the environment still wins (tests, a function run by hand).
   selection.cartesiaApiKey ??= linkedSecret(CARTESIA_SECRET);
-  const built = await buildProviders(selection, builders, {
-    embedded: { reasoner: () => new LocalReasoner() },
-  });
+  const built = await buildProviders(selection, builders, { embedded });
   const providers = Object.fromEntries(
     Object.entries(built).map(([role, provider]) => [role, provider ?? notInLambda(role as ProviderRole)]),
   ) as { [K in R]: Providers[K] };

@@ -1,6 +1,6 @@
 import { cloudReasoner, cloudRecords } from "@voxtrail/providers";
 import { reasonStage } from "../handlers/reason";
-import { lambdaDependencies } from "./lambda-dependencies";
+import { EMBEDDED_IN_LAMBDA, lambdaDependencies } from "./lambda-dependencies";
 import { lambdaHandler } from "./lambda-handler";
 
 /** Lambda entry point of Reason: the reasoner and the record lookup only. */
