@@ -114,6 +114,7 @@ describe("observability, against what the deployed functions emit (stage ci: dev
         VOXTRAIL_RECORDS_URI: `s3://${bucket}/records/records.jsonl`,
       },
       CLOUD_BUILDERS,
+      EMBEDDED_IN_LAMBDA,
     );
     const { transcriber: ink, ...cloud } = real;
     // Cartesia Ink is the one provider not called: its processor is the real one, its answer fixed.
