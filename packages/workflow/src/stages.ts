@@ -49,8 +49,8 @@ export const STAGE_TIMEOUT_SECONDS: Record<VoicemailStage, number> = {
  * does not stop a function when its Task times out: a state timeout that fired first would start
  * a retry (or the failure recorder) while the first attempt still runs and writes. With the
  * function's timeout this much earlier, its own deadline comes first: the attempt records itself
- * as failed with `StageTimedOut` shortly before it (packages/functions/src/lineage/activity.ts,
- * from the deadline invocation-deadline.ts keeps) and ends; the Task's timeout is only a backstop
+ * as failed with `StageTimedOut` shortly before it (middy's early timeout, set by the stage kernel,
+ * packages/functions/src/kernel/stage-handler.ts) and ends; the Task's timeout is only a backstop
  * (for a function that never got to run, or a cold start longer than the margin).
  */
 export const FUNCTION_TIMEOUT_MARGIN_SECONDS = 10;
