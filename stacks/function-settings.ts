@@ -2,6 +2,7 @@ import {
   CARTESIA_SECRET,
   FUNCTION_ENVIRONMENT,
   type FunctionSize,
+  PIPELINE_METRICS,
   type ProviderSelection,
 } from "../packages/workflow/src";
 import { FUNCTION_BUNDLING, FUNCTION_RUNTIME } from "./bundling";
@@ -72,7 +73,7 @@ export function functionSettings({
       [FUNCTION_ENVIRONMENT.stage]: $app.stage,
       [FUNCTION_ENVIRONMENT.boundaryPolicy]: boundaryPolicy,
       [FUNCTION_ENVIRONMENT.bucket]: bucketName,
-      POWERTOOLS_SERVICE_NAME: "voxtrail",
+      POWERTOOLS_SERVICE_NAME: PIPELINE_METRICS.service,
     }),
   );
   // The key exists only in stages that chose a Cartesia provider, and is linked only to the

@@ -1,4 +1,10 @@
-import { STAGE_FUNCTIONS, type StageFunction } from "../packages/workflow/src";
+import {
+  ATTEMPT_METRICS,
+  PIPELINE_METRICS,
+  STAGE_DURATION_METRICS,
+  STAGE_FUNCTIONS,
+  type StageFunction,
+} from "../packages/workflow/src";
 import type { SonicEndpoint } from "./sonic-endpoint";
 import type { StageConfig } from "./stage-config";
 
@@ -8,24 +14,6 @@ import type { StageConfig } from "./stage-config";
  * stage as `environment`) plus what packages/functions/src/metrics/activity-metrics.ts adds per
  * attempt (`stage`, `provider`). CloudWatch names a metric by all of its dimensions.
  */
-const PIPELINE_METRICS = {
-  namespace: "voxtrail",
-  service: "voxtrail",
-  dimensions: ["environment", "provider", "service", "stage"],
-} as const;
-
-/** Each stage's duration metric (handler start -> its output durable), as the handlers name the timing. */
-const STAGE_DURATION_METRICS = [
-  "ingest.duration",
-  "transcribe.duration",
-  "reason.duration",
-  "synthesize.duration",
-  "finalize.duration",
-] as const;
-
-/** Time to first audio byte of a synthesis (request sent -> first audio chunk). */
-const TTFB_METRIC = "synthesize.ttfb";
-
 /** The activity record's stage name of a synthesis (the `stage` dimension). */
 const SYNTHESIZE_STAGE = "Synthesize";
 
@@ -151,7 +139,7 @@ export function observability({
   const ttfb = new aws.cloudwatch.MetricAlarm("SynthesisTtfbAlarm", {
     alarmDescription: `synthesize.ttfb p95 above ${settings.ttfbP95Ms.threshold} ms in ${$app.stage}`,
     namespace: PIPELINE_METRICS.namespace,
-    metricName: TTFB_METRIC,
+    metricName: ATTEMPT_METRICS.ttfb,
     dimensions: {
       service: PIPELINE_METRICS.service,
       environment: $app.stage,
@@ -237,18 +225,18 @@ export function observability({
             executions(BATCH_WORKFLOWS[workflow].title, workflowArns[index] as string),
           ),
           graph("Time to first audio (ms)", [
-            ...search(TTFB_METRIC, "p50", "ttfb50"),
-            ...search(TTFB_METRIC, "p95", "ttfb95"),
+            ...search(ATTEMPT_METRICS.ttfb, "p50", "ttfb50"),
+            ...search(ATTEMPT_METRICS.ttfb, "p95", "ttfb95"),
           ]),
           ...(["p50", "p95"] as const).map((statistic) =>
             graph(
               `Stage durations ${statistic} (ms)`,
-              STAGE_DURATION_METRICS.flatMap((metric, index) =>
+              Object.values(STAGE_DURATION_METRICS).flatMap((metric, index) =>
                 search(metric, statistic, `d${statistic}${index}`),
               ),
             ),
           ),
-          graph("Failed stage attempts", search("stage.failed", "Sum", "failed")),
+          graph("Failed stage attempts", search(ATTEMPT_METRICS.failed, "Sum", "failed")),
           graph("Throttles", [
             ...functionNames.map((name) => [
               "AWS/Lambda",

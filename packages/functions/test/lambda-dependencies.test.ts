@@ -6,7 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { motoClientConfig } from "../../../test/setup/aws";
 import { S3AccessProxy } from "../../storage/test/s3-access-proxy";
 import { builtOnce } from "../src/lambda/built-once";
+import { handler as finalize } from "../src/lambda/finalize";
+import { handler as ingest } from "../src/lambda/ingest";
 import { EMBEDDED_IN_LAMBDA, lambdaDependencies } from "../src/lambda/lambda-dependencies";
+import { handler as reason } from "../src/lambda/reason";
 import { handler as transcribe } from "../src/lambda/transcribe";
 import { context } from "./stage-dependencies";
 
@@ -177,4 +180,28 @@ describe("builtOnce and a stage's Lambda entry point", () => {
       message: expect.stringMatching(/jobId/),
     });
   });
+
+  it.each([
+    ["ingest", ingest],
+    ["reason", reason],
+    ["finalize", finalize],
+  ])(
+    "the %s entry point builds its stage's dependencies from the stack's environment",
+    async (_, handler) => {
+      const { endpoint, credentials } = motoClientConfig();
+      for (const [name, value] of Object.entries({
+        ...environment(),
+        AWS_ENDPOINT_URL: endpoint,
+        AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      })) {
+        vi.stubEnv(name, value ?? "");
+      }
+      // Built (the rule-based reasoner included, which runs in Lambda): the stage rejects the input.
+      await expect(handler({ jobId: 42 }, context)).rejects.toMatchObject({
+        name: "InvalidInput",
+        message: expect.stringMatching(/input is malformed/),
+      });
+    },
+  );
 });

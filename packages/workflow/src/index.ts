@@ -3,6 +3,7 @@ export * from "./function-sizes";
 export * from "./job-id";
 export * from "./key-layout";
 export * from "./local-map-adaptation";
+export * from "./pipeline-metrics";
 export * from "./prompts-definition";
 export * from "./prompts-layout";
 export * from "./provider-selection";

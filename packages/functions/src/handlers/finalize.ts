@@ -1,3 +1,4 @@
+import { STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import type { StageDependencies } from "../dependencies";
 import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
@@ -43,7 +44,7 @@ export const finalizeStage = defineStage<ReportDependencies>()({
     });
     activity.outputs.push(report);
     clock.mark("report.announced");
-    activity.timings.push(clock.timing("finalize.duration", "handler.start", "report.announced"));
+    activity.timings.push(clock.timing(STAGE_DURATION_METRICS.Finalize, "handler.start", "report.announced"));
     return { jobId: job.jobId, outcome: "succeeded", report };
   },
 });

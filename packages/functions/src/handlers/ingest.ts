@@ -8,7 +8,14 @@ import {
   round,
   type SourceRef,
 } from "@voxtrail/core";
-import { ARTIFACT_FILES, jobIdFor, keys, type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
+import {
+  ARTIFACT_FILES,
+  jobIdFor,
+  keys,
+  type SourceIdentity,
+  STAGE_DURATION_METRICS,
+  sourceIdentityOf,
+} from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import { claimJob } from "../claims/job-claim";
 import type { StageDependencies } from "../dependencies";
@@ -99,7 +106,7 @@ export const ingestStage = defineStage<IngestDependencies>()({
         endEvent: "execution.start",
         ms: round(Math.max(0, queueDelayMs)),
       },
-      clock.timing("ingest.duration", "handler.start", "normalized.durable"),
+      clock.timing(STAGE_DURATION_METRICS.Ingest, "handler.start", "normalized.durable"),
     );
     return {
       jobId,

@@ -1,5 +1,5 @@
 import { Transcript } from "@voxtrail/core";
-import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
+import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putArtifact, putJsonArtifact, readJsonArtifact } from "../artifacts";
 import type { StageDependencies } from "../dependencies";
 import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
@@ -47,7 +47,7 @@ export const reasonStage = defineStage<ReasonDependencies>()({
     clock.mark("record.durable");
     activity.timings.push(
       clock.timing("reason.engine", "engine.start", "engine.end"),
-      clock.timing("reason.duration", "handler.start", "record.durable"),
+      clock.timing(STAGE_DURATION_METRICS.Reason, "handler.start", "record.durable"),
     );
     return { record: recordRef, replyText, timings: activity.timings };
   },

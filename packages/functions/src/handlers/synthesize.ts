@@ -1,5 +1,5 @@
 import { round } from "@voxtrail/core";
-import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
+import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import type { StageDependencies } from "../dependencies";
 import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
 import { SynthesizeInput, type SynthesizeResult } from "../state";
@@ -46,7 +46,7 @@ export const synthesizeStage = defineStage<SynthesizeDependencies>()({
     activity.timings.push(
       clock.timing("synthesize.setup", "handler.start", "stream.start"),
       ...streamTimings,
-      clock.timing("synthesize.duration", "handler.start", "reply.durable"),
+      clock.timing(STAGE_DURATION_METRICS.Synthesize, "handler.start", "reply.durable"),
     );
     return {
       replyAudio,

@@ -1,4 +1,4 @@
-import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
+import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
 import type { StageDependencies } from "../dependencies";
 import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
@@ -26,7 +26,7 @@ export const transcribeStage = defineStage<TranscribeDependencies>()({
     clock.mark("transcript.durable");
     activity.timings.push(
       clock.timing("transcribe.engine", "engine.start", "engine.end"),
-      clock.timing("transcribe.duration", "handler.start", "transcript.durable"),
+      clock.timing(STAGE_DURATION_METRICS.Transcribe, "handler.start", "transcript.durable"),
     );
     return { transcript: ref, timings: activity.timings };
   },

@@ -14,6 +14,7 @@ import { S3Store } from "@voxtrail/storage";
 import {
   CARTESIA_SECRET,
   FUNCTION_ENVIRONMENT,
+  PIPELINE_METRICS,
   PROVIDER_CHOICES,
   PROVIDER_ENVIRONMENT,
   selectionFromEnvironment,
@@ -70,10 +71,10 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
   ) as { [K in R]: Providers[K] };
   return {
     store: new S3Store({ client: new S3Client({}), bucket: required(env, FUNCTION_ENVIRONMENT.bucket) }),
-    logger: new Logger({ serviceName: "voxtrail" }),
+    logger: new Logger({ serviceName: PIPELINE_METRICS.service }),
     metrics: new Metrics({
-      namespace: "voxtrail",
-      serviceName: "voxtrail",
+      namespace: PIPELINE_METRICS.namespace,
+      serviceName: PIPELINE_METRICS.service,
       defaultDimensions: { environment: stage },
     }),
     compute: { kind: "aws-account", service: "lambda", region: required(env, "AWS_REGION") },

@@ -1,5 +1,6 @@
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { ActivityRecord } from "@voxtrail/core";
+import { ATTEMPT_METRICS } from "@voxtrail/workflow";
 
 /**
  * Adds one stage attempt's figures to the invocation's metrics, flushed as CloudWatch EMF by the
@@ -13,13 +14,13 @@ export function addActivityMetrics(metrics: Metrics, stage: string, record: Acti
   metrics.addDimensions({ stage, provider: record.conditions?.provider ?? "unknown" });
   metrics.addMetadata("jobId", record.jobId);
   for (const timing of record.timings) metrics.addMetric(timing.name, MetricUnit.Milliseconds, timing.ms);
-  if (record.outcome === "failed") metrics.addMetric("stage.failed", MetricUnit.Count, 1);
+  if (record.outcome === "failed") metrics.addMetric(ATTEMPT_METRICS.failed, MetricUnit.Count, 1);
   const activeStreams = record.conditions?.activeStreams;
   if (activeStreams !== undefined) {
-    metrics.addMetric("synthesize.activeStreams", MetricUnit.Count, activeStreams);
+    metrics.addMetric(ATTEMPT_METRICS.activeStreams, MetricUnit.Count, activeStreams);
   }
   if (record.delivery) {
-    metrics.addMetric("synthesize.stalls", MetricUnit.Count, record.delivery.stalls.length);
-    metrics.addMetric("synthesize.rtf", MetricUnit.NoUnit, record.delivery.rtf);
+    metrics.addMetric(ATTEMPT_METRICS.stalls, MetricUnit.Count, record.delivery.stalls.length);
+    metrics.addMetric(ATTEMPT_METRICS.rtf, MetricUnit.NoUnit, record.delivery.rtf);
   }
 }

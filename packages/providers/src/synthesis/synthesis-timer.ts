@@ -7,6 +7,7 @@ import {
   type StreamDelivery,
   type Timing,
 } from "@voxtrail/core";
+import { ATTEMPT_METRICS } from "@voxtrail/workflow";
 
 /**
  * The bookkeeping every streaming synthesizer does: when the request went out, when audio chunks
@@ -80,7 +81,7 @@ export class SynthesisTimer {
   timings(): Timing[] {
     const timings: Timing[] = [];
     if (this.#clock.has("audio.firstChunk")) {
-      timings.push(this.#clock.timing("synthesize.ttfb", "request.sent", "audio.firstChunk"));
+      timings.push(this.#clock.timing(ATTEMPT_METRICS.ttfb, "request.sent", "audio.firstChunk"));
     }
     if (this.#clock.has("stream.done")) {
       timings.push(this.#clock.timing("synthesize.total", "request.sent", "stream.done"));
