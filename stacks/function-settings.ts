@@ -8,12 +8,7 @@ import {
 import { FUNCTION_BUNDLING, FUNCTION_RUNTIME } from "./bundling";
 import { type ArnScope, DEPLOYED_FUNCTIONS, type DeployedFunction, type IamStatement } from "./permissions";
 import type { SonicEndpoint } from "./sonic-endpoint";
-import {
-  boundaryPolicyJson,
-  providerSelection,
-  type StageConfig,
-  selectionEnvironment,
-} from "./stage-config";
+import { boundaryPolicyJson, type StageConfig, selectionEnvironment, stageSelection } from "./stage-config";
 
 /** What every function of the stage runs with: where it runs, its providers, its boundary policy. */
 export interface FunctionSettings {
@@ -65,7 +60,7 @@ export function functionSettings({
     .apply(([partition, region, account]) => ({ partition, region, account }));
   const selection = $util
     .all([bucket.name, sonic?.name])
-    .apply(([bucketName, sonicEndpoint]) => providerSelection(config, { bucket: bucketName, sonicEndpoint }));
+    .apply(([bucketName, sonicEndpoint]) => stageSelection(config, { bucket: bucketName, sonicEndpoint }));
   const boundaryPolicy = boundaryPolicyJson(config, $cli.paths.root);
   const environment = $util.all([selection, bucket.name]).apply(
     ([selection, bucketName]): Record<string, string> => ({

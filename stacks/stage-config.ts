@@ -313,7 +313,7 @@ export function boundaryPolicyJson(config: StageConfig, root: string): string {
  * endpoint the stage uses or created, and the records object (a key in the stage's bucket or a
  * full `s3://` URI).
  */
-export function providerSelection(
+export function stageSelection(
   config: StageConfig,
   resolved: { bucket: string; sonicEndpoint?: string | undefined },
 ): ProviderSelection {

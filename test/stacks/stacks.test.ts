@@ -30,7 +30,7 @@ import {
   type PermissionTargets,
   stagePermissions,
 } from "../../stacks/permissions";
-import { providerSelection } from "../../stacks/stage-config";
+import { stageSelection } from "../../stacks/stage-config";
 import { evaluateStacks } from "./evaluate-stacks";
 import {
   COMPONENT,
@@ -547,7 +547,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
 
   it.each(DEPLOYED_FUNCTIONS)("gives %s the providers of dev.json, as the functions read them back", (fn) => {
     const variables = variablesOf(evaluation, fn);
-    const expected = providerSelection(dev, { bucket: bucketName, sonicEndpoint: "voxtrail-dev-sonic" });
+    const expected = stageSelection(dev, { bucket: bucketName, sonicEndpoint: "voxtrail-dev-sonic" });
     const { cartesiaApiKey, ...read } = selectionFromEnvironment(variables);
     expect(cartesiaApiKey).toBeUndefined();
     expect(read).toEqual(expected);

@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import {
   loadStageConfig,
   promptsMaxConcurrency,
-  providerSelection,
   type StageConfig,
   selectionEnvironment,
+  stageSelection,
 } from "../../stacks/stage-config";
 import {
   configEnvironment,
@@ -150,7 +150,7 @@ describe("stage configuration (config/stages/)", () => {
 
   it("passes the providers to the functions as environment variables they read back unchanged", () => {
     const config: StageConfig = load("dev").config;
-    const selection = providerSelection(config, {
+    const selection = stageSelection(config, {
       bucket: "voicemail-bucket",
       sonicEndpoint: "voxtrail-dev-sonic",
     });

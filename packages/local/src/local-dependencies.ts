@@ -10,7 +10,8 @@ import {
 } from "@voxtrail/core";
 import { loadBoundaryPolicy, type StageDependencies } from "@voxtrail/functions";
 import {
-  cloudProviders,
+  buildProviders,
+  CLOUD_BUILDERS,
   JsonlRecordLookup,
   LocalReasoner,
   PocketsphinxTranscriber,
@@ -59,19 +60,27 @@ export interface LocalDependencyOptions {
  * (or the `store` given), pocketsphinx, the local rule-based reasoner over a JSON Lines records file, and synthesis through
  * the real SageMaker Runtime client against the local Sonic-compatible endpoint (flite behind
  * Sonic's wire format), every processor's boundary `local`. A stage whose `providers` choice is not
- * `local` gets the cloud provider from `cloudProviders` instead (its own boundary, which the
+ * `local` gets the cloud provider `buildProviders` builds instead (its own boundary, which the
  * boundary policy then checks before each call). Logs are silent unless `POWERTOOLS_LOG_LEVEL`
  * asks for them.
  */
 export async function localDependencies(options: LocalDependencyOptions): Promise<StageDependencies> {
   const store = options.store ?? new DirectoryStore({ root: options.storeDir ?? ".voxtrail" });
-  const cloud = await cloudProviders(options.providers ?? ALL_LOCAL, options.providerClients);
+  const providers = await buildProviders(options.providers ?? ALL_LOCAL, CLOUD_BUILDERS, {
+    ...(options.providerClients ? { clients: options.providerClients } : {}),
+    embedded: {
+      transcriber: () => new PocketsphinxTranscriber(),
+      reasoner: () => new LocalReasoner(),
+      records: () => JsonlRecordLookup.fromFile(options.recordsFile),
+      synthesizer: () => localSonicSynthesizer(requireEndpoint(options.endpoint)),
+    },
+  });
   return {
     store,
-    transcriber: cloud.transcriber ?? new PocketsphinxTranscriber(),
-    reasoner: cloud.reasoner ?? new LocalReasoner(),
-    records: cloud.records ?? (await JsonlRecordLookup.fromFile(options.recordsFile)),
-    synthesizer: cloud.synthesizer ?? localSonicSynthesizer(requireEndpoint(options.endpoint)),
+    transcriber: built(providers.transcriber),
+    reasoner: built(providers.reasoner),
+    records: built(providers.records),
+    synthesizer: built(providers.synthesizer),
     events: new StoreEventPublisher(store),
     logger: new Logger({
       serviceName: "voxtrail",
@@ -112,6 +121,12 @@ export function localSonicSynthesizer(endpoint: Pick<SonicEndpoint, "url">): Syn
       boundary: LOCAL_BOUNDARY,
     },
   });
+}
+
+/** A provider every role of which has an embedded engine here: always built. */
+function built<T>(provider: T | undefined): T {
+  if (provider === undefined) throw new Error("buildProviders left a role with an embedded engine empty");
+  return provider;
 }
 
 function requireEndpoint(endpoint: SonicEndpoint | undefined): SonicEndpoint {

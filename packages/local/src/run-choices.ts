@@ -28,13 +28,13 @@ export interface ProviderChoices {
  * `CARTESIA_API_KEY`, `VOXTRAIL_BEDROCK_MODEL_ID`, ...; see `PROVIDER_ENVIRONMENT`), overridden by
  * the ones given. An unknown provider name, `sonic-sagemaker` without an endpoint name, or a cloud
  * synthesizer without a voice id (there is no voice every account has) is `InvalidInput`; other
- * missing settings are reported by `cloudProviders` when the runtime starts.
+ * missing settings are reported by `buildProviders` when the runtime starts.
  *
  * @example
- * const providers = providerSelection({ synthesizer: "sonic-sagemaker", sonicEndpoint: "sonic-3-6", voiceId });
+ * const providers = selectionFromChoices({ synthesizer: "sonic-sagemaker", sonicEndpoint: "sonic-3-6", voiceId });
  * const runtime = await LocalRuntime.start({ storeDir: ".voxtrail", providers });
  */
-export function providerSelection(
+export function selectionFromChoices(
   choices: ProviderChoices,
   env: NodeJS.ProcessEnv = process.env,
 ): ProviderSelection {

@@ -1,6 +1,7 @@
 export { collectSdkCalls, observeSdkCalls, type SdkClient } from "./aws/sdk-calls";
 export { CARTESIA_API_URL, type CartesiaConnectionOptions } from "./cartesia/cartesia-connection";
 export { buildProviders, type EmbeddedProviders, type RoleBuilders } from "./choice/build-providers";
+export { CLOUD_BUILDERS } from "./choice/cloud-builders";
 export type { ProviderClients, ProviderRole, Providers, RoleBuilder } from "./choice/provider-roles";
 export { cloudReasoner } from "./choice/reasoner-choice";
 export { cloudRecords } from "./choice/records-choice";
@@ -14,7 +15,6 @@ export { LocalReasoner, type LocalReasonerOptions } from "./reasoning/local-reas
 export { JsonlRecordLookup, type MatchedOn } from "./records/jsonl-record-lookup";
 export { S3RecordLookup, UNREAD_RECORDS_VERSION } from "./records/s3-records";
 export type { S3ObjectLocation } from "./records/s3-text-object";
-export { CLOUD_BUILDERS, cloudProviders, type SelectedProviders } from "./selection";
 export {
   CARTESIA_SAMPLE_RATES,
   CartesiaApiSynthesizer,

@@ -7,13 +7,19 @@ import { InvalidInput } from "@voxtrail/core";
 import { type ProviderSelection, selectionFromEnvironment } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
+import { buildProviders } from "../src/choice/build-providers";
+import { CLOUD_BUILDERS } from "../src/choice/cloud-builders";
+import type { ProviderClients } from "../src/choice/provider-roles";
 import { BedrockReasoner } from "../src/reasoning/bedrock";
 import { S3RecordLookup } from "../src/records/s3-records";
-import { cloudProviders } from "../src/selection";
 import { CartesiaApiSynthesizer } from "../src/synthesis/cartesia-api";
 import { SonicSageMakerSynthesizer } from "../src/synthesis/sonic-sagemaker";
 import { CartesiaInkTranscriber } from "../src/transcription/cartesia-ink";
 import { type CartesiaApiServer, sendJson, startCartesiaApiServer } from "./cartesia/cartesia-api-server";
+
+/** Every role's cloud provider, `undefined` where the selection chose `local`. */
+const cloudProviders = (selection: ProviderSelection, clients: ProviderClients = {}) =>
+  buildProviders(selection, CLOUD_BUILDERS, { clients });
 
 const API_KEY = "sk_car_selection-key-77c1";
 const credentials = { accessKeyId: "testing", secretAccessKey: "testing" };
@@ -98,7 +104,7 @@ describe("selectionFromEnvironment", () => {
   });
 });
 
-describe("cloudProviders", () => {
+describe("buildProviders with every cloud builder", () => {
   test("leaves local choices to the caller", async () => {
     expect(await cloudProviders({ transcriber: "local", reasoner: "local", synthesizer: "local" })).toEqual({
       transcriber: undefined,

@@ -91,7 +91,7 @@ export const PROVIDER_ENVIRONMENT = {
  * @example
  * // VOXTRAIL_REASONER=bedrock VOXTRAIL_BEDROCK_MODEL_ID=anthropic.claude-3-5-haiku-20241022-v1:0
  * const selection = selectionFromEnvironment(process.env);
- * const { reasoner } = await cloudProviders(selection);
+ * const { reasoner } = await buildProviders(selection, { reasoner: cloudReasoner });
  */
 export function selectionFromEnvironment(env: NodeJS.ProcessEnv = process.env): ProviderSelection {
   const read = (name: keyof typeof PROVIDER_ENVIRONMENT): string | undefined => {

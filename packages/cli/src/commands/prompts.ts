@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { PromptsReport } from "@voxtrail/core";
-import { type PromptsJobResult, PromptsRuntime, providerSelection } from "@voxtrail/local";
+import { type PromptsJobResult, PromptsRuntime, selectionFromChoices } from "@voxtrail/local";
 import { promptKeys } from "@voxtrail/workflow";
 import { PromptsProgressLine } from "../prompts-progress";
 import { UsageError } from "../usage-error";
@@ -113,7 +113,7 @@ function seconds(ms: number): string {
 
 function synthesizerChoice(options: PromptsOptions) {
   try {
-    return providerSelection({
+    return selectionFromChoices({
       synthesizer: options.synthesizer,
       sonicEndpoint: options["sonic-endpoint"],
       voiceId: options["voice-id"],

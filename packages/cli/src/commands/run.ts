@@ -3,8 +3,8 @@ import {
   BUNDLED_VOICEMAILS_DIR,
   collectInputFiles,
   LocalRuntime,
-  providerSelection,
   replyFormatNamed,
+  selectionFromChoices,
 } from "@voxtrail/local";
 import { isDone, jobLine, summaryLine } from "../job-lines";
 import { ProgressLine } from "../progress";
@@ -77,7 +77,7 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
 function runChoices(options: RunOptions) {
   try {
     return {
-      providers: providerSelection({
+      providers: selectionFromChoices({
         synthesizer: options.synthesizer,
         sonicEndpoint: options["sonic-endpoint"],
         voiceId: options["voice-id"],
