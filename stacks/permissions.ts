@@ -4,6 +4,7 @@ import {
   BATCH_INCOMING_PREFIX,
   BATCH_RESULTS_PREFIX,
   BATCH_WORKFLOW,
+  KEY_FOLDERS,
   keys,
   PROMPT_FUNCTIONS,
   PROMPTS_INCOMING_PREFIX,
@@ -15,7 +16,6 @@ import {
   VOICEMAIL_INCOMING_PREFIX,
   VOICEMAIL_WORKFLOW,
 } from "../packages/workflow/src";
-import { KEY_FOLDERS } from "./key-folders";
 
 /** Every Lambda function the stage deploys: the voicemail stages and the prompts functions. */
 export type DeployedFunction = StageFunction | PromptFunction;

@@ -1,5 +1,4 @@
-import { BATCH_RESULTS_PREFIX, keys } from "../packages/workflow/src";
-import { KEY_FOLDERS } from "./key-folders";
+import { BATCH_RESULTS_PREFIX, KEY_FOLDERS, keys } from "../packages/workflow/src";
 import type { StageConfig } from "./stage-config";
 
 /** The key prefixes whose lifecycle the stage configures (the key layout: packages/workflow/src/key-layout.ts). */

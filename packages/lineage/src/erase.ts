@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ErasedArtifact, ErasureRecord, ObjectStore } from "@voxtrail/core";
-import { erasureKey } from "./erasure-record";
+import { keys } from "@voxtrail/workflow";
 import { impact } from "./impact";
 import type { LineageGraph } from "./lineage-graph";
 
@@ -74,7 +74,7 @@ export async function erase(
       erased,
       keptRecords: (graph.jobs.get(jobId) ?? []).map((activity) => activity.key),
     };
-    const key = erasureKey(jobId);
+    const key = keys.erasure(jobId);
     await store.put(key, `${JSON.stringify(record, null, 2)}\n`, { contentType: "application/json" });
     for (const artifact of erased) await store.delete(artifact.key);
     result.records.push(key);

@@ -1,7 +1,6 @@
 export * from "./boundaries";
 export * from "./datazone";
 export * from "./erase";
-export * from "./erasure-record";
 export * from "./errors";
 export * from "./impact";
 export * from "./lineage-graph";

@@ -8,8 +8,7 @@ import {
   type ObjectStore,
   readJson,
 } from "@voxtrail/core";
-import { keys } from "@voxtrail/workflow";
-import { ERASURES_PREFIX, erasureKey } from "./erasure-record";
+import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 
 /** An activity record and the key it was read from. */
 export interface StoredActivity {
@@ -63,10 +62,10 @@ export async function readLineage(
 ): Promise<LineageSnapshot> {
   const concurrency = options.concurrency ?? 64;
   const [activityKeys, erasureKeys] = await Promise.all([
-    store.list(options.jobId ? keys.lineagePrefix(options.jobId) : "lineage/"),
+    store.list(options.jobId ? keys.lineagePrefix(options.jobId) : KEY_FOLDERS.lineage),
     options.jobId
-      ? store.head(erasureKey(options.jobId)).then((head) => (head ? [head.key] : []))
-      : store.list(ERASURES_PREFIX),
+      ? store.head(keys.erasure(options.jobId)).then((head) => (head ? [head.key] : []))
+      : store.list(KEY_FOLDERS.erasures),
   ]);
   const unreadable: UnreadableRecord[] = [];
   // A record that is not JSON, or not of its schema, is reported (unless `quiet`) and skipped.
@@ -123,8 +122,8 @@ export async function readLineage(
 
 /** The job an activity record's key belongs to (`lineage/<jobId>/<stage>-NN.json`); `""` for none. */
 function jobOfRecordKey(key: string): string {
-  const slash = key.indexOf("/", "lineage/".length);
-  return slash < 0 ? "" : key.slice("lineage/".length, slash);
+  const slash = key.indexOf("/", KEY_FOLDERS.lineage.length);
+  return slash < 0 ? "" : key.slice(KEY_FOLDERS.lineage.length, slash);
 }
 
 function recordKeysByJob(recordKeys: string[]): Map<string, string[]> {

@@ -12,7 +12,7 @@ import {
   readJson,
   SOURCE_KINDS,
 } from "@voxtrail/core";
-import { keys } from "@voxtrail/workflow";
+import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import { VerifyNeedsRecords } from "./errors";
 import type { LineageGraph } from "./lineage-graph";
 import type { StoredActivity } from "./lineage-snapshot";
@@ -129,10 +129,10 @@ export async function verify(
   const erasedJobs = new Set(erased.map((entry) => entry.jobId));
   const listed = options.jobId
     ? [
-        ...(await store.list(`artifacts/${options.jobId}/`)),
+        ...(await store.list(keys.artifactPrefix(options.jobId))),
         ...(await store.list(keys.report(options.jobId))),
       ]
-    : [...(await store.list("artifacts/")), ...(await store.list("reports/"))];
+    : [...(await store.list(KEY_FOLDERS.artifacts)), ...(await store.list(KEY_FOLDERS.reports))];
   for (const key of listed) {
     if (graph.writers.has(key)) continue;
     const jobId = /^(?:artifacts\/([^/]+)\/|reports\/([^/]+)\.json$)/.exec(key)?.slice(1).find(Boolean);

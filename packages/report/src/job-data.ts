@@ -1,5 +1,5 @@
 import { ActivityRecord, JobReport, type ObjectStore, readJson } from "@voxtrail/core";
-import { keys } from "@voxtrail/workflow";
+import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 
 /** What the store holds about one job: its report (once written) and its activity records. */
 export interface JobData {
@@ -34,9 +34,9 @@ export async function readJobs(
   const jobIds =
     "jobId" in selection
       ? [selection.jobId]
-      : (await store.list("reports/"))
-          .filter((key) => key.endsWith(".json"))
-          .map((key) => key.slice("reports/".length, -".json".length));
+      : (await store.list(KEY_FOLDERS.reports))
+          .map(keys.jobOfReport)
+          .filter((jobId): jobId is string => jobId !== undefined);
   const jobs: JobData[] = [];
   for (const jobId of jobIds) {
     const report = (await store.head(keys.report(jobId)))

@@ -20,27 +20,52 @@ export const ARTIFACT_FILES = {
 } as const;
 export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];
 
+/**
+ * The bucket's top-level folders: what IAM patterns, lifecycle rules and whole-store reads that
+ * cover every job are written over. Every key below is built from one of these.
+ */
+export const KEY_FOLDERS = {
+  incoming: "incoming/",
+  artifacts: "artifacts/",
+  lineage: "lineage/",
+  lineageSummaries: "lineage-summaries/",
+  claims: "claims/",
+  reports: "reports/",
+  events: "events/",
+  erasures: "erasures/",
+} as const;
+
 /** Key layout helpers. */
 export const keys = {
   /** Where an uploaded voicemail named `name` lands. */
   incomingVoicemail: (name: string) => `${VOICEMAIL_INCOMING_PREFIX}${name}`,
+  /** Prefix of a job's artifacts. */
+  artifactPrefix: (jobId: string) => `${KEY_FOLDERS.artifacts}${jobId}/`,
   /** One artifact of a job. */
-  artifact: (jobId: string, file: ArtifactFile) => `artifacts/${jobId}/${file}`,
+  artifact: (jobId: string, file: ArtifactFile) => `${KEY_FOLDERS.artifacts}${jobId}/${file}`,
   /** Prefix of a job's activity records. */
-  lineagePrefix: (jobId: string) => `lineage/${jobId}/`,
+  lineagePrefix: (jobId: string) => `${KEY_FOLDERS.lineage}${jobId}/`,
   /** One activity record: one per stage attempt. */
   lineage: (jobId: string, stage: string, attempt: number) =>
-    `lineage/${jobId}/${stage.toLowerCase()}-${String(attempt).padStart(2, "0")}.json`,
+    `${KEY_FOLDERS.lineage}${jobId}/${stage.toLowerCase()}-${String(attempt).padStart(2, "0")}.json`,
   /** Prefix of the jobs' lineage summaries. */
-  lineageSummaries: "lineage-summaries/",
+  lineageSummaries: KEY_FOLDERS.lineageSummaries,
   /** A job's lineage summary: a copy of its activity records, written when the job ends. */
-  lineageSummary: (jobId: string) => `lineage-summaries/${jobId}.json`,
+  lineageSummary: (jobId: string) => `${KEY_FOLDERS.lineageSummaries}${jobId}.json`,
   /** Prefix of a job's claims: one per run, created only if absent. */
-  claimPrefix: (jobId: string) => `claims/${jobId}/`,
+  claimPrefix: (jobId: string) => `${KEY_FOLDERS.claims}${jobId}/`,
   /** The claim of a job's `run`-th run. */
-  claim: (jobId: string, run: number) => `claims/${jobId}/run-${String(run).padStart(2, "0")}.json`,
+  claim: (jobId: string, run: number) =>
+    `${KEY_FOLDERS.claims}${jobId}/run-${String(run).padStart(2, "0")}.json`,
   /** A job's report. */
-  report: (jobId: string) => `reports/${jobId}.json`,
+  report: (jobId: string) => `${KEY_FOLDERS.reports}${jobId}.json`,
+  /** The job a report's key names (`reports/<jobId>.json`), or `undefined` for another key. */
+  jobOfReport: (key: string) =>
+    key.startsWith(KEY_FOLDERS.reports) && key.endsWith(".json")
+      ? key.slice(KEY_FOLDERS.reports.length, -".json".length)
+      : undefined,
   /** An outcome event the local runtime keeps instead of sending it to an event bus. */
-  event: (jobId: string, eventId: string) => `events/${jobId}/${eventId}.json`,
+  event: (jobId: string, eventId: string) => `${KEY_FOLDERS.events}${jobId}/${eventId}.json`,
+  /** A job's erasure record: what was erased, when, and why. */
+  erasure: (jobId: string) => `${KEY_FOLDERS.erasures}${jobId}.json`,
 };
