@@ -41,6 +41,9 @@ export const BadPromptRow = z.object({
 });
 export type BadPromptRow = z.infer<typeof BadPromptRow>;
 
+/** `bad-rows.json`: every bad row of a manifest, in line order. */
+export const BadPromptRows = z.array(BadPromptRow);
+
 /** How one prompt ended: written by `SynthesizePrompt` or `RecordPromptFailure` at `results/<id>.json`. */
 export const PromptResult = z.object({
   id: z.string(),

@@ -1,4 +1,4 @@
-import { mapLimit, type ObjectStore, PromptResult, readJson } from "@voxtrail/core";
+import { BadPromptRows, mapLimit, type ObjectStore, PromptResult, readJson } from "@voxtrail/core";
 import type { PromptsProgress } from "@voxtrail/local";
 import { promptKeys } from "@voxtrail/workflow";
 
@@ -34,13 +34,13 @@ export class PromptsWatcher {
       ]);
       if (!rows || !bad) return;
       const rowCount = countLines(await this.store.getBytes(rows.key));
-      const badRows: unknown = JSON.parse((await this.store.getBytes(bad.key)).toString("utf8"));
+      const badRows = await readJson(this.store, bad.key, BadPromptRows);
       this.#prepared = true;
       this.onProgress({
         type: "prepared",
         jobId: this.jobId,
         rows: rowCount,
-        badRows: Array.isArray(badRows) ? badRows.length : 0,
+        badRows: badRows.length,
       });
     }
     const listed = await this.store.list(promptKeys.resultsPrefix(this.jobId));

@@ -5,6 +5,7 @@ import {
   JobReport,
   ObjectNotFound,
   type ObjectStore,
+  readJson,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 
@@ -68,21 +69,17 @@ async function latestClaim(store: ObjectStore, jobId: string): Promise<JobClaim 
   return last === undefined ? undefined : readClaim(store, last);
 }
 
-async function readClaim(store: ObjectStore, key: string): Promise<JobClaim> {
-  return JobClaim.parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
+function readClaim(store: ObjectStore, key: string): Promise<JobClaim> {
+  return readJson(store, key, JobClaim);
 }
 
 /** The job report, if the claim's execution wrote it (a report of an earlier run does not count). */
 async function reportOf(store: ObjectStore, claim: JobClaim): Promise<JobReport | undefined> {
-  let body: Buffer;
-  try {
-    body = await store.getBytes(keys.report(claim.jobId));
-  } catch (error) {
+  const report = await readJson(store, keys.report(claim.jobId), JobReport).catch((error: unknown) => {
     if (error instanceof ObjectNotFound) return undefined;
     throw error;
-  }
-  const report = JobReport.parse(JSON.parse(body.toString("utf8")));
-  return report.execution.id === claim.executionId ? report : undefined;
+  });
+  return report?.execution.id === claim.executionId ? report : undefined;
 }
 
 function duplicateOf(claim: JobClaim, reason: DuplicateDelivery["duplicate"]["reason"]): ClaimDecision {

@@ -1,4 +1,12 @@
-import { ObjectNotFound, PROMPT_FORMATS, PromptResult, type PromptRow, round } from "@voxtrail/core";
+import {
+  isSchemaMismatch,
+  ObjectNotFound,
+  PROMPT_FORMATS,
+  PromptResult,
+  type PromptRow,
+  readJson,
+  round,
+} from "@voxtrail/core";
 import { promptKeys } from "@voxtrail/workflow";
 import type { StageDependencies } from "../dependencies";
 import { defineStage, type KernelDependencies, type Opening } from "../kernel/stage-definition";
@@ -92,10 +100,11 @@ export async function readPromptResult(
   id: string,
 ): Promise<PromptResult | undefined> {
   try {
-    const body = await deps.store.getBytes(promptKeys.result(jobId, id));
-    return PromptResult.safeParse(JSON.parse(body.toString("utf8"))).data;
+    return await readJson(deps.store, promptKeys.result(jobId, id), PromptResult);
   } catch (error) {
-    if (error instanceof ObjectNotFound || error instanceof SyntaxError) return undefined;
+    if (error instanceof ObjectNotFound || error instanceof SyntaxError || isSchemaMismatch(error)) {
+      return undefined;
+    }
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import {
-  BadPromptRow,
+  BadPromptRows,
   mapLimit,
   type PromptReportEntry,
   type PromptResult,
@@ -9,7 +9,6 @@ import {
   round,
 } from "@voxtrail/core";
 import { promptKeys } from "@voxtrail/workflow";
-import { z } from "zod";
 import { putArtifact } from "../artifacts";
 import { defineStage, type KernelDependencies, type Opening } from "../kernel/stage-definition";
 import { manifestLines } from "../prompts/manifest-lines";
@@ -66,7 +65,7 @@ export const writePromptsReportStage = defineStage<KernelDependencies>()({
 /** The report of the job as its rows and result objects stand now. */
 async function draftReport(deps: KernelDependencies, input: PreparedPrompts): Promise<ReportDraft> {
   const { jobId } = input;
-  const badRows = await readJson(deps.store, input.badRows.key, z.array(BadPromptRow));
+  const badRows = await readJson(deps.store, input.badRows.key, BadPromptRows);
   const rows: PromptRow[] = [];
   for await (const { bytes } of manifestLines(await deps.store.get(input.rows.key))) {
     if (bytes.byteLength > 0) rows.push(PromptRow.parse(JSON.parse(bytes.toString("utf8"))));

@@ -1,4 +1,10 @@
-import { ActivityRecord, type LineageSummary, type ObjectStore } from "@voxtrail/core";
+import {
+  ActivityRecord,
+  isSchemaMismatch,
+  type LineageSummary,
+  type ObjectStore,
+  readJson,
+} from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 
 /**
@@ -13,15 +19,11 @@ export async function writeLineageSummary(store: ObjectStore, jobId: string, now
   const recordKeys = await store.list(keys.lineagePrefix(jobId));
   const records: LineageSummary["records"] = [];
   for (const key of recordKeys) {
-    let json: unknown;
     try {
-      json = JSON.parse((await store.getBytes(key)).toString("utf8"));
+      records.push({ key, record: await readJson(store, key, ActivityRecord) });
     } catch (error) {
-      if (error instanceof SyntaxError) continue;
-      throw error;
+      if (!(error instanceof SyntaxError || isSchemaMismatch(error))) throw error;
     }
-    const parsed = ActivityRecord.safeParse(json);
-    if (parsed.success) records.push({ key, record: parsed.data });
   }
   const summary: LineageSummary = { schemaVersion: 1, jobId, writtenAt: now.toISOString(), records };
   await store.put(keys.lineageSummary(jobId), `${JSON.stringify(summary)}\n`, {
