@@ -7,14 +7,14 @@ import { reasonStage } from "./handlers/reason";
 import { recordFailureStage } from "./handlers/record-failure";
 import { recordPromptFailureStage } from "./handlers/record-prompt-failure";
 import { synthesizeStage } from "./handlers/synthesize";
-import { type SynthesizePromptDependencies, synthesizePromptStage } from "./handlers/synthesize-prompt";
+import { synthesizePromptStage } from "./handlers/synthesize-prompt";
 import { transcribeStage } from "./handlers/transcribe";
 import { writePromptsReportStage } from "./handlers/write-prompts-report";
-import type { KernelDependencies, StageDefinition } from "./kernel/stage-definition";
+import type { KernelDependencies, StageDefinition, StageNeeds } from "./kernel/stage-definition";
 import { type StageHandler, stageHandler } from "./kernel/stage-handler";
 
 /** What the prompts workflow's functions talk to: no transcriber, reasoner, records or event bus. */
-export type PromptDependencies = SynthesizePromptDependencies;
+export type PromptDependencies = StageNeeds<"synthesizer" | "language">;
 
 // biome-ignore lint/suspicious/noExplicitAny: a table of stages whose inputs and outputs differ.
 type AnyStage<D extends KernelDependencies> = StageDefinition<D, any, any, any>;

@@ -36,6 +36,20 @@ function environment(overrides: Record<string, string> = {}): NodeJS.ProcessEnv 
   };
 }
 
+/** The process environment of a function as the stack sets it, its AWS clients pointed at moto. */
+function useStackEnvironment(overrides: Record<string, string> = {}): void {
+  const { endpoint, credentials } = motoClientConfig();
+  for (const [name, value] of Object.entries({
+    ...environment(),
+    AWS_ENDPOINT_URL: endpoint,
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    ...overrides,
+  })) {
+    vi.stubEnv(name, value ?? "");
+  }
+}
+
 describe("lambdaDependencies", () => {
   beforeAll(async () => {
     const s3 = new S3Client(motoClientConfig());
@@ -160,16 +174,7 @@ describe("builtOnce and a stage's Lambda entry point", () => {
   });
 
   it("builds the dependencies again on the invocation after one whose build failed", async () => {
-    const { endpoint, credentials } = motoClientConfig();
-    for (const [name, value] of Object.entries({
-      ...environment(),
-      AWS_ENDPOINT_URL: endpoint,
-      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-      VOXTRAIL_BUCKET: "",
-    })) {
-      vi.stubEnv(name, value ?? "");
-    }
+    useStackEnvironment({ VOXTRAIL_BUCKET: "" });
     await expect(transcribe({ jobId: 42 }, context)).rejects.toMatchObject({
       message: "VOXTRAIL_BUCKET is not set",
     });
@@ -188,15 +193,7 @@ describe("builtOnce and a stage's Lambda entry point", () => {
   ])(
     "the %s entry point builds its stage's dependencies from the stack's environment",
     async (_, handler) => {
-      const { endpoint, credentials } = motoClientConfig();
-      for (const [name, value] of Object.entries({
-        ...environment(),
-        AWS_ENDPOINT_URL: endpoint,
-        AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-      })) {
-        vi.stubEnv(name, value ?? "");
-      }
+      useStackEnvironment();
       // Built (the rule-based reasoner included, which runs in Lambda): the stage rejects the input.
       await expect(handler({ jobId: 42 }, context)).rejects.toMatchObject({
         name: "InvalidInput",

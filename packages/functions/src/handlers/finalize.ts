@@ -1,14 +1,10 @@
 import { STAGE_DURATION_METRICS } from "@voxtrail/workflow";
-import type { StageDependencies } from "../dependencies";
-import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
+import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
 import { FinalizeInput, type FinalizeOutput } from "../state";
 
-/** What Finalize and the failure recorder needs besides the kernel's dependencies. */
-export type ReportDependencies = KernelDependencies & Pick<StageDependencies, "events">;
-
 /** Finalize: writes the job report (source, artifacts, per-stage timings) and announces success. */
-export const finalizeStage = defineStage<ReportDependencies>()({
+export const finalizeStage = defineStage<StageNeeds<"events">>()({
   name: "Finalize",
   input: FinalizeInput,
   endsJob: true,

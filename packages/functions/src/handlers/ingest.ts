@@ -18,13 +18,13 @@ import {
 } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import { claimJob } from "../claims/job-claim";
-import type { StageDependencies } from "../dependencies";
-import { defineStage, type KernelDependencies, type Opening } from "../kernel/stage-definition";
+import {
+  defineStage,
+  type KernelDependencies,
+  type Opening,
+  type StageNeeds,
+} from "../kernel/stage-definition";
 import { IngestInput, type JobState } from "../state";
-
-/** What Ingest needs besides the kernel's dependencies. */
-export type IngestDependencies = KernelDependencies &
-  Pick<StageDependencies, "executions" | "maxSourceBytes">;
 
 /** The normaliser is our own code running where the handler runs. */
 const NORMALIZER: Omit<Processor, "boundary"> = {
@@ -40,7 +40,7 @@ const NORMALIZER: Omit<Processor, "boundary"> = {
  * (`InvalidAudio` otherwise, with what is wrong), and writes a 16 kHz mono PCM copy for the
  * transcriber. Returns the job state every later stage reads.
  */
-export const ingestStage = defineStage<IngestDependencies>()({
+export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes">>()({
   name: "Ingest",
   input: IngestInput,
   flows: (deps) => [{ processor: normalizerOf(deps), kinds: ["source-audio", "normalized-audio"] }],
@@ -121,6 +121,6 @@ export const ingestStage = defineStage<IngestDependencies>()({
 });
 
 /** The normaliser: our own code, running where the handler runs. */
-function normalizerOf(deps: Pick<StageDependencies, "compute">): Processor {
+function normalizerOf(deps: Pick<KernelDependencies, "compute">): Processor {
   return { ...NORMALIZER, boundary: deps.compute };
 }

@@ -1,18 +1,14 @@
 import { Transcript } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putArtifact, putJsonArtifact, readJsonArtifact } from "../artifacts";
-import type { StageDependencies } from "../dependencies";
-import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
+import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { ReasonInput, type ReasonResult } from "../state";
-
-/** What Reason needs besides the kernel's dependencies. */
-export type ReasonDependencies = KernelDependencies & Pick<StageDependencies, "reasoner" | "records">;
 
 /**
  * Reason: turns the transcript into the voicemail's structured record (intent, entities, the
  * matching business record, summary, reply) and writes `record.json` and `reply.txt`.
  */
-export const reasonStage = defineStage<ReasonDependencies>()({
+export const reasonStage = defineStage<StageNeeds<"reasoner" | "records">>()({
   name: "Reason",
   input: ReasonInput,
   // The lookup receives entities taken from the transcript and returns a business record.

@@ -7,7 +7,7 @@ import {
 } from "@voxtrail/core";
 import { jobIdFor, ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/workflow";
 import { z } from "zod";
-import { defineStage } from "../kernel/stage-definition";
+import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
 import {
   JobState,
@@ -17,7 +17,6 @@ import {
   SynthesizeResult,
   TranscribeResult,
 } from "../state";
-import type { ReportDependencies } from "./finalize";
 
 /** The parts of a job state that may exist when a stage fails: each stage's result, if it got that far. */
 const PartialJob = JobState.extend({
@@ -41,7 +40,7 @@ interface FailedJob {
  * returns the cause the Fail state reports (error name and safe message). Its records go under
  * `Record<Stage>Failure`.
  */
-export const recordFailureStage = defineStage<ReportDependencies>()({
+export const recordFailureStage = defineStage<StageNeeds<"events">>()({
   name: "RecordFailure",
   input: RecordFailureInput,
   endsJob: true,

@@ -8,14 +8,14 @@ import {
   round,
 } from "@voxtrail/core";
 import { promptKeys } from "@voxtrail/workflow";
-import type { StageDependencies } from "../dependencies";
-import { defineStage, type KernelDependencies, type Opening } from "../kernel/stage-definition";
+import {
+  defineStage,
+  type KernelDependencies,
+  type Opening,
+  type StageNeeds,
+} from "../kernel/stage-definition";
 import { type PromptOutcome, SynthesizePromptInput } from "../prompts/prompt-state";
 import { storeSynthesis } from "../synthesis-artifact";
-
-/** What SynthesizePrompt needs besides the kernel's dependencies. */
-export type SynthesizePromptDependencies = KernelDependencies &
-  Pick<StageDependencies, "synthesizer" | "language">;
 
 /**
  * SynthesizePrompt: speaks one manifest row through the configured synthesizer and writes
@@ -30,7 +30,7 @@ export type SynthesizePromptDependencies = KernelDependencies &
  * thrown as named errors: Step Functions retries the transient ones, and the Map's Catch hands the
  * others to RecordPromptFailure.
  */
-export const synthesizePromptStage = defineStage<SynthesizePromptDependencies>()({
+export const synthesizePromptStage = defineStage<StageNeeds<"synthesizer" | "language">>()({
   name: "SynthesizePrompt",
   input: SynthesizePromptInput,
   flows: (deps) => [{ processor: deps.synthesizer.processor, kinds: ["prompt-manifest", "prompt-audio"] }],

@@ -1,13 +1,8 @@
 import { round } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
-import type { StageDependencies } from "../dependencies";
-import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
+import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { SynthesizeInput, type SynthesizeResult } from "../state";
 import { storeSynthesis } from "../synthesis-artifact";
-
-/** What Synthesize needs besides the kernel's dependencies. */
-export type SynthesizeDependencies = KernelDependencies &
-  Pick<StageDependencies, "synthesizer" | "language" | "replyFormat">;
 
 /**
  * Synthesize: speaks `reply.txt` through the configured synthesizer (Sonic on SageMaker, or the
@@ -16,7 +11,7 @@ export type SynthesizeDependencies = KernelDependencies &
  * gap between chunks, and the real-time factor. The activity record also keeps every gap between
  * chunks, the stalls, and the number of synthesis streams open in this process when this one began.
  */
-export const synthesizeStage = defineStage<SynthesizeDependencies>()({
+export const synthesizeStage = defineStage<StageNeeds<"synthesizer" | "language" | "replyFormat">>()({
   name: "Synthesize",
   input: SynthesizeInput,
   flows: (deps) => [{ processor: deps.synthesizer.processor, kinds: ["reply-text", "reply-audio"] }],

@@ -1,14 +1,10 @@
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
-import type { StageDependencies } from "../dependencies";
-import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
+import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { TranscribeInput, type TranscribeResult } from "../state";
 
-/** What Transcribe needs besides the kernel's dependencies. */
-export type TranscribeDependencies = KernelDependencies & Pick<StageDependencies, "transcriber" | "language">;
-
 /** Transcribe: runs the configured transcriber on the normalised audio and writes `transcript.json`. */
-export const transcribeStage = defineStage<TranscribeDependencies>()({
+export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language">>()({
   name: "Transcribe",
   input: TranscribeInput,
   flows: (deps) => [{ processor: deps.transcriber.processor, kinds: ["normalized-audio", "transcript"] }],

@@ -9,6 +9,15 @@ export type KernelDependencies = Pick<
   "store" | "logger" | "compute" | "boundaryPolicy" | "metrics" | "now" | "jobsInFlight"
 >;
 
+/**
+ * The dependencies of a stage that needs `K` besides the kernel's: what its Lambda entry point
+ * must build, and no more.
+ *
+ * @example
+ * defineStage<StageNeeds<"transcriber" | "language">>()({ ... });
+ */
+export type StageNeeds<K extends keyof StageDependencies> = KernelDependencies & Pick<StageDependencies, K>;
+
 /** What a stage's code gets for one invocation. */
 export interface Invocation<D> {
   /** The dependencies, with a store that refuses every call once the attempt has run out of time. */
