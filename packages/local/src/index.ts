@@ -12,4 +12,5 @@ export * from "./prompts-runtime";
 export * from "./run-choices";
 export * from "./sonic-endpoint/server";
 export * from "./state-machine/local-state-machine";
+export * from "./transcribe-endpoint/server";
 export * from "./workflow-runtime";

@@ -1,0 +1,91 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ObjectStore, Transcriber } from "@voxtrail/core";
+import { PocketsphinxTranscriber } from "@voxtrail/providers";
+import { answer, readJsonRequest, ServiceError } from "./json-protocol";
+import { TranscriptionJobs } from "./transcription-jobs";
+
+/** How to start the local Transcribe endpoint. */
+export interface TranscribeEndpointOptions {
+  /** The store that stands in for S3: media is read from it, output written into it. */
+  store: ObjectStore;
+  /** The recogniser behind the endpoint; pocketsphinx by default. */
+  transcriber?: Transcriber;
+  /** The account id written into output documents; a placeholder by default. */
+  accountId?: string;
+}
+
+/** A running local Transcribe endpoint. */
+export interface TranscribeEndpoint {
+  /** Base URL to give a Transcribe client as its `endpoint`, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Resolves once every job started so far has ended. */
+  settled(): Promise<void>;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a local endpoint that speaks Amazon Transcribe's batch API as the AWS SDK sends it (JSON
+ * 1.1: `StartTranscriptionJob`, `GetTranscriptionJob`, `DeleteTranscriptionJob`), backed by the
+ * embedded recogniser, as the local Sonic endpoint is backed by flite: a job reads its media from
+ * `store` by its `s3://` URI and writes Transcribe's output document into `store` at `OutputKey`.
+ * What differs from Transcribe: English only, the output bucket must be the store's and the key
+ * must end in `.json`, there is no punctuation, and requests are not signature-checked.
+ *
+ * @example
+ * const endpoint = await startTranscribeEndpoint({ store });
+ * const client = new TranscribeClient({ endpoint: endpoint.url, region: "us-east-1", credentials });
+ * await client.send(new StartTranscriptionJobCommand({ ... }));
+ * await endpoint.close();
+ */
+export async function startTranscribeEndpoint(
+  options: TranscribeEndpointOptions,
+): Promise<TranscribeEndpoint> {
+  const jobs = new TranscriptionJobs(
+    options.store,
+    options.transcriber ?? new PocketsphinxTranscriber(),
+    options.accountId ?? "000000000000",
+  );
+  const server = createServer((req, res) => {
+    readJsonRequest(req, "Transcribe")
+      .then(({ operation, body }) => {
+        if (operation === "StartTranscriptionJob") return { TranscriptionJob: jobs.start(body) };
+        if (operation === "GetTranscriptionJob")
+          return { TranscriptionJob: jobs.get(body.TranscriptionJobName) };
+        if (operation === "DeleteTranscriptionJob") {
+          jobs.delete(body.TranscriptionJobName);
+          return {};
+        }
+        throw new ServiceError(
+          400,
+          "UnknownOperationException",
+          "this stand-in serves batch transcription jobs only",
+        );
+      })
+      .then(
+        (value) => answer(res, 200, value),
+        (error: unknown) =>
+          error instanceof ServiceError
+            ? answer(res, error.status, { __type: error.type, Message: error.message })
+            : answer(res, 500, { __type: "InternalFailureException", Message: "Internal failure" }),
+      );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    settled: () => jobs.settled(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,141 @@
+import { normalizeForTranscription } from "@voxtrail/audio";
+import { InvalidAudio, type ObjectStore, type Transcriber } from "@voxtrail/core";
+import { ServiceError } from "./json-protocol";
+import { transcribeOutputDocument } from "./transcribe-output-document";
+
+/** A job as `GetTranscriptionJob` describes it (the fields this stand-in keeps). */
+export interface TranscriptionJob {
+  TranscriptionJobName: string;
+  TranscriptionJobStatus: "IN_PROGRESS" | "COMPLETED" | "FAILED";
+  LanguageCode: string;
+  Media: { MediaFileUri: string };
+  /** Epoch seconds, as JSON 1.1 carries timestamps. */
+  CreationTime: number;
+  StartTime: number;
+  CompletionTime?: number;
+  FailureReason?: string;
+  Transcript?: { TranscriptFileUri: string };
+}
+
+const JOB_NAME = /^[0-9a-zA-Z._-]{1,200}$/;
+/** The reason Transcribe gives for media it cannot decode. */
+const UNSUPPORTED_MEDIA = "Unsupported media format";
+
+/**
+ * The stand-in's transcription jobs, by name: started from a request, run in the background on the
+ * embedded recogniser over media read from `store`, their output written back into `store` where
+ * the request said. Refusals are the service's (`BadRequestException`, `ConflictException`,
+ * `NotFoundException`); a job whose media is not audio ends `FAILED` with Transcribe's reason.
+ *
+ * @example
+ * const jobs = new TranscriptionJobs(store, new PocketsphinxTranscriber(), "000000000000");
+ * jobs.start(request.body); // then jobs.get(name) until COMPLETED
+ */
+export class TranscriptionJobs {
+  readonly #jobs = new Map<string, TranscriptionJob>();
+  readonly #running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly transcriber: Transcriber,
+    private readonly accountId: string,
+  ) {}
+
+  /** `StartTranscriptionJob`: checks the request, records the job, and runs it in the background. */
+  start(body: Record<string, unknown>): TranscriptionJob {
+    const name = body.TranscriptionJobName;
+    if (typeof name !== "string" || !JOB_NAME.test(name)) {
+      throw badRequest(
+        "1 validation error detected: Value at 'transcriptionJobName' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[0-9a-zA-Z._-]+",
+      );
+    }
+    if (this.#jobs.has(name)) {
+      throw new ServiceError(
+        400,
+        "ConflictException",
+        "The requested job name already exists. Use a different job name.",
+      );
+    }
+    const media = (body.Media as { MediaFileUri?: unknown } | undefined)?.MediaFileUri;
+    const mediaKey = typeof media === "string" ? this.#keyOf(media) : undefined;
+    if (mediaKey === undefined)
+      throw badRequest(`Media.MediaFileUri must be s3://${this.store.bucket}/<key>`);
+    const language = body.LanguageCode;
+    if (typeof language !== "string" || !/^en-[A-Z]{2}$/.test(language)) {
+      throw badRequest("this stand-in transcribes English only: LanguageCode must be en-US, en-GB, ...");
+    }
+    const outputKey = body.OutputKey;
+    if (
+      body.OutputBucketName !== this.store.bucket ||
+      typeof outputKey !== "string" ||
+      !outputKey.endsWith(".json")
+    ) {
+      throw badRequest(`OutputBucketName must be ${this.store.bucket} and OutputKey a key ending in .json`);
+    }
+    const now = Date.now() / 1000;
+    const job: TranscriptionJob = {
+      TranscriptionJobName: name,
+      TranscriptionJobStatus: "IN_PROGRESS",
+      LanguageCode: language,
+      Media: { MediaFileUri: media as string },
+      CreationTime: now,
+      StartTime: now,
+    };
+    this.#jobs.set(name, job);
+    const run = this.#run(job, mediaKey, outputKey).finally(() => this.#running.delete(run));
+    this.#running.add(run);
+    return { ...job };
+  }
+
+  /** `GetTranscriptionJob`. */
+  get(name: unknown): TranscriptionJob {
+    return { ...this.#job(name) };
+  }
+
+  /** `DeleteTranscriptionJob`: forgets the job (its output stays, as Transcribe's does). */
+  delete(name: unknown): void {
+    this.#jobs.delete(this.#job(name).TranscriptionJobName);
+  }
+
+  /** Resolves once every job started so far has ended. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#running]);
+  }
+
+  async #run(job: TranscriptionJob, mediaKey: string, outputKey: string): Promise<void> {
+    try {
+      const { wav } = normalizeForTranscription(await this.store.getBytes(mediaKey));
+      const transcript = await this.transcriber.transcribe(wav, { language: job.LanguageCode });
+      const document = transcribeOutputDocument(job.TranscriptionJobName, this.accountId, transcript);
+      await this.store.put(outputKey, JSON.stringify(document), { contentType: "application/json" });
+      job.Transcript = { TranscriptFileUri: this.store.uri(outputKey) };
+      job.TranscriptionJobStatus = "COMPLETED";
+    } catch (error) {
+      job.TranscriptionJobStatus = "FAILED";
+      job.FailureReason = error instanceof InvalidAudio ? UNSUPPORTED_MEDIA : "Internal failure";
+    }
+    job.CompletionTime = Date.now() / 1000;
+  }
+
+  #job(name: unknown): TranscriptionJob {
+    const job = typeof name === "string" ? this.#jobs.get(name) : undefined;
+    if (!job) {
+      throw new ServiceError(
+        400,
+        "NotFoundException",
+        "The requested job couldn't be found. Check the job name and try your request again.",
+      );
+    }
+    return job;
+  }
+
+  /** The store key of `s3://<the store's bucket>/<key>`, or `undefined` for any other URI. */
+  #keyOf(uri: string): string | undefined {
+    const prefix = `s3://${this.store.bucket}/`;
+    return uri.startsWith(prefix) && uri.length > prefix.length ? uri.slice(prefix.length) : undefined;
+  }
+}
+
+function badRequest(message: string): ServiceError {
+  return new ServiceError(400, "BadRequestException", message);
+}
