@@ -50,6 +50,7 @@ try {
   };
   const input: SynthesizeInput = {
     jobId,
+    run: 1,
     source,
     audioMs: 1000,
     eventTime: new Date().toISOString(),

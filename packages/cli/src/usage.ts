@@ -23,8 +23,10 @@ Usage:
         --sonic-endpoint NAME
                            the SageMaker endpoint serving Sonic (sonic-sagemaker)
         --voice-id ID      the Sonic voice of a cloud synthesizer (required with one)
-        --transcriber NAME local (pocketsphinx, the default) or cartesia-ink (needs
-                           CARTESIA_API_KEY)
+        --transcriber NAME local (pocketsphinx, the default), cartesia-ink (needs
+                           CARTESIA_API_KEY) or amazon-transcribe (a Transcribe batch job the
+                           workflow starts, waits for and reads; locally served by a stand-in
+                           that speaks Transcribe's API over pocketsphinx)
         --reasoner NAME    local (rule-based, the default) or bedrock (Converse; the model from
                            VOXTRAIL_BEDROCK_MODEL_ID)
         --reply-format NAME

@@ -43,6 +43,18 @@ export const SdkCall = z.object({
 });
 export type SdkCall = z.infer<typeof SdkCall>;
 
+/**
+ * A job the attempt ran on a managed service (an Amazon Transcribe transcription job): the
+ * service, the job's name, and the S3 URIs it read and wrote. Pointers only.
+ */
+export const ServiceJob = z.object({
+  service: z.string(),
+  name: z.string(),
+  input: z.string(),
+  output: z.string(),
+});
+export type ServiceJob = z.infer<typeof ServiceJob>;
+
 /** The activity record version written now; version 1 records lack `policy` and `sideChannels`. */
 export const ACTIVITY_RECORD_VERSION = 2 as const;
 
@@ -77,5 +89,7 @@ export const ActivityRecord = z.object({
   sideChannels: SideChannels.optional(),
   /** The AWS SDK calls the attempt made, with the SDK's own retries (absent when it made none). */
   sdkCalls: z.array(SdkCall).optional(),
+  /** The managed-service job the attempt ran, when it ran one (Transcribe's start-to-read record). */
+  serviceJob: ServiceJob.optional(),
 });
 export type ActivityRecord = z.infer<typeof ActivityRecord>;

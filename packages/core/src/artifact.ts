@@ -6,6 +6,8 @@ export const ArtifactKind = z.enum([
   "source-audio",
   "normalized-audio",
   "transcript",
+  /** A transcription service's own output document (Amazon Transcribe's JSON), before it is read. */
+  "transcription-output",
   "record",
   "reply-text",
   "reply-audio",

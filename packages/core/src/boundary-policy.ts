@@ -16,6 +16,12 @@ export const AllowedBoundary = z.object({
   regions: z.array(z.string()).optional(),
   services: z.array(z.string()).optional(),
   hosts: z.array(z.string()).optional(),
+  /**
+   * A condition outside the pipeline the entry depends on, by name, for auditors and the doctor
+   * check: `ai-services-opt-out` (the AWS organization opts the service out of using content to
+   * improve its models). The pipeline cannot see it at run time, so it does not narrow the entry.
+   */
+  requires: z.enum(["ai-services-opt-out"]).optional(),
 });
 export type AllowedBoundary = z.infer<typeof AllowedBoundary>;
 

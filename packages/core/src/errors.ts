@@ -67,6 +67,26 @@ export class TranscriptionFailed extends VoxtrailError {
   readonly retryable = false;
 }
 
+/** The transcription service has no capacity now (throttled, limit of concurrent jobs): retry with backoff. */
+export class TranscriptionThrottled extends VoxtrailError {
+  readonly retryable = true;
+}
+
+/** The transcription service refused the request or its audio: retrying the same input will not help. */
+export class TranscriptionRefused extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** A transcription job ended `FAILED`; the message is the service's reason, never the caller's words. */
+export class TranscriptionJobFailed extends VoxtrailError {
+  readonly retryable = false;
+}
+
+/** A transcription job had not ended when the workflow stopped waiting for it. */
+export class TranscriptionTimedOut extends VoxtrailError {
+  readonly retryable = false;
+}
+
 /** The reasoner could not produce a structured record. */
 export class ReasoningFailed extends VoxtrailError {
   readonly retryable = false;
@@ -123,6 +143,7 @@ export const TRANSIENT_ERROR_NAMES = [
   SynthesisThrottled.name,
   SynthesisStreamInterrupted.name,
   ReasoningThrottled.name,
+  TranscriptionThrottled.name,
   "Lambda.ServiceException",
   "Lambda.AWSLambdaException",
   "Lambda.SdkClientException",

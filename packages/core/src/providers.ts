@@ -12,6 +12,37 @@ export interface Transcriber {
   transcribe(wav16k: Uint8Array, options: { language: string; signal?: AbortSignal }): Promise<Transcript>;
 }
 
+/** What a transcription job is started with: its name, the audio's and the output's S3 locations. */
+export interface TranscriptionJobRequest {
+  /** Unique per job run, so a retried start finds its own job. */
+  jobName: string;
+  /** The audio, `s3://bucket/key`. */
+  mediaUri: string;
+  /** Where the service writes its output document: a key of our bucket ending in `.json`. */
+  outputBucket: string;
+  outputKey: string;
+  language: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Transcription as a job on a managed service (Amazon Transcribe): started on audio in S3, waited
+ * for by the workflow, then read back from the output document the service wrote.
+ */
+export interface TranscriptionService {
+  readonly processor: Processor;
+  /** The job name of run `run` of voxtrail job `jobId`: the same for every retry of that run. */
+  jobName(jobId: string, run: number): string;
+  /**
+   * Starts the job. `already-started` when a job of that name exists: a retried start's own job,
+   * to wait for. `TranscriptionRefused` for a request or audio the service will not take,
+   * `TranscriptionThrottled` when it has no capacity now.
+   */
+  start(request: TranscriptionJobRequest): Promise<"started" | "already-started">;
+  /** The transcript in the job's output document; `TranscriptionFailed` for another shape. */
+  transcriptOf(document: unknown, context: { language: string; audioMs: number }): Transcript;
+}
+
 /** Finds the business record a voicemail refers to. */
 export interface RecordLookup {
   readonly processor: Processor;

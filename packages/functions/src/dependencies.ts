@@ -11,6 +11,7 @@ import type {
   RecordLookup,
   Synthesizer,
   Transcriber,
+  TranscriptionService,
 } from "@voxtrail/core";
 
 /**
@@ -20,6 +21,12 @@ import type {
 export interface StageDependencies {
   store: ObjectStore;
   transcriber: Transcriber;
+  /**
+   * Transcription as a job on a managed service (Amazon Transcribe), when the stage chose it: the
+   * workflow then starts the job, waits for it, and reads it back (handlers/start-transcription.ts,
+   * handlers/read-transcription.ts) instead of calling `transcriber`.
+   */
+  transcriptionService?: TranscriptionService;
   reasoner: Reasoner;
   /**
    * A lookup that reads its records on first use (S3's) has `load()`: Reason calls it before

@@ -13,6 +13,8 @@ export type IngestInput = z.infer<typeof IngestInput>;
 /** The job as every later stage sees it: written by Ingest, pointers only. */
 export const JobState = z.object({
   jobId: z.string(),
+  /** The job's run (its claim's number): a rerun of a failed job is run 2, 3, ... */
+  run: z.number().int().positive(),
   source: SourceRef,
   audioMs: z.number().nonnegative(),
   eventTime: z.string(),
@@ -46,6 +48,46 @@ export type SynthesizeResult = z.infer<typeof SynthesizeResult>;
 /** Input of Transcribe. */
 export const TranscribeInput = JobState;
 export type TranscribeInput = z.infer<typeof TranscribeInput>;
+
+/**
+ * A transcription job as `GetTranscriptionJob` describes it (the fields read; timestamps are epoch
+ * seconds in the API's JSON, or ISO strings).
+ */
+export const DescribedTranscriptionJob = z.looseObject({
+  TranscriptionJobStatus: z.string(),
+  FailureReason: z.string().optional(),
+  CreationTime: z.union([z.number(), z.string()]).optional(),
+  StartTime: z.union([z.number(), z.string()]).optional(),
+  CompletionTime: z.union([z.number(), z.string()]).optional(),
+});
+export type DescribedTranscriptionJob = z.infer<typeof DescribedTranscriptionJob>;
+
+/**
+ * The transcription job the start step began, at `$.transcription`: its name, where its output
+ * goes, when it was requested, how often the workflow has polled it, and (once polled) how the
+ * service describes it. Pointers only.
+ */
+export const TranscriptionState = z.object({
+  jobName: z.string(),
+  mediaUri: z.string(),
+  outputKey: z.string(),
+  requestedAt: z.string(),
+  polls: z.object({ count: z.number().int().nonnegative() }),
+  /** The last `GetTranscriptionJob` response, as the workflow's poll stored it. */
+  described: z.object({ TranscriptionJob: DescribedTranscriptionJob }).optional(),
+});
+export type TranscriptionState = z.infer<typeof TranscriptionState>;
+
+/** Input of the start step of a transcription job: the job state, as the Task state's Parameters wrap it. */
+export const StartTranscriptionInput = z.object({ step: z.literal("start"), job: JobState });
+export type StartTranscriptionInput = z.infer<typeof StartTranscriptionInput>;
+
+/** Input of the read step: the job state with the transcription job the workflow waited for. */
+export const ReadTranscriptionInput = z.object({
+  step: z.literal("read"),
+  job: JobState.extend({ transcription: TranscriptionState }),
+});
+export type ReadTranscriptionInput = z.infer<typeof ReadTranscriptionInput>;
 /** Input of Reason. */
 export const ReasonInput = JobState.extend({ transcribe: TranscribeResult });
 export type ReasonInput = z.infer<typeof ReasonInput>;

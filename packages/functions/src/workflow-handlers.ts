@@ -9,6 +9,7 @@ import { recordPromptFailureStage } from "./handlers/record-prompt-failure";
 import { synthesizeStage } from "./handlers/synthesize";
 import { synthesizePromptStage } from "./handlers/synthesize-prompt";
 import { transcribeStage } from "./handlers/transcribe";
+import { transcriptionJobHandler } from "./handlers/transcription-job";
 import { writePromptsReportStage } from "./handlers/write-prompts-report";
 import type { KernelDependencies, StageDefinition, StageNeeds } from "./kernel/stage-definition";
 import { type StageHandler, stageHandler } from "./kernel/stage-handler";
@@ -55,14 +56,18 @@ export function workflowHandlers<F extends string, D extends KernelDependencies>
 }
 
 /**
- * The voicemail workflow's handlers over `deps`.
+ * The voicemail workflow's handlers over `deps`. With a transcription service in `deps`, the
+ * Transcribe function runs its job's start and read steps (handlers/transcription-job.ts).
  *
  * @example
  * const handlers = createStageHandlers(deps);
  * await handlers.ingest(event, context);
  */
 export function createStageHandlers(deps: StageDependencies): Record<StageFunction, StageHandler<unknown>> {
-  return workflowHandlers<StageFunction, StageDependencies>(VOICEMAIL_STAGES, deps);
+  const handlers = workflowHandlers<StageFunction, StageDependencies>(VOICEMAIL_STAGES, deps);
+  const { transcriptionService } = deps;
+  if (transcriptionService) handlers.transcribe = transcriptionJobHandler({ ...deps, transcriptionService });
+  return handlers;
 }
 
 /**

@@ -7,11 +7,13 @@ import {
   LOCAL_BOUNDARY,
   type ObjectStore,
   type Synthesizer,
+  type TranscriptionService,
 } from "@voxtrail/core";
 import { loadBoundaryPolicy, type StageDependencies } from "@voxtrail/functions";
 import {
   buildProviders,
   CLOUD_BUILDERS,
+  cloudTranscriptionService,
   JsonlRecordLookup,
   LocalReasoner,
   PocketsphinxTranscriber,
@@ -46,6 +48,8 @@ export interface LocalDependencyOptions {
   providers?: ProviderSelection;
   /** SDK clients for the cloud providers instead of ones from the standard AWS configuration. */
   providerClients?: ProviderClients;
+  /** The transcription service to use instead of one built from the selection (the local stand-in's). */
+  transcriptionService?: TranscriptionService;
   replyFormat?: AudioFormat;
   /** Which executions are running, for duplicate-job claims (the local state machine's table). */
   executions: ExecutionLiveness;
@@ -66,7 +70,8 @@ export interface LocalDependencyOptions {
  */
 export async function localDependencies(options: LocalDependencyOptions): Promise<StageDependencies> {
   const store = options.store ?? new DirectoryStore({ root: options.storeDir ?? ".voxtrail" });
-  const providers = await buildProviders(options.providers ?? ALL_LOCAL, CLOUD_BUILDERS, {
+  const builders = { ...CLOUD_BUILDERS, transcriptionService: cloudTranscriptionService };
+  const providers = await buildProviders(options.providers ?? ALL_LOCAL, builders, {
     ...(options.providerClients ? { clients: options.providerClients } : {}),
     embedded: {
       transcriber: () => new PocketsphinxTranscriber(),
@@ -75,9 +80,11 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
       synthesizer: () => localSonicSynthesizer(requireEndpoint(options.endpoint)),
     },
   });
+  const transcriptionService = options.transcriptionService ?? providers.transcriptionService;
   return {
     store,
     transcriber: built(providers.transcriber),
+    ...(transcriptionService ? { transcriptionService } : {}),
     reasoner: built(providers.reasoner),
     records: built(providers.records),
     synthesizer: built(providers.synthesizer),

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { DuplicateDelivery, Gauge, type JobReport, mapLimit } from "@voxtrail/core";
 import { createStageHandlers } from "@voxtrail/functions";
-import { keys, type StageFunction, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
+import { keys, type StageFunction, transcriptionModeOf, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
 import { objectCreatedEvent } from "./events/object-created-event";
 import type { InputFile } from "./input-files";
 import type { StateTransition } from "./state-machine/local-state-machine";
@@ -52,7 +52,8 @@ export class LocalRuntime {
       {
         workflow: VOICEMAIL_WORKFLOW,
         handlers: (deps) => createStageHandlers({ ...deps, jobsInFlight: () => jobsInFlight.value }),
-        definition: VOICEMAIL_WORKFLOW.definition,
+        definition: (functionArns, providers) =>
+          VOICEMAIL_WORKFLOW.definition(functionArns, transcriptionModeOf(providers)),
       },
       options,
     );

@@ -7,6 +7,7 @@ import {
 } from "@voxtrail/core";
 import type { StageDependencies, StageHandler } from "@voxtrail/functions";
 import type { ProviderClients } from "@voxtrail/providers";
+import { DirectoryStore } from "@voxtrail/storage";
 import {
   type AslDefinition,
   type JobWorkflow,
@@ -22,6 +23,7 @@ import { localFunctionArns } from "./local-functions";
 import { type SonicEndpoint, type SonicEndpointOptions, startSonicEndpoint } from "./sonic-endpoint/server";
 import { LocalStateMachine, type StateTransition } from "./state-machine/local-state-machine";
 import { RunningExecutions } from "./state-machine/running-executions";
+import { type LocalTranscription, localTranscription } from "./transcribe-endpoint/local-transcription";
 
 /** Options of a local workflow runtime. */
 export interface WorkflowRuntimeOptions {
@@ -48,7 +50,19 @@ export interface WorkflowRuntimeOptions {
   replyFormat?: AudioFormat;
   /** How to start the local Sonic endpoint (its engine, injected faults) when synthesis is local. */
   endpoint?: Pick<SonicEndpointOptions, "engine" | "faults" | "chunkMs">;
+  /**
+   * Milliseconds each Wait state waits instead of the definition's seconds (a transcription job's
+   * polls); {@link LOCAL_WAIT_MS} by default.
+   */
+  waitMs?: number;
 }
+
+/**
+ * How long a Wait state waits locally. The local Transcribe endpoint ends a job in seconds, and a
+ * poll loop's bound is its polls times this wait: 90 polls of 1 s give pocketsphinx 90 s for a
+ * voicemail on a busy machine.
+ */
+export const LOCAL_WAIT_MS = 1000;
 
 /**
  * A workflow as the local runtime runs it: its descriptor, its handlers and the definition to run.
@@ -57,7 +71,7 @@ export interface WorkflowRuntimeOptions {
  * const voicemail: LocalWorkflow<StageFunction, typeof JobReport> = {
  *   workflow: VOICEMAIL_WORKFLOW,
  *   handlers: (deps) => createStageHandlers(deps),
- *   definition: VOICEMAIL_WORKFLOW.definition,
+ *   definition: (functionArns) => VOICEMAIL_WORKFLOW.definition(functionArns),
  * };
  */
 export interface LocalWorkflow<F extends string, R extends z.ZodType> {
@@ -65,8 +79,8 @@ export interface LocalWorkflow<F extends string, R extends z.ZodType> {
   workflow: JobWorkflow<F, R>;
   /** Each function's handler over the runtime's dependencies. */
   handlers(deps: StageDependencies): Record<F, StageHandler<unknown>>;
-  /** The definition to run, its Task states invoking `functionArns`. */
-  definition(functionArns: Record<F, string>): AslDefinition;
+  /** The definition to run, its Task states invoking `functionArns`, for the providers chosen. */
+  definition(functionArns: Record<F, string>, providers: ProviderSelection): AslDefinition;
 }
 
 /**
@@ -145,26 +159,38 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
     private readonly deps: StageDependencies,
     private readonly machine: LocalStateMachine,
     private readonly endpoint: SonicEndpoint | undefined,
-    private readonly retryIntervalMs: number | undefined,
+    private readonly transcription: LocalTranscription,
+    private readonly timing: { retryIntervalMs: number | undefined; waitMs: number },
   ) {}
 
-  /** Starts the local Sonic-compatible endpoint (when synthesis is local) and builds the state machine. */
+  /**
+   * Starts the local Sonic-compatible endpoint (when synthesis is local) and the local Transcribe
+   * endpoint (when the transcriber is `amazon-transcribe` and no Transcribe client is given), and
+   * builds the state machine.
+   */
   static async start<F extends string, R extends z.ZodType>(
     local: LocalWorkflow<F, R>,
     options: WorkflowRuntimeOptions,
   ): Promise<WorkflowRuntime<F, R>> {
     const providers = options.providers ?? ALL_LOCAL;
+    const store = options.store ?? new DirectoryStore({ root: options.storeDir ?? ".voxtrail" });
     const endpoint =
       providers.synthesizer === "local" ? await startSonicEndpoint(options.endpoint) : undefined;
+    let transcription: LocalTranscription | undefined;
     try {
+      transcription = await localTranscription(store, providers, options.providerClients);
       const running = new RunningExecutions();
       const deps = await localDependencies({
         executions: running,
-        ...(options.store ? { store: options.store } : { storeDir: options.storeDir ?? ".voxtrail" }),
+        store,
         recordsFile: options.recordsFile ?? BUNDLED_RECORDS_FILE,
         providers,
         ...(endpoint ? { endpoint } : {}),
-        ...(options.providerClients ? { providerClients: options.providerClients } : {}),
+        providerClients: {
+          ...options.providerClients,
+          ...(transcription.client ? { transcribe: transcription.client } : {}),
+        },
+        ...(transcription.service ? { transcriptionService: transcription.service } : {}),
         ...(options.boundaryPolicy ? { boundaryPolicy: options.boundaryPolicy } : {}),
         ...(options.policyEnvironment ? { policyEnvironment: options.policyEnvironment } : {}),
         ...(options.replyFormat ? { replyFormat: options.replyFormat } : {}),
@@ -172,14 +198,19 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
       const { workflow } = local;
       const functionArns = localFunctionArns(workflow.functions);
       const handlers = local.handlers(deps);
-      const handlersByArn = Object.fromEntries(
-        workflow.functions.map((fn) => [functionArns[fn], handlers[fn]]),
-      );
-      const definition = local.definition(functionArns);
+      const handlersByArn = {
+        ...Object.fromEntries(workflow.functions.map((fn) => [functionArns[fn], handlers[fn]])),
+        ...transcription.integrations,
+      };
+      const definition = local.definition(functionArns, providers);
       const machine = new LocalStateMachine(`voxtrail-${workflow.name}`, definition, handlersByArn, running);
-      return new WorkflowRuntime(workflow, deps, machine, endpoint, options.retryIntervalMs);
+      return new WorkflowRuntime(workflow, deps, machine, endpoint, transcription, {
+        retryIntervalMs: options.retryIntervalMs,
+        waitMs: options.waitMs ?? LOCAL_WAIT_MS,
+      });
     } catch (error) {
       await endpoint?.close();
+      await transcription?.close();
       throw error;
     }
   }
@@ -214,7 +245,7 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
     try {
       const execution = await this.machine.start(event, {
         onTransition: hooks.onTransition,
-        retryIntervalMs: this.retryIntervalMs,
+        ...this.timing,
       });
       const report = await this.#readReport(jobId);
       const result: WorkflowJobResult<z.infer<R>> = {
@@ -232,9 +263,10 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
     }
   }
 
-  /** Stops the local endpoint, if one was started. */
+  /** Stops the local endpoints, if any were started. */
   async close(): Promise<void> {
     await this.endpoint?.close();
+    await this.transcription.close();
   }
 
   /** The job's report, or `undefined` before the job has written it. */

@@ -3,10 +3,12 @@ export { CARTESIA_API_URL, type CartesiaConnectionOptions } from "./cartesia/car
 export { buildProviders, type EmbeddedProviders, type RoleBuilders } from "./choice/build-providers";
 export { CLOUD_BUILDERS } from "./choice/cloud-builders";
 export type { ProviderClients, ProviderRole, Providers, RoleBuilder } from "./choice/provider-roles";
+export { ROLE_SETTING } from "./choice/provider-roles";
 export { cloudReasoner } from "./choice/reasoner-choice";
 export { cloudRecords } from "./choice/records-choice";
 export { cloudSynthesizer } from "./choice/synthesizer-choice";
 export { cloudTranscriber } from "./choice/transcriber-choice";
+export { cloudTranscriptionService } from "./choice/transcription-service-choice";
 export { BedrockReasoner, type BedrockReasonerOptions } from "./reasoning/bedrock";
 export { toReasoningError } from "./reasoning/bedrock-errors";
 export { extractEntities } from "./reasoning/entities";
@@ -29,8 +31,14 @@ export {
   SonicSynthesisStream,
 } from "./synthesis/sonic-sagemaker";
 export { DEFAULT_STALL_THRESHOLD_MS, TimedSynthesisStream } from "./synthesis/timed-synthesis-stream";
+export {
+  AmazonTranscribe,
+  type AmazonTranscribeOptions,
+  DEFAULT_TRANSCRIBE_JOB_PREFIX,
+} from "./transcription/amazon-transcribe";
 export { type CartesiaInkOptions, CartesiaInkTranscriber, INK_WHISPER } from "./transcription/cartesia-ink";
 export { type PocketsphinxOptions, PocketsphinxTranscriber } from "./transcription/pocketsphinx";
+export { transcribeError } from "./transcription/transcribe-errors";
 export {
   countWordErrors,
   normalizeWords,

@@ -14,6 +14,8 @@ export const BATCH_INCOMING_PREFIX = "incoming/batches/";
 export const ARTIFACT_FILES = {
   normalizedAudio: "normalized.wav",
   transcript: "transcript.json",
+  /** Amazon Transcribe's output document, written by the service (the key ends in .json: exact). */
+  transcribeOutput: "transcribe-output.json",
   record: "record.json",
   replyText: "reply.txt",
   replyAudio: "reply.wav",

@@ -1,4 +1,5 @@
 import { InvalidInput } from "@voxtrail/core";
+import type { TranscriptionMode } from "./voicemail-definition";
 
 /**
  * Which provider each stage uses, and the environment variables that say so: the contract between
@@ -11,7 +12,7 @@ import { InvalidInput } from "@voxtrail/core";
 export type SecretSource = string | (() => Promise<string>);
 
 /** Transcribers a stage environment can choose. */
-export const TRANSCRIBERS = ["local", "cartesia-ink"] as const;
+export const TRANSCRIBERS = ["local", "cartesia-ink", "amazon-transcribe"] as const;
 /** Reasoners a stage environment can choose. */
 export const REASONERS = ["local", "bedrock"] as const;
 /** Synthesizers a stage environment can choose. */
@@ -59,6 +60,11 @@ export interface ProviderSelection {
   cartesiaTtsModel?: string;
   /** `cartesia-ink`: the STT model id; `ink-whisper` by default. */
   cartesiaSttModel?: string;
+  /**
+   * `amazon-transcribe`: what every transcription job name starts with (`<app>-<stage>-` as
+   * deployed), so the stage's roles can be granted its jobs and no other stage's.
+   */
+  transcribeJobPrefix?: string;
 }
 
 /**
@@ -78,6 +84,7 @@ export const PROVIDER_ENVIRONMENT = {
   bedrockModelId: "VOXTRAIL_BEDROCK_MODEL_ID",
   cartesiaTtsModel: "VOXTRAIL_CARTESIA_TTS_MODEL",
   cartesiaSttModel: "VOXTRAIL_CARTESIA_STT_MODEL",
+  transcribeJobPrefix: "VOXTRAIL_TRANSCRIBE_JOB_PREFIX",
   cartesiaBaseUrl: "CARTESIA_BASE_URL",
   cartesiaApiKey: "CARTESIA_API_KEY",
 } as const;
@@ -116,6 +123,7 @@ export function selectionFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
     "cartesiaTtsModel",
     "cartesiaSttModel",
     "cartesiaBaseUrl",
+    "transcribeJobPrefix",
   ] as const) {
     const value = read(name);
     if (value !== undefined) selection[name] = value;
@@ -124,6 +132,18 @@ export function selectionFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
     selection.cartesiaApiKey = async () => env[PROVIDER_ENVIRONMENT.cartesiaApiKey]?.trim() ?? "";
   }
   return selection;
+}
+
+/**
+ * How a selection's transcriber runs in the voicemail workflow: Amazon Transcribe as a job the
+ * workflow starts, waits for and reads (`service-job`); every other transcriber in the Transcribe
+ * function (`in-function`).
+ *
+ * @example
+ * VOICEMAIL_WORKFLOW.definition(functionArns, transcriptionModeOf(selection));
+ */
+export function transcriptionModeOf(selection: Pick<ProviderSelection, "transcriber">): TranscriptionMode {
+  return selection.transcriber === "amazon-transcribe" ? "service-job" : "in-function";
 }
 
 /** `value` if it is one of `valid` (`local` when unset); `InvalidInput` listing them otherwise. */

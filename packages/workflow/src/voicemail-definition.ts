@@ -7,6 +7,7 @@ import {
   VOICEMAIL_STAGES,
   type VoicemailStage,
 } from "./stages";
+import { transcriptionJobStates } from "./transcription-job-states";
 
 /** An Amazon States Language definition (JSONPath), as plain JSON. */
 export type AslDefinition = {
@@ -38,7 +39,16 @@ export interface VoicemailDefinitionOptions {
   retry?: RetryPolicy;
   /** Seconds a stage may run, for the stages given (tests); `STAGE_TIMEOUT_SECONDS` for the others. */
   timeoutSeconds?: Partial<Record<VoicemailStage, number>>;
+  /**
+   * How Transcribe runs: in its function (`in-function`, the default: the transcriber is called
+   * there), or as a job on Amazon Transcribe that the workflow starts, waits for and reads
+   * (`service-job`, transcription-job-states.ts).
+   */
+  transcription?: TranscriptionMode;
 }
+
+/** How the Transcribe stage runs (see {@link VoicemailDefinitionOptions.transcription}). */
+export type TranscriptionMode = "in-function" | "service-job";
 
 /** The Choice after Ingest that sends a duplicate delivery to {@link DUPLICATE_STATE}. */
 export const DUPLICATE_CHOICE = "IsDuplicate";
@@ -66,17 +76,31 @@ export function buildVoicemailDefinition(options: VoicemailDefinitionOptions): A
   const states: AslDefinition["States"] = {};
   VOICEMAIL_STAGES.forEach((stage, index) => {
     const next = VOICEMAIL_STAGES[index + 1];
-    states[stage] = {
-      Type: "Task",
-      Comment: `Runs the ${functionOf(stage)} handler.`,
-      Resource: options.functionArns[functionOf(stage)],
-      ...(stage === "Ingest" ? { Parameters: { "event.$": "$", execution: EXECUTION_PARAMETERS } } : {}),
-      ...(RESULT_PATHS[stage] ? { ResultPath: RESULT_PATHS[stage] } : {}),
-      TimeoutSeconds: options.timeoutSeconds?.[stage] ?? STAGE_TIMEOUT_SECONDS[stage],
-      Retry: [retrier(retry)],
-      Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: "$.failure", Next: recorderState(stage) }],
-      ...(next ? { Next: stage === "Ingest" ? DUPLICATE_CHOICE : next } : { End: true }),
-    };
+    const catcher = [{ ErrorEquals: ["States.ALL"], ResultPath: "$.failure", Next: recorderState(stage) }];
+    const timeoutSeconds = options.timeoutSeconds?.[stage] ?? STAGE_TIMEOUT_SECONDS[stage];
+    if (stage === "Transcribe" && next && options.transcription === "service-job") {
+      Object.assign(
+        states,
+        transcriptionJobStates({
+          functionArn: options.functionArns.transcribe,
+          timeoutSeconds,
+          retry: [retrier(retry)],
+          catcher,
+          next,
+        }),
+      );
+    } else
+      states[stage] = {
+        Type: "Task",
+        Comment: `Runs the ${functionOf(stage)} handler.`,
+        Resource: options.functionArns[functionOf(stage)],
+        ...(stage === "Ingest" ? { Parameters: { "event.$": "$", execution: EXECUTION_PARAMETERS } } : {}),
+        ...(RESULT_PATHS[stage] ? { ResultPath: RESULT_PATHS[stage] } : {}),
+        TimeoutSeconds: timeoutSeconds,
+        Retry: [retrier(retry)],
+        Catch: catcher,
+        ...(next ? { Next: stage === "Ingest" ? DUPLICATE_CHOICE : next } : { End: true }),
+      };
     if (stage === "Ingest") {
       states[DUPLICATE_CHOICE] = {
         Type: "Choice",

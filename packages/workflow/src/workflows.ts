@@ -8,7 +8,7 @@ import { PROMPTS_INCOMING_PREFIX, promptKeys, promptsJobIdFor } from "./prompts-
 import { type EventPattern, objectCreatedUnder } from "./rule-pattern";
 import { STAGE_FUNCTIONS, type StageFunction } from "./stages";
 import { buildVoicemailBatchDefinition } from "./voicemail-batch-definition";
-import { type AslDefinition, buildVoicemailDefinition } from "./voicemail-definition";
+import { type AslDefinition, buildVoicemailDefinition, type TranscriptionMode } from "./voicemail-definition";
 
 /**
  * What one workflow is, to every piece of code that deploys, runs or follows it: its Lambda
@@ -71,9 +71,11 @@ export const VOICEMAIL_WORKFLOW = {
   jobIdFor,
   reportKey: keys.report,
   report: JobReport,
-  /** The ASL document for `functionArns`. */
-  definition: (functionArns: Record<StageFunction, string>): AslDefinition =>
-    buildVoicemailDefinition({ functionArns }),
+  /** The ASL document for `functionArns`, Transcribe running as `transcription` says. */
+  definition: (
+    functionArns: Record<StageFunction, string>,
+    transcription: TranscriptionMode = "in-function",
+  ): AslDefinition => buildVoicemailDefinition({ functionArns, transcription }),
 } as const satisfies JobWorkflow<StageFunction>;
 
 /**

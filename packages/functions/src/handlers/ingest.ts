@@ -44,7 +44,10 @@ export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes
   name: "Ingest",
   input: IngestInput,
   flows: (deps) => [{ processor: normalizerOf(deps), kinds: ["source-audio", "normalized-audio"] }],
-  open: async (input, { deps }): Promise<Opening<JobState | DuplicateDelivery, SourceIdentity>> => {
+  open: async (
+    input,
+    { deps },
+  ): Promise<Opening<JobState | DuplicateDelivery, { identity: SourceIdentity; run: number }>> => {
     const { bucket } = input.event.detail;
     if (bucket.name !== deps.store.bucket) {
       throw new InvalidInput(`event names bucket ${bucket.name}, but this stage reads ${deps.store.bucket}`);
@@ -62,9 +65,9 @@ export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes
       const done: DuplicateDelivery = { jobId, duplicate: claim.duplicate };
       return { jobId, done };
     }
-    return { jobId, inputs: [], carry: identity };
+    return { jobId, inputs: [], carry: { identity, run: claim.run } };
   },
-  run: async (input, { deps, activity, clock }, identity): Promise<JobState> => {
+  run: async (input, { deps, activity, clock }, { identity, run }): Promise<JobState> => {
     // The key as S3's API takes it (decoded from an S3 event's form encoding), never `object.key`.
     const { key } = identity;
     const jobId = jobIdFor(identity);
@@ -110,6 +113,7 @@ export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes
     );
     return {
       jobId,
+      run,
       source,
       audioMs: normalized.durationMs,
       eventTime: input.event.time,

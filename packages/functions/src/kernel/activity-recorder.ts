@@ -11,6 +11,7 @@ import {
   type Processor,
   type SampleConditions,
   type SdkCall,
+  type ServiceJob,
   type StreamDelivery,
   type Timing,
 } from "@voxtrail/core";
@@ -29,6 +30,8 @@ export interface Activity {
   readonly measures: { audioMs?: number; activeStreams?: number; delivery?: StreamDelivery };
   /** The boundary policy's decision, set by `enforceBoundaries` before any provider is called. */
   policy?: PolicyDecision;
+  /** The managed-service job the attempt ran (a transcription job), when it ran one. */
+  serviceJob?: ServiceJob;
 }
 
 /** Where and for what an attempt is recorded. */
@@ -46,6 +49,10 @@ export interface AttemptScope {
   metrics?: Metrics | undefined;
   /** The job ends with this attempt: write its lineage summary after the record. */
   endsJob?: boolean | undefined;
+  /** When the work this attempt completes began, if earlier (ISO): the record's `startedAt`. */
+  startedAt?: string | undefined;
+  /** Write the record only if the attempt fails (a step whose success a later attempt records). */
+  failuresOnly?: boolean | undefined;
 }
 
 /**
@@ -80,7 +87,7 @@ export class ActivityRecorder {
 
   /** Numbers the attempt (after the stage's earlier records) and starts its clock. */
   static async open(scope: AttemptScope): Promise<ActivityRecorder> {
-    const startedAt = scope.now().toISOString();
+    const startedAt = scope.startedAt ?? scope.now().toISOString();
     const jobsInFlight = scope.jobsInFlight?.();
     const earlier = await scope.store.list(
       `${keys.lineagePrefix(scope.jobId)}${scope.recordAs.toLowerCase()}-`,
@@ -92,6 +99,7 @@ export class ActivityRecorder {
   async record(outcome: ActivityRecord["outcome"], error?: unknown): Promise<void> {
     if (this.#recorded) return;
     this.#recorded = true;
+    if (outcome === "succeeded" && this.scope.failuresOnly) return;
     const { scope } = this;
     const { measures, ...recorded } = this.activity;
     const { delivery, ...stageConditions } = measures;

@@ -48,6 +48,11 @@ export type Opening<O, C> = {
       inputs: ArtifactRef[];
       /** The name the attempt's records go under, when not the stage's (one per prompt). */
       recordAs?: string;
+      /**
+       * When the work the attempt completes began, if an earlier invocation began it (ISO): the
+       * record covers it from then (a transcription job's read step, from its start).
+       */
+      startedAt?: string;
       carry: C;
     }
   | { done: O }
@@ -77,8 +82,10 @@ export interface StageDefinition<D extends KernelDependencies, I, O, C = undefin
   /**
    * `false` for a stage that writes no activity record of its own (the prompt failure recorder:
    * the failed attempt has its record already); its `run` gets an activity that goes nowhere.
+   * `"failures"` for a step that is recorded only when it fails: its success is part of a later
+   * step's record (a transcription job's start, recorded with its read).
    */
-  readonly recorded?: false;
+  readonly recorded?: false | "failures";
   /** The data flows an attempt intends, checked against the boundary policy before `run`. */
   flows(deps: D, input: I): IntendedFlow[];
   /** Work before the attempt: which job, what it reads, or that there is nothing to do. */

@@ -88,6 +88,8 @@ async function runStage<D extends KernelDependencies, I, O, C>(
     jobsInFlight: deps.jobsInFlight,
     metrics: deps.metrics,
     endsJob: definition.endsJob,
+    startedAt: opening.startedAt,
+    failuresOnly: definition.recorded === "failures",
   });
   state.recorder = recorder;
   const { activity } = recorder;

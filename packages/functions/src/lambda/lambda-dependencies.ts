@@ -8,6 +8,7 @@ import {
   LocalReasoner,
   type ProviderRole,
   type Providers,
+  ROLE_SETTING,
   type RoleBuilders,
 } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
@@ -94,9 +95,10 @@ export function required(env: NodeJS.ProcessEnv, name: string): string {
 }
 
 function notInLambda(role: ProviderRole): never {
-  const choices = PROVIDER_CHOICES[role].filter((choice) => choice !== "local").join(" or ");
+  const setting = ROLE_SETTING[role];
+  const choices = PROVIDER_CHOICES[setting].filter((choice) => choice !== "local").join(" or ");
   throw new InvalidInput(
-    `the local ${role} needs this machine's engines and cannot run in Lambda: set ${PROVIDER_ENVIRONMENT[role]} to ${choices}`,
+    `the local ${setting} needs this machine's engines and cannot run in Lambda: set ${PROVIDER_ENVIRONMENT[setting]} to ${choices}`,
   );
 }
 

@@ -1,9 +1,19 @@
-import { cloudTranscriber } from "@voxtrail/providers";
+import { cloudTranscriber, cloudTranscriptionService } from "@voxtrail/providers";
+import { selectionFromEnvironment } from "@voxtrail/workflow";
 import { transcribeStage } from "../handlers/transcribe";
+import { transcriptionJobHandler } from "../handlers/transcription-job";
+import { stageHandler } from "../kernel/stage-handler";
 import { lambdaDependencies } from "./lambda-dependencies";
-import { lambdaHandler } from "./lambda-handler";
+import { lambdaEntry } from "./lambda-handler";
 
-/** Lambda entry point of Transcribe: the transcriber only. */
-export const handler = lambdaHandler(transcribeStage, (env) =>
-  lambdaDependencies(env, { transcriber: cloudTranscriber }),
+/**
+ * Lambda entry point of Transcribe: with `amazon-transcribe` configured, the transcription job's
+ * start and read steps over the Transcribe client; otherwise the transcriber only.
+ */
+export const handler = lambdaEntry(async (env) =>
+  selectionFromEnvironment(env).transcriber === "amazon-transcribe"
+    ? transcriptionJobHandler(
+        await lambdaDependencies(env, { transcriptionService: cloudTranscriptionService }),
+      )
+    : stageHandler(transcribeStage, await lambdaDependencies(env, { transcriber: cloudTranscriber })),
 );

@@ -40,7 +40,9 @@ export interface StartOptions {
   /** Called for every state transition, e.g. to show progress. */
   onTransition?: (transition: StateTransition) => void;
   /** Milliseconds to wait before each retry, instead of the definition's backoff (tests). */
-  retryIntervalMs?: number;
+  retryIntervalMs?: number | undefined;
+  /** Milliseconds each Wait state waits, instead of the definition's time (a local poll loop). */
+  waitMs?: number;
   /** Called for every event of the engine's log, payloads included, e.g. to audit state payloads. */
   onEvent?: (event: ExecutionEvent) => void;
 }
@@ -61,6 +63,8 @@ export interface StartOptions {
 export class LocalStateMachine {
   readonly #machine: StateMachine;
   readonly #taskHandlers: Record<string, (input: unknown) => Promise<unknown>>;
+  /** The Wait states at the top level, by name. */
+  readonly #waitStates: string[];
 
   constructor(
     readonly name: string,
@@ -73,6 +77,9 @@ export class LocalStateMachine {
       validationOptions: { checkArn: true, checkPaths: true },
     });
     this.#taskHandlers = {};
+    this.#waitStates = Object.keys(definition.States).filter(
+      (name) => definition.States[name]?.Type === "Wait",
+    );
     for (const [stateName, state] of taskStates(definition.States)) {
       const arn = String(state.Resource);
       const handler = handlersByArn[arn];
@@ -92,11 +99,16 @@ export class LocalStateMachine {
         : Object.fromEntries(
             Object.keys(this.#taskHandlers).map((state) => [state, options.retryIntervalMs as number]),
           );
+    const waitOverrides =
+      options.waitMs === undefined
+        ? undefined
+        : Object.fromEntries(this.#waitStates.map((state) => [state, options.waitMs as number]));
     const execution = this.#machine.run(input as never, {
       context: { Execution: { Id: executionArn, Name: executionArn.split(":").at(-1) } } as never,
       overrides: {
         taskResourceLocalHandlers: this.#taskHandlers as never,
         ...(retryOverrides ? { retryIntervalOverrides: retryOverrides } : {}),
+        ...(waitOverrides ? { waitTimeOverrides: waitOverrides } : {}),
       },
     });
     const forwarding = forwardEvents(execution.eventLogs, options);

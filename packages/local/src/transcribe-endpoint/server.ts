@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ObjectStore, Transcriber } from "@voxtrail/core";
 import { PocketsphinxTranscriber } from "@voxtrail/providers";
+import type { TranscribeEndpointFaults } from "./faults";
 import { answer, readJsonRequest, ServiceError } from "./json-protocol";
 import { TranscriptionJobs } from "./transcription-jobs";
 
@@ -13,7 +14,11 @@ export interface TranscribeEndpointOptions {
   transcriber?: Transcriber;
   /** The account id written into output documents; a placeholder by default. */
   accountId?: string;
+  /** Failures to show, for tests (none by default). */
+  faults?: TranscribeEndpointFaults;
 }
+
+export type { TranscribeEndpointFaults } from "./faults";
 
 /** A running local Transcribe endpoint. */
 export interface TranscribeEndpoint {
@@ -21,6 +26,10 @@ export interface TranscribeEndpoint {
   url: string;
   /** Resolves once every job started so far has ended. */
   settled(): Promise<void>;
+  /** How many requests of each operation it has answered, refusals included. */
+  requests(): Readonly<Record<string, number>>;
+  /** The names of the jobs it has started. */
+  jobNames(): string[];
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -42,17 +51,35 @@ export interface TranscribeEndpoint {
 export async function startTranscribeEndpoint(
   options: TranscribeEndpointOptions,
 ): Promise<TranscribeEndpoint> {
+  const faults = { ...options.faults };
   const jobs = new TranscriptionJobs(
     options.store,
     options.transcriber ?? new PocketsphinxTranscriber(),
     options.accountId ?? "000000000000",
+    faults,
   );
+  const requests: Record<string, number> = {};
   const server = createServer((req, res) => {
     readJsonRequest(req, "Transcribe")
       .then(({ operation, body }) => {
-        if (operation === "StartTranscriptionJob") return { TranscriptionJob: jobs.start(body) };
-        if (operation === "GetTranscriptionJob")
+        requests[operation] = (requests[operation] ?? 0) + 1;
+        if (operation === "StartTranscriptionJob") {
+          if (faults.refuseStarts !== undefined)
+            throw new ServiceError(400, "BadRequestException", faults.refuseStarts);
+          const job = jobs.start(body);
+          if ((faults.loseStartAnswers ?? 0) > 0) {
+            faults.loseStartAnswers = (faults.loseStartAnswers ?? 0) - 1;
+            throw new ServiceError(500, "InternalFailureException", "An internal error occurred.");
+          }
+          return { TranscriptionJob: job };
+        }
+        if (operation === "GetTranscriptionJob") {
+          if ((faults.throttleGets ?? 0) > 0) {
+            faults.throttleGets = (faults.throttleGets ?? 0) - 1;
+            throw new ServiceError(400, "LimitExceededException", "Rate exceeded");
+          }
           return { TranscriptionJob: jobs.get(body.TranscriptionJobName) };
+        }
         if (operation === "DeleteTranscriptionJob") {
           jobs.delete(body.TranscriptionJobName);
           return {};
@@ -82,6 +109,8 @@ export async function startTranscribeEndpoint(
   return {
     url: `http://127.0.0.1:${port}`,
     settled: () => jobs.settled(),
+    requests: () => ({ ...requests }),
+    jobNames: () => jobs.names(),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

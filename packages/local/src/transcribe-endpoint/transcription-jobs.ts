@@ -1,5 +1,6 @@
 import { normalizeForTranscription } from "@voxtrail/audio";
 import { InvalidAudio, type ObjectStore, type Transcriber } from "@voxtrail/core";
+import type { TranscribeEndpointFaults } from "./faults";
 import { ServiceError } from "./json-protocol";
 import { transcribeOutputDocument } from "./transcribe-output-document";
 
@@ -39,6 +40,7 @@ export class TranscriptionJobs {
     private readonly store: ObjectStore,
     private readonly transcriber: Transcriber,
     private readonly accountId: string,
+    private readonly faults: Pick<TranscribeEndpointFaults, "failJobsWith" | "stallJobs"> = {},
   ) {}
 
   /** `StartTranscriptionJob`: checks the request, records the job, and runs it in the background. */
@@ -82,6 +84,7 @@ export class TranscriptionJobs {
       StartTime: now,
     };
     this.#jobs.set(name, job);
+    if (this.faults.stallJobs) return { ...job };
     const run = this.#run(job, mediaKey, outputKey).finally(() => this.#running.delete(run));
     this.#running.add(run);
     return { ...job };
@@ -90,6 +93,11 @@ export class TranscriptionJobs {
   /** `GetTranscriptionJob`. */
   get(name: unknown): TranscriptionJob {
     return { ...this.#job(name) };
+  }
+
+  /** The names of the jobs started and not deleted. */
+  names(): string[] {
+    return [...this.#jobs.keys()];
   }
 
   /** `DeleteTranscriptionJob`: forgets the job (its output stays, as Transcribe's does). */
@@ -104,6 +112,7 @@ export class TranscriptionJobs {
 
   async #run(job: TranscriptionJob, mediaKey: string, outputKey: string): Promise<void> {
     try {
+      if (this.faults.failJobsWith !== undefined) throw new JobFailure(this.faults.failJobsWith);
       const { wav } = normalizeForTranscription(await this.store.getBytes(mediaKey));
       const transcript = await this.transcriber.transcribe(wav, { language: job.LanguageCode });
       const document = transcribeOutputDocument(job.TranscriptionJobName, this.accountId, transcript);
@@ -112,7 +121,12 @@ export class TranscriptionJobs {
       job.TranscriptionJobStatus = "COMPLETED";
     } catch (error) {
       job.TranscriptionJobStatus = "FAILED";
-      job.FailureReason = error instanceof InvalidAudio ? UNSUPPORTED_MEDIA : "Internal failure";
+      job.FailureReason =
+        error instanceof JobFailure
+          ? error.message
+          : error instanceof InvalidAudio
+            ? UNSUPPORTED_MEDIA
+            : "Internal failure";
     }
     job.CompletionTime = Date.now() / 1000;
   }
@@ -135,6 +149,9 @@ export class TranscriptionJobs {
     return uri.startsWith(prefix) && uri.length > prefix.length ? uri.slice(prefix.length) : undefined;
   }
 }
+
+/** A job failure a fault asked for, with its reason. */
+class JobFailure extends Error {}
 
 function badRequest(message: string): ServiceError {
   return new ServiceError(400, "BadRequestException", message);

@@ -6,13 +6,15 @@ import { cloudSynthesizer } from "./synthesizer-choice";
 import { cloudTranscriber } from "./transcriber-choice";
 
 /**
- * Every role's cloud builder: for a runtime that may fill any role (the local runtime). A Lambda
- * entry point passes only its stage's builders instead, so it bundles no other SDK.
+ * The cloud builder of every role a stage always fills: for a runtime that may fill any of them
+ * (the local runtime). A Lambda entry point passes only its stage's builders instead, so it
+ * bundles no other SDK. `transcriptionService` is not among them: it fills the Transcribe stage
+ * instead of `transcriber` when the selection chooses a service job (`cloudTranscriptionService`).
  *
  * @example
  * const providers = await buildProviders(selection, CLOUD_BUILDERS, { embedded });
  */
-export const CLOUD_BUILDERS: RoleBuilders<keyof Providers> = {
+export const CLOUD_BUILDERS: RoleBuilders<Exclude<keyof Providers, "transcriptionService">> = {
   transcriber: cloudTranscriber,
   reasoner: cloudReasoner,
   synthesizer: cloudSynthesizer,

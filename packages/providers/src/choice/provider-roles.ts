@@ -1,18 +1,22 @@
 import type { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import type { TranscribeClient } from "@aws-sdk/client-transcribe";
 import {
   InvalidInput,
   type Reasoner,
   type RecordLookup,
   type Synthesizer,
   type Transcriber,
+  type TranscriptionService,
 } from "@voxtrail/core";
 import { PROVIDER_ENVIRONMENT, type ProviderSelection } from "@voxtrail/workflow";
 
 /** The provider each role is filled with. */
 export interface Providers {
   transcriber: Transcriber;
+  /** Transcription as a job on a managed service (Amazon Transcribe), for the start/wait/read flow. */
+  transcriptionService: TranscriptionService;
   reasoner: Reasoner;
   synthesizer: Synthesizer;
   /** A lookup that reads its records on first use (S3's) has `load()`. */
@@ -20,11 +24,21 @@ export interface Providers {
 }
 export type ProviderRole = keyof Providers;
 
+/** The selection setting that chooses each role's provider (one setting may fill two roles). */
+export const ROLE_SETTING = {
+  transcriber: "transcriber",
+  transcriptionService: "transcriber",
+  reasoner: "reasoner",
+  synthesizer: "synthesizer",
+  records: "records",
+} as const satisfies Record<ProviderRole, keyof ProviderSelection & keyof typeof PROVIDER_ENVIRONMENT>;
+
 /** SDK clients to use instead of ones built from the standard AWS configuration (tests, custom endpoints). */
 export interface ProviderClients {
   sagemaker?: SageMakerRuntimeClient;
   bedrock?: BedrockRuntimeClient;
   s3?: S3Client;
+  transcribe?: TranscribeClient;
 }
 
 /**

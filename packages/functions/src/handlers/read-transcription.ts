@@ -1,0 +1,136 @@
+import { createHash } from "node:crypto";
+import {
+  type ArtifactRef,
+  round,
+  type Timing,
+  TranscriptionFailed,
+  TranscriptionJobFailed,
+  TranscriptionTimedOut,
+} from "@voxtrail/core";
+import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
+import { putJsonArtifact } from "../artifacts";
+import { defineStage } from "../kernel/stage-definition";
+import { type DescribedTranscriptionJob, ReadTranscriptionInput, type TranscribeResult } from "../state";
+import type { TranscriptionJobNeeds } from "./start-transcription";
+
+/** Longest service failure reason carried into errors and records (they are short service texts). */
+const FAILURE_REASON_CHARS = 300;
+
+/**
+ * Transcribe's last step when transcription is a job on a managed service: once the workflow saw
+ * the job end (or stopped waiting), reads the service's output document from the job's artifacts
+ * and writes `transcript.json` from it (words, times, confidences, the service as processor). Its
+ * activity record covers the transcription from the start step's request to the transcript being
+ * durable, names the service job and both S3 locations, and lists the output document and the
+ * transcript as outputs. A job that ended `FAILED` is `TranscriptionJobFailed` with the service's
+ * reason; one still running when the workflow stopped waiting is `TranscriptionTimedOut`.
+ */
+export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
+  name: "Transcribe",
+  input: ReadTranscriptionInput,
+  flows: (deps) => [
+    {
+      processor: deps.transcriptionService.processor,
+      kinds: ["normalized-audio", "transcription-output", "transcript"],
+    },
+  ],
+  open: ({ job }) => ({
+    jobId: job.jobId,
+    inputs: [job.normalizedAudio],
+    startedAt: job.transcription.requestedAt,
+    carry: undefined,
+  }),
+  run: async ({ job }, { deps, activity, clock }): Promise<TranscribeResult> => {
+    const { transcription } = job;
+    const service = deps.transcriptionService;
+    activity.processors.push(service.processor);
+    activity.measures.audioMs = job.audioMs;
+    activity.serviceJob = {
+      service: service.processor.provider,
+      name: transcription.jobName,
+      input: transcription.mediaUri,
+      output: `s3://${deps.store.bucket}/${transcription.outputKey}`,
+    };
+    const described = transcription.described?.TranscriptionJob;
+    activity.timings.push(...serviceTimings(described));
+    if (described?.TranscriptionJobStatus === "FAILED") {
+      const reason = (described.FailureReason ?? "no reason given").slice(0, FAILURE_REASON_CHARS);
+      throw new TranscriptionJobFailed(`transcription job ${transcription.jobName} failed: ${reason}`);
+    }
+    if (described?.TranscriptionJobStatus !== "COMPLETED") {
+      throw new TranscriptionTimedOut(
+        `transcription job ${transcription.jobName} was still ${described?.TranscriptionJobStatus ?? "unpolled"} after ${transcription.polls.count + 1} polls`,
+      );
+    }
+    const body = await deps.store.getBytes(transcription.outputKey);
+    activity.outputs.push(
+      outputDocumentRef(deps.store.uri(transcription.outputKey), transcription.outputKey, body),
+    );
+    let document: unknown;
+    try {
+      document = JSON.parse(body.toString("utf8"));
+    } catch {
+      throw new TranscriptionFailed(`the output document of ${transcription.jobName} is not JSON`);
+    }
+    const transcript = service.transcriptOf(document, { language: deps.language, audioMs: job.audioMs });
+    const ref = await putJsonArtifact(
+      deps.store,
+      "transcript",
+      keys.artifact(job.jobId, ARTIFACT_FILES.transcript),
+      transcript,
+    );
+    activity.outputs.push(ref);
+    clock.mark("transcript.durable");
+    // Measured across two invocations (the start step's, then this one), so by the wall clock.
+    const now = (deps.now?.() ?? new Date()).getTime();
+    activity.timings.push({
+      name: STAGE_DURATION_METRICS.Transcribe,
+      startEvent: "transcription.requested",
+      endEvent: "transcript.durable",
+      ms: round(Math.max(0, now - Date.parse(transcription.requestedAt))),
+    });
+    return { transcript: ref, timings: activity.timings };
+  },
+});
+
+/** The pointer to the output document the service wrote: hashed as read. */
+function outputDocumentRef(uri: string, key: string, body: Buffer): ArtifactRef {
+  return {
+    kind: "transcription-output",
+    uri,
+    key,
+    sha256: createHash("sha256").update(body).digest("hex"),
+    bytes: body.length,
+    contentType: "application/json",
+  };
+}
+
+/**
+ * The service's own account of the job, by its clock: time queued (created to started) and time
+ * transcribing (started to completed), where it reports them.
+ */
+function serviceTimings(job: DescribedTranscriptionJob | undefined): Timing[] {
+  const at = (time: number | string | undefined) =>
+    time === undefined ? undefined : typeof time === "number" ? time * 1000 : Date.parse(time);
+  const created = at(job?.CreationTime);
+  const started = at(job?.StartTime);
+  const completed = at(job?.CompletionTime);
+  const timings: Timing[] = [];
+  if (created !== undefined && started !== undefined && started >= created) {
+    timings.push({
+      name: "transcribe.queued",
+      startEvent: "job.created",
+      endEvent: "job.started",
+      ms: round(started - created),
+    });
+  }
+  if (started !== undefined && completed !== undefined && completed >= started) {
+    timings.push({
+      name: "transcribe.engine",
+      startEvent: "job.started",
+      endEvent: "job.completed",
+      ms: round(completed - started),
+    });
+  }
+  return timings;
+}

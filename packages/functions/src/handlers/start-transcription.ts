@@ -1,0 +1,46 @@
+import type { TranscriptionService } from "@voxtrail/core";
+import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
+import { defineStage, type StageNeeds } from "../kernel/stage-definition";
+import { StartTranscriptionInput, type TranscriptionState } from "../state";
+
+/** What the transcription job's steps need: the service, and the voicemails' language. */
+export type TranscriptionJobNeeds = StageNeeds<"language"> & { transcriptionService: TranscriptionService };
+
+/**
+ * Transcribe's first step when transcription is a job on a managed service (Amazon Transcribe):
+ * starts the job on the normalised audio where it lies in the bucket, with its output written into
+ * the job's own artifacts (`transcribe-output.json`), and returns where the workflow finds both.
+ * The job's name comes from the job id and its run, so a retried start (the function timed out
+ * after the service took the request) finds its own job and goes on waiting for it. Its success is
+ * recorded by the read step, which covers the transcription from this start; a failed start is
+ * recorded here.
+ */
+export const startTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
+  name: "Transcribe",
+  input: StartTranscriptionInput,
+  recorded: "failures",
+  flows: (deps) => [
+    { processor: deps.transcriptionService.processor, kinds: ["normalized-audio", "transcription-output"] },
+  ],
+  open: ({ job }) => ({ jobId: job.jobId, inputs: [job.normalizedAudio], carry: undefined }),
+  run: async ({ job }, { deps, activity, signal }): Promise<TranscriptionState> => {
+    const service = deps.transcriptionService;
+    activity.processors.push(service.processor);
+    activity.measures.audioMs = job.audioMs;
+    const requestedAt = (deps.now?.() ?? new Date()).toISOString();
+    const jobName = service.jobName(job.jobId, job.run);
+    // Transcribe takes an S3 URI in the caller's region; the local store answers to the same form.
+    const mediaUri = `s3://${deps.store.bucket}/${job.normalizedAudio.key}`;
+    const outputKey = keys.artifact(job.jobId, ARTIFACT_FILES.transcribeOutput);
+    const started = await service.start({
+      jobName,
+      mediaUri,
+      outputBucket: deps.store.bucket,
+      outputKey,
+      language: deps.language,
+      signal,
+    });
+    deps.logger.info("transcription job requested", { transcriptionJob: jobName, started });
+    return { jobName, mediaUri, outputKey, requestedAt, polls: { count: 0 } };
+  },
+});

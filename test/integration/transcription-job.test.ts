@@ -1,0 +1,171 @@
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TranscribeClient } from "@aws-sdk/client-transcribe";
+import { ActivityRecord } from "@voxtrail/core";
+import {
+  ALL_LOCAL,
+  BUNDLED_VOICEMAILS_DIR,
+  collectInputFiles,
+  type JobProgress,
+  type JobResult,
+  LocalRuntime,
+  startTranscribeEndpoint,
+  type TranscribeEndpoint,
+  type TranscribeEndpointFaults,
+} from "@voxtrail/local";
+import { DirectoryStore } from "@voxtrail/storage";
+import { keys, MAX_TRANSCRIPTION_POLLS, TRANSCRIPTION_JOB_STATES } from "@voxtrail/workflow";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** One voicemail through the workflow with Transcribe as a job, against a stand-in showing `faults`. */
+interface TranscriptionRun {
+  result: JobResult;
+  records: ActivityRecord[];
+  transitions: JobProgress[];
+  endpoint: TranscribeEndpoint;
+}
+
+let workDir: string;
+const runs: Record<string, TranscriptionRun> = {};
+
+/** Wait states of a job that transcribes: 90 polls of 200 ms leave pocketsphinx 18 s for a short call. */
+const TRANSCRIBING_WAIT_MS = 200;
+
+async function runWith(
+  name: string,
+  faults: TranscribeEndpointFaults,
+  waitMs = TRANSCRIBING_WAIT_MS,
+): Promise<TranscriptionRun> {
+  const storeDir = join(workDir, name, "store");
+  const inputs = join(workDir, name, "inputs");
+  await mkdir(inputs, { recursive: true });
+  await copyFile(join(BUNDLED_VOICEMAILS_DIR, "no-message.wav"), join(inputs, "call.wav"));
+  const endpoint = await startTranscribeEndpoint({ store: new DirectoryStore({ root: storeDir }), faults });
+  const client = new TranscribeClient({
+    endpoint: endpoint.url,
+    region: "eu-west-1",
+    credentials: { accessKeyId: "test", secretAccessKey: "test" },
+  });
+  const runtime = await LocalRuntime.start({
+    storeDir,
+    providers: { ...ALL_LOCAL, transcriber: "amazon-transcribe" },
+    providerClients: { transcribe: client },
+    retryIntervalMs: 10,
+    waitMs,
+  });
+  const transitions: JobProgress[] = [];
+  try {
+    const [result] = await runtime.run(await collectInputFiles([inputs]), {
+      concurrency: 1,
+      onProgress: (progress) => transitions.push(progress),
+    });
+    await endpoint.settled();
+    const dir = join(storeDir, keys.lineagePrefix((result as JobResult).jobId));
+    const records: ActivityRecord[] = [];
+    for (const file of (await readdir(dir)).filter((entry) => entry.endsWith(".json")).sort()) {
+      records.push(ActivityRecord.parse(JSON.parse(await readFile(join(dir, file), "utf8"))));
+    }
+    return { result: result as JobResult, records, transitions, endpoint };
+  } finally {
+    await runtime.close();
+    await endpoint.close();
+  }
+}
+
+const transcribeRecords = (run: TranscriptionRun) => run.records.filter((r) => r.stage === "Transcribe");
+const retriedStates = (run: TranscriptionRun) =>
+  run.transitions.flatMap((p) =>
+    p.type === "stage" && p.transition.type === "retried" ? [p.transition.state] : [],
+  );
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "voxtrail-transcription-job-"));
+  // One at a time: each runs pocketsphinx at most once, on a short voicemail.
+  runs.lostStartAnswer = await runWith("lost-start-answer", { loseStartAnswers: 1 });
+  // Four: more than the SDK's own three attempts, so one poll fails and the state machine retries it.
+  runs.throttledPolls = await runWith("throttled-polls", { throttleGets: 4 });
+  runs.failedJob = await runWith("failed-job", {
+    failJobsWith: "The media format provided does not match the detected media format.",
+  });
+  runs.stalledJob = await runWith("stalled-job", { stallJobs: true }, 1);
+  runs.refusedStart = await runWith("refused-start", {
+    refuseStarts: "The specified S3 URI is not valid audio.",
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe("Transcribe as an Amazon Transcribe job (start, wait, read), against the local stand-in", () => {
+  it("a start whose answer was lost finds its own job on retry: one job, one transcript, one record", () => {
+    const run = runs.lostStartAnswer as TranscriptionRun;
+    expect(run.result.status).toBe("SUCCEEDED");
+    expect(run.endpoint.requests().StartTranscriptionJob).toBe(2);
+    expect(run.endpoint.jobNames()).toEqual([`voxtrail-${run.result.jobId}-run-1`]);
+    const [record] = transcribeRecords(run);
+    expect(transcribeRecords(run)).toHaveLength(1);
+    expect(record).toMatchObject({
+      outcome: "succeeded",
+      processors: [
+        {
+          provider: "amazon-transcribe",
+          boundary: { kind: "aws-account", service: "transcribe", region: "eu-west-1" },
+        },
+      ],
+      serviceJob: {
+        service: "amazon-transcribe",
+        name: `voxtrail-${run.result.jobId}-run-1`,
+        input: `s3://voxtrail-local/${keys.artifact(run.result.jobId, "normalized.wav")}`,
+        output: `s3://voxtrail-local/${keys.artifact(run.result.jobId, "transcribe-output.json")}`,
+      },
+    });
+    expect(record?.outputs.map((output) => output.kind)).toEqual(["transcription-output", "transcript"]);
+    expect(record?.timings.map((timing) => timing.name)).toEqual(
+      expect.arrayContaining(["transcribe.engine", "transcribe.duration"]),
+    );
+  });
+
+  it("throttled polls are retried by the state machine, and the job still completes", () => {
+    const run = runs.throttledPolls as TranscriptionRun;
+    expect(run.result.status).toBe("SUCCEEDED");
+    expect(retriedStates(run)).toEqual([TRANSCRIPTION_JOB_STATES.poll]);
+    expect(run.endpoint.requests().GetTranscriptionJob).toBeGreaterThanOrEqual(5);
+  });
+
+  it("a job that ends FAILED fails the stage with the service's reason, recorded once", () => {
+    const run = runs.failedJob as TranscriptionRun;
+    expect(run.result).toMatchObject({ status: "FAILED", error: { error: "TranscribeFailed" } });
+    expect(run.result.error?.cause).toMatch(
+      /^TranscriptionJobFailed: .*does not match the detected media format/,
+    );
+    expect(transcribeRecords(run)).toMatchObject([
+      {
+        outcome: "failed",
+        error: { name: "TranscriptionJobFailed" },
+        serviceJob: { name: `voxtrail-${run.result.jobId}-run-1` },
+      },
+    ]);
+  });
+
+  it(`a job that never ends fails the stage with TranscriptionTimedOut after ${MAX_TRANSCRIPTION_POLLS} polls`, () => {
+    const run = runs.stalledJob as TranscriptionRun;
+    expect(run.result).toMatchObject({ status: "FAILED", error: { error: "TranscribeFailed" } });
+    expect(run.result.error?.cause).toMatch(/^TranscriptionTimedOut: .*IN_PROGRESS after 90 polls/);
+    expect(run.endpoint.requests().GetTranscriptionJob).toBe(MAX_TRANSCRIPTION_POLLS);
+    expect(transcribeRecords(run)).toMatchObject([
+      { outcome: "failed", error: { name: "TranscriptionTimedOut" } },
+    ]);
+  });
+
+  it("a start the service refuses fails the stage at once, the refusal recorded and nothing polled", () => {
+    const run = runs.refusedStart as TranscriptionRun;
+    expect(run.result).toMatchObject({ status: "FAILED", error: { error: "TranscribeFailed" } });
+    expect(run.result.error?.cause).toMatch(/^TranscriptionRefused: /);
+    expect(run.endpoint.requests().GetTranscriptionJob).toBeUndefined();
+    expect(transcribeRecords(run)).toMatchObject([
+      { outcome: "failed", error: { name: "TranscriptionRefused" } },
+    ]);
+  });
+});
