@@ -43,7 +43,7 @@ beforeAll(async () => {
     "--json",
   ]);
   code = run.code;
-  [result] = JSON.parse(run.stdout) as JobResult[];
+  result = (JSON.parse(run.stdout) as JobResult[])[0] as JobResult;
 }, 300_000);
 
 afterAll(async () => {

@@ -52,6 +52,8 @@ export const ServiceJob = z.object({
   name: z.string(),
   input: z.string(),
   output: z.string(),
+  /** How often the workflow asked the service how the job stood. */
+  polls: z.number().int().nonnegative().optional(),
 });
 export type ServiceJob = z.infer<typeof ServiceJob>;
 

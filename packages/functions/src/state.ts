@@ -72,6 +72,8 @@ export const TranscriptionState = z.object({
   mediaUri: z.string(),
   outputKey: z.string(),
   requestedAt: z.string(),
+  /** How long the start step's invocation ran, to the request: the read step records it. */
+  startStepMs: z.number().nonnegative(),
   polls: z.object({ count: z.number().int().nonnegative() }),
   /** The last `GetTranscriptionJob` response, as the workflow's poll stored it. */
   described: z.object({ TranscriptionJob: DescribedTranscriptionJob }).optional(),

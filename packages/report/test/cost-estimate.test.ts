@@ -24,6 +24,7 @@ const ROUND_PRICES: PriceTable = {
   s3ReadRequest: price(0.0000004),
   eventBridgeCustomEvent: price(0.000001),
   cartesiaCredit: price(0.00004),
+  transcribeAudioSecond: price(0.0004),
 };
 
 /**
@@ -95,6 +96,57 @@ describe("statePath", () => {
 });
 
 describe("jobUsage", () => {
+  test("a transcription job bills its two steps' Lambda time, its audio (at least 15 s) and four transitions a poll", () => {
+    const job = measuredJob();
+    const records = job.records.map((record): ActivityRecord => {
+      if (record.stage !== "Transcribe") return record;
+      return {
+        ...record,
+        // The record spans the wait for the service (1 s here); the steps ran 40 + 60 ms.
+        processors: [
+          {
+            ...(record.processors[0] as ActivityRecord["processors"][number]),
+            provider: "amazon-transcribe",
+          },
+        ],
+        conditions: { ...(record.conditions as NonNullable<ActivityRecord["conditions"]>), audioMs: 9000 },
+        timings: [
+          {
+            name: "transcribe.startStep",
+            startEvent: "handler.start",
+            endEvent: "transcription.requested",
+            ms: 40,
+          },
+          {
+            name: "transcribe.readStep",
+            startEvent: "handler.start",
+            endEvent: "transcript.durable",
+            ms: 60,
+          },
+        ],
+        serviceJob: {
+          service: "amazon-transcribe",
+          name: "voxtrail-vm-1-run-1",
+          input: "s3://b/a",
+          output: "s3://b/o",
+          polls: 3,
+        },
+      };
+    });
+    const usage = jobUsage({ ...job, records });
+    const transcribe = usage.stages.find((stage) => stage.stage === "Transcribe");
+    expect(transcribe).toMatchObject({ invocations: 2 });
+    expect(transcribe?.gbSeconds).toBeCloseTo(0.1, 10);
+    expect(usage.transcribeBilledSeconds).toBe(15);
+    expect(usage.stateTransitions).toBe(6 + 4 * 3);
+    const estimate = estimateCost([{ ...job, records }], { prices: ROUND_PRICES });
+    expect(estimate.lines.find((line) => line.item.startsWith("Amazon Transcribe"))).toMatchObject({
+      stage: "Transcribe",
+      quantity: 15_000,
+      usd: 6,
+    });
+  });
+
   test("counts Lambda GB-seconds at each function's memory, S3 requests and transitions", () => {
     const usage = jobUsage(measuredJob());
     const byStage = Object.fromEntries(usage.stages.map((stage) => [stage.stage, stage]));

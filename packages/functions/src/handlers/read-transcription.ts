@@ -50,9 +50,18 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
       name: transcription.jobName,
       input: transcription.mediaUri,
       output: `s3://${deps.store.bucket}/${transcription.outputKey}`,
+      polls: transcription.polls.count + 1,
     };
     const described = transcription.described?.TranscriptionJob;
-    activity.timings.push(...serviceTimings(described));
+    activity.timings.push(
+      {
+        name: "transcribe.startStep",
+        startEvent: "handler.start",
+        endEvent: "transcription.requested",
+        ms: transcription.startStepMs,
+      },
+      ...serviceTimings(described),
+    );
     if (described?.TranscriptionJobStatus === "FAILED") {
       const reason = (described.FailureReason ?? "no reason given").slice(0, FAILURE_REASON_CHARS);
       throw new TranscriptionJobFailed(`transcription job ${transcription.jobName} failed: ${reason}`);
@@ -81,6 +90,7 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
     );
     activity.outputs.push(ref);
     clock.mark("transcript.durable");
+    activity.timings.push(clock.timing("transcribe.readStep", "handler.start", "transcript.durable"));
     // Measured across two invocations (the start step's, then this one), so by the wall clock.
     const now = (deps.now?.() ?? new Date()).getTime();
     activity.timings.push({

@@ -23,7 +23,7 @@ export const startTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
     { processor: deps.transcriptionService.processor, kinds: ["normalized-audio", "transcription-output"] },
   ],
   open: ({ job }) => ({ jobId: job.jobId, inputs: [job.normalizedAudio], carry: undefined }),
-  run: async ({ job }, { deps, activity, signal }): Promise<TranscriptionState> => {
+  run: async ({ job }, { deps, activity, clock, signal }): Promise<TranscriptionState> => {
     const service = deps.transcriptionService;
     activity.processors.push(service.processor);
     activity.measures.audioMs = job.audioMs;
@@ -40,7 +40,9 @@ export const startTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
       language: deps.language,
       signal,
     });
+    clock.mark("transcription.requested");
+    const startStepMs = clock.timing("transcribe.startStep", "handler.start", "transcription.requested").ms;
     deps.logger.info("transcription job requested", { transcriptionJob: jobName, started });
-    return { jobName, mediaUri, outputKey, requestedAt, polls: { count: 0 } };
+    return { jobName, mediaUri, outputKey, requestedAt, startStepMs, polls: { count: 0 } };
   },
 });

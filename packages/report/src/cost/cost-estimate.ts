@@ -134,6 +134,12 @@ export function estimateCost(jobs: JobData[], options: CostOptions = {}): CostEs
     prices.cartesiaCredit,
   );
   add("Transcribe", "Cartesia STT", total((usage) => usage.cartesiaSttSeconds) / 2, prices.cartesiaCredit);
+  add(
+    "Transcribe",
+    "Amazon Transcribe (batch, at least 15 s a job)",
+    total((usage) => usage.transcribeBilledSeconds),
+    prices.transcribeAudioSecond,
+  );
 
   const standard = add(
     "Workflow",
@@ -174,7 +180,7 @@ export function estimateCost(jobs: JobData[], options: CostOptions = {}): CostEs
     totals: { standard: sumFor("standard"), express: sumFor("express") },
     unpriced: lines.filter((line) => line.usd === undefined).map((line) => `${line.stage}: ${line.item}`),
     assumptions: [
-      `Lambda: each activity record's span at the function's memory (x86); cold starts not included, so a lower bound.`,
+      `Lambda: each activity record's span at the function's memory (x86); for a Transcribe job, its start and read steps' own times; cold starts not included, so a lower bound.`,
       `Sonic endpoint: ${instance}, always on, charged by stream seconds / ${streamsPerInstance} stream(s) per instance / ${utilization} utilization.`,
       `Express: billed duration rounded up to 100 ms at ${expressGb * 1024} MB.`,
       `Durations are as recorded: a local run's (pocketsphinx; flite behind the local endpoint, standing in for Sonic) are this machine's, not AWS's.`,

@@ -43,12 +43,23 @@ export interface JobUsage {
   cartesiaTtsCharacters: number;
   /** Seconds of audio sent to Cartesia's STT API. */
   cartesiaSttSeconds: number;
+  /** Seconds of audio Amazon Transcribe bills: each job's duration, at least 15 s. */
+  transcribeBilledSeconds: number;
   /** Custom events put on the outcome bus. */
   customEvents: number;
 }
 
 /** Processors that stand for Cartesia Sonic on a SageMaker endpoint (the local one stands in for it). */
 const SONIC_ENDPOINT_PROVIDERS = new Set(["sonic-sagemaker", "local-sonic-endpoint"]);
+
+/** Transcribe bills each request for at least this many seconds of audio (AWS's pricing page). */
+const TRANSCRIBE_MINIMUM_SECONDS = 15;
+
+/**
+ * State transitions each poll of a transcription job adds (Wait, GetTranscriptionJob, the Choice,
+ * and the Pass that counts it; the last poll's Pass is the read's Task instead).
+ */
+const TRANSITIONS_PER_POLL = 4;
 
 /** S3 GET/HEAD requests each stage's handler makes for its inputs (read from the handlers). */
 const INPUT_READS: Partial<Record<StageFunction, number>> = {
@@ -85,6 +96,9 @@ const DEFINITION: AslDefinition = buildVoicemailDefinition({
  *   from the execution's start to the end of the last activity.
  * - Synthesis: stream seconds (`synthesize.total`) when a Sonic endpoint served it; reply-text
  *   characters for Cartesia's API. Transcription: audio seconds for Cartesia's STT.
+ * - A transcription job (a record with `serviceJob`): its record spans the wait for the service,
+ *   so Lambda is billed for the start and read steps' own timings (two invocations), Transcribe
+ *   for the audio (at least 15 s), and the workflow for four transitions per poll.
  * - EventBridge: one custom event per job-ending attempt (the outcome). The S3 event that starts
  *   the job is an AWS service event, which is free.
  *
@@ -98,14 +112,16 @@ export function jobUsage(job: JobData): JobUsage {
   let sonicStreamSeconds = 0;
   let cartesiaTtsCharacters = 0;
   let cartesiaSttSeconds = 0;
+  let transcribeBilledSeconds = 0;
+  let pollTransitions = 0;
   let customEvents = 0;
   let retries = 0;
   for (const record of job.records) {
     const fn = functionOfRecord(record.stage);
     const usage = stages.get(record.stage) ?? emptyUsage(record.stage, fn);
     stages.set(record.stage, usage);
-    const seconds = Math.ceil(Date.parse(record.endedAt) - Date.parse(record.startedAt)) / 1000;
-    usage.invocations += 1;
+    const seconds = lambdaSeconds(record);
+    usage.invocations += record.serviceJob ? 2 : 1;
     usage.seconds += seconds;
     usage.gbSeconds += (seconds * usage.memoryMb) / 1024;
     usage.s3Writes += 2 + record.outputs.reduce((sum, output) => sum + putRequests(output), 0);
@@ -132,6 +148,11 @@ export function jobUsage(job: JobData): JobUsage {
     if (fn === "synthesize" && provider === "cartesia-api") {
       cartesiaTtsCharacters += record.inputs.find((input) => input.kind === "reply-text")?.bytes ?? 0;
     }
+    if (record.serviceJob) {
+      const audioSeconds = (record.conditions?.audioMs ?? job.report?.source.audioMs ?? 0) / 1000;
+      transcribeBilledSeconds += Math.max(TRANSCRIBE_MINIMUM_SECONDS, audioSeconds);
+      pollTransitions += TRANSITIONS_PER_POLL * (record.serviceJob.polls ?? 1);
+    }
     if (fn === "transcribe" && provider === "cartesia-ink") {
       cartesiaSttSeconds += (record.conditions?.audioMs ?? job.report?.source.audioMs ?? 0) / 1000;
     }
@@ -140,13 +161,27 @@ export function jobUsage(job: JobData): JobUsage {
   return {
     jobId: job.jobId,
     stages: [...stages.values()],
-    stateTransitions: statePath(DEFINITION, failedStage).length + retries,
+    stateTransitions: statePath(DEFINITION, failedStage).length + retries + pollTransitions,
     executionSeconds: executionSeconds(job),
     sonicStreamSeconds,
     cartesiaTtsCharacters,
     cartesiaSttSeconds,
+    transcribeBilledSeconds,
     customEvents,
   };
+}
+
+/**
+ * The Lambda seconds of one record, rounded up to the millisecond: its span, or for a
+ * transcription job (whose span includes the wait for the service) its two steps' own timings.
+ */
+function lambdaSeconds(record: ActivityRecord): number {
+  const steps = record.serviceJob
+    ? record.timings
+        .filter((timing) => timing.name === "transcribe.startStep" || timing.name === "transcribe.readStep")
+        .reduce((sum, timing) => sum + timing.ms, 0)
+    : Date.parse(record.endedAt) - Date.parse(record.startedAt);
+  return Math.ceil(steps) / 1000;
 }
 
 function functionOfRecord(stage: string): StageFunction {

@@ -27,6 +27,7 @@ export interface PriceTable {
   s3ReadRequest: ListPrice;
   eventBridgeCustomEvent: ListPrice;
   cartesiaCredit: ListPrice;
+  transcribeAudioSecond: ListPrice;
 }
 
 const LAMBDA_PRICING = "https://aws.amazon.com/lambda/pricing/";
@@ -132,6 +133,16 @@ export const PRICES: PriceTable = {
     note:
       "$1.00 per 1M custom events (third-party guides). AWS service events, such as S3 Object " +
       "Created on the default bus, are free.",
+  },
+  transcribeAudioSecond: {
+    usd: undefined,
+    unit: "audio second",
+    sources: ["https://aws.amazon.com/transcribe/pricing/", "https://aws.amazon.com/cn/transcribe/pricing"],
+    note:
+      "Standard batch transcription is billed per second of audio, at least 15 s per request " +
+      "(AWS's pricing page, stored copy, 2026-12-02). Its per-minute table did not render, and no " +
+      "page we could read gave a sourced figure (the commonly quoted $0.024 a minute for the first " +
+      "250,000 minutes is unconfirmed): not priced.",
   },
   cartesiaCredit: {
     usd: 49 / 1_250_000,
