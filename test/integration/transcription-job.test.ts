@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import { ActivityRecord } from "@voxtrail/core";
+import { erase, LineageGraph, readLineage, transcribeJobDeleter, verify } from "@voxtrail/lineage";
 import {
   ALL_LOCAL,
   BUNDLED_VOICEMAILS_DIR,
@@ -24,10 +25,14 @@ interface TranscriptionRun {
   records: ActivityRecord[];
   transitions: JobProgress[];
   endpoint: TranscribeEndpoint;
+  client: TranscribeClient;
+  store: DirectoryStore;
 }
 
 let workDir: string;
 const runs: Record<string, TranscriptionRun> = {};
+/** The stand-ins stay up until the end: the erasure test deletes a job on one. */
+const endpoints: TranscribeEndpoint[] = [];
 
 /** Wait states of a job that transcribes: 90 polls of 200 ms leave pocketsphinx 18 s for a short call. */
 const TRANSCRIBING_WAIT_MS = 200;
@@ -41,7 +46,9 @@ async function runWith(
   const inputs = join(workDir, name, "inputs");
   await mkdir(inputs, { recursive: true });
   await copyFile(join(BUNDLED_VOICEMAILS_DIR, "no-message.wav"), join(inputs, "call.wav"));
-  const endpoint = await startTranscribeEndpoint({ store: new DirectoryStore({ root: storeDir }), faults });
+  const store = new DirectoryStore({ root: storeDir });
+  const endpoint = await startTranscribeEndpoint({ store, faults });
+  endpoints.push(endpoint);
   const client = new TranscribeClient({
     endpoint: endpoint.url,
     region: "eu-west-1",
@@ -66,10 +73,9 @@ async function runWith(
     for (const file of (await readdir(dir)).filter((entry) => entry.endsWith(".json")).sort()) {
       records.push(ActivityRecord.parse(JSON.parse(await readFile(join(dir, file), "utf8"))));
     }
-    return { result: result as JobResult, records, transitions, endpoint };
+    return { result: result as JobResult, records, transitions, endpoint, client, store };
   } finally {
     await runtime.close();
-    await endpoint.close();
   }
 }
 
@@ -95,6 +101,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
+  for (const endpoint of endpoints) await endpoint.close();
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -167,5 +174,23 @@ describe("Transcribe as an Amazon Transcribe job (start, wait, read), against th
     expect(transcribeRecords(run)).toMatchObject([
       { outcome: "failed", error: { name: "TranscriptionRefused" } },
     ]);
+  });
+
+  it("erasing the voicemail deletes the Transcribe job and its output document with the chain", async () => {
+    const run = runs.lostStartAnswer as TranscriptionRun;
+    const { store, result } = run;
+    const graph = LineageGraph.of(await readLineage(store, {}));
+    const erased = await erase(store, graph, result.key, {
+      deleteServiceJob: transcribeJobDeleter(run.client),
+    });
+    const jobName = `voxtrail-${result.jobId}-run-1`;
+    expect(erased.serviceJobs).toEqual([{ service: "amazon-transcribe", name: jobName, deleted: "deleted" }]);
+    expect(run.endpoint.jobNames()).toEqual([]);
+    expect(erased.erased.map((artifact) => artifact.kind)).toContain("transcription-output");
+    expect(await store.head(keys.artifact(result.jobId, "transcribe-output.json"))).toBeUndefined();
+    const record = JSON.parse((await store.getBytes(keys.erasure(result.jobId))).toString("utf8"));
+    expect(record.serviceJobs).toEqual([{ service: "amazon-transcribe", name: jobName, deleted: "deleted" }]);
+    const verified = await verify(store, LineageGraph.of(await readLineage(store, {})));
+    expect(verified.ok).toBe(true);
   });
 });

@@ -86,6 +86,7 @@ export function erasureReport(result: ErasureResult): string {
       result.erased.map((a) => [a.kind, a.key, a.sha256.slice(0, 16), a.existed ? "yes" : "no"]),
     ),
     ...(result.alreadyErased.length > 0 ? [`already erased: ${result.alreadyErased.join(", ")}`] : []),
+    ...result.serviceJobs.map((job) => `${job.service} job ${job.name}: ${job.deleted}`),
   ].join("\n");
 }
 

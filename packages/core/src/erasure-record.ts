@@ -28,5 +28,18 @@ export const ErasureRecord = z.object({
   erased: z.array(ErasedArtifact),
   /** Activity records kept as the audit trail of the erased chain. */
   keptRecords: z.array(z.string()),
+  /**
+   * The managed-service jobs of the chain (a Transcribe job keeps the audio's and the output's
+   * locations), deleted with it: where they were deleted, `deleted` says how it went.
+   */
+  serviceJobs: z
+    .array(
+      z.object({
+        service: z.string(),
+        name: z.string(),
+        deleted: z.enum(["deleted", "already-gone", "not-reachable"]),
+      }),
+    )
+    .optional(),
 });
 export type ErasureRecord = z.infer<typeof ErasureRecord>;

@@ -8,4 +8,5 @@ export * from "./lineage-snapshot";
 export * from "./open-store";
 export * from "./openlineage";
 export * from "./trace";
+export * from "./transcribe-job-deleter";
 export * from "./verify";

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import {
   boundaries,
   erase,
@@ -10,6 +11,7 @@ import {
   postToDataZone,
   readLineage,
   trace,
+  transcribeJobDeleter,
   verify,
 } from "@voxtrail/lineage";
 import { boundariesTable, erasureReport, impactTable, traceTree, verifyReport } from "../lineage-views";
@@ -86,7 +88,11 @@ export async function lineageCommand(positionals: string[], options: LineageOpti
       return 0;
     }
     case "erase": {
-      const result = await erase(store, graph, target as string);
+      // In a bucket, the chain's Transcribe jobs are deleted too; a local store's stand-in jobs
+      // ended with their run.
+      const result = await erase(store, graph, target as string, {
+        ...(options.bucket ? { deleteServiceJob: transcribeJobDeleter(new TranscribeClient({})) } : {}),
+      });
       out(result, () => erasureReport(result));
       return 0;
     }
