@@ -97,17 +97,19 @@ Usage:
                            hash mismatch, missing artifact, artifact without lineage, broken chain
         boundaries [--since TIME]
                            which kinds of data entered which boundaries, counted per provider
-        erase SOURCE       delete SOURCE and everything derived from it; leave an erasure record
-                           (hashes, no content) under erasures/, which verify reports as erased
+        erase SOURCE       delete SOURCE and everything derived from it (with --bucket, its Amazon
+                           Transcribe jobs too); leave an erasure record (hashes, no content)
+                           under erasures/, which verify reports as erased
         export [--format openlineage] [--to datazone --domain ID]
                            NDJSON OpenLineage RunEvents (START, COMPLETE or FAIL per stage run)
                            on stdout, or posted to Amazon DataZone with PostLineageEvent
 
   voxtrail definition voicemail|prompts|batch [--arn-prefix PREFIX] [--concurrency N]
-                  [--state-machine ARN]
+                  [--state-machine ARN] [--transcriber NAME]
       Print the workflow's Amazon States Language definition. Task resources are the local
-      runtime's function ARNs, or PREFIX followed by the function name. The prompts
-      definition's Map runs --concurrency prompts at once (default 2); the voicemail batch
+      runtime's function ARNs, or PREFIX followed by the function name. With --transcriber
+      amazon-transcribe, the voicemail definition starts, polls and reads a Transcribe job. The
+      prompts definition's Map runs --concurrency prompts at once (default 2); the voicemail batch
       definition's Map runs --concurrency executions of the voicemail state machine ARN (a
       placeholder by default) at once.
 

@@ -10,6 +10,18 @@ describe("voxtrail definition", () => {
     expect(JSON.stringify(definition)).toContain(`"StateMachineArn":"${arn}"`);
   });
 
+  it("prints the voicemail definition with a Transcribe job loop for amazon-transcribe, and refuses an unknown transcriber", () => {
+    const plain = JSON.parse(definitionCommand(["voicemail"], {}));
+    const job = JSON.parse(definitionCommand(["voicemail"], { transcriber: "amazon-transcribe" }));
+    expect(plain.States.GetTranscriptionJob).toBeUndefined();
+    expect(job.States.GetTranscriptionJob.Resource).toBe(
+      "arn:aws:states:::aws-sdk:transcribe:getTranscriptionJob",
+    );
+    expect(() => definitionCommand(["voicemail"], { transcriber: "whisper" })).toThrow(
+      /--transcriber must be one of/,
+    );
+  });
+
   it("names the workflows it knows when asked for another", () => {
     expect(() => definitionCommand(["nope"], {})).toThrow(UsageError);
     expect(() => definitionCommand(["batch"], { concurrency: "0" })).toThrow(/--concurrency/);

@@ -5,6 +5,8 @@ import {
   buildVoicemailDefinition,
   PROMPT_FUNCTIONS,
   STAGE_FUNCTIONS,
+  TRANSCRIBERS,
+  transcriptionModeOf,
 } from "@voxtrail/workflow";
 import { UsageError } from "../usage-error";
 
@@ -19,6 +21,7 @@ export function definitionCommand(
     "arn-prefix"?: string | undefined;
     "state-machine"?: string | undefined;
     concurrency?: string | undefined;
+    transcriber?: string | undefined;
   },
 ): string {
   const [name] = positionals;
@@ -27,7 +30,8 @@ export function definitionCommand(
     prefix ? (Object.fromEntries(functions.map((fn) => [fn, `${prefix}${fn}`])) as Record<F, string>) : local;
   if (name === "voicemail") {
     const functionArns = arns(STAGE_FUNCTIONS, LOCAL_FUNCTION_ARNS);
-    return `${JSON.stringify(buildVoicemailDefinition({ functionArns }), null, 2)}\n`;
+    const transcription = transcriptionModeOf({ transcriber: transcriberOf(options.transcriber) });
+    return `${JSON.stringify(buildVoicemailDefinition({ functionArns, transcription }), null, 2)}\n`;
   }
   if (name === "prompts") {
     const functionArns = arns(PROMPT_FUNCTIONS, LOCAL_PROMPT_FUNCTION_ARNS);
@@ -41,6 +45,14 @@ export function definitionCommand(
   }
   throw new UsageError(
     `unknown workflow ${JSON.stringify(name ?? "")}: expected "voicemail", "prompts" or "batch"`,
+  );
+}
+
+function transcriberOf(value: string | undefined): (typeof TRANSCRIBERS)[number] {
+  if (value === undefined) return "local";
+  if ((TRANSCRIBERS as readonly string[]).includes(value)) return value as (typeof TRANSCRIBERS)[number];
+  throw new UsageError(
+    `--transcriber must be one of ${TRANSCRIBERS.join(", ")}, got ${JSON.stringify(value)}`,
   );
 }
 
