@@ -7,6 +7,7 @@ export const PROVIDER_PACKAGES = [
   "@aws-sdk/client-eventbridge",
   "@aws-sdk/client-bedrock-runtime",
   "@aws-sdk/client-sagemaker-runtime",
+  "@aws-sdk/client-transcribe",
   "@cartesia/cartesia-js",
 ] as const;
 
@@ -21,6 +22,7 @@ const SFN = "@aws-sdk/client-sfn";
 const EVENTBRIDGE = "@aws-sdk/client-eventbridge";
 const BEDROCK = "@aws-sdk/client-bedrock-runtime";
 const SAGEMAKER = "@aws-sdk/client-sagemaker-runtime";
+const TRANSCRIBE = "@aws-sdk/client-transcribe";
 const CARTESIA = "@cartesia/cartesia-js";
 
 /**
@@ -31,8 +33,8 @@ const CARTESIA = "@cartesia/cartesia-js";
 export const STAGE_PROVIDERS: Readonly<Record<BundledFunction, readonly ProviderPackage[]>> = {
   // Job claims ask Step Functions whether the execution holding a claim still runs.
   ingest: [S3, SFN],
-  // cartesia-ink.
-  transcribe: [S3, CARTESIA],
+  // cartesia-ink, or amazon-transcribe (its jobs' start and read steps).
+  transcribe: [S3, CARTESIA, TRANSCRIBE],
   reason: [S3, BEDROCK],
   // Both cloud synthesizers: sonic-sagemaker and cartesia-api.
   synthesize: [S3, SAGEMAKER, CARTESIA],

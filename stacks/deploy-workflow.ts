@@ -89,6 +89,7 @@ export function deployWorkflow<F extends DeployedFunction>(
                   sonicEndpoint: selection.sonicEndpoint,
                   bedrockModelId: selection.bedrockModelId,
                   recordsUri: selection.recordsUri,
+                  transcribeJobPrefix: selection.transcribeJobPrefix,
                 }),
               ),
           }),

@@ -14,7 +14,7 @@ import { boundaryPolicyJson, type StageConfig, selectionEnvironment, stageSelect
 export interface FunctionSettings {
   /** The partition, region and account ARNs are built in. */
   scope: $util.Output<ArnScope>;
-  /** The configured providers, with the bucket and Sonic endpoint resolved. */
+  /** The configured providers, with the bucket, Sonic endpoint and transcription job prefix resolved. */
   selection: $util.Output<ProviderSelection>;
   /** The environment every function gets: stage, bucket, boundary policy, providers. */
   environment: $util.Output<Record<string, string>>;
@@ -60,7 +60,9 @@ export function functionSettings({
     .apply(([partition, region, account]) => ({ partition, region, account }));
   const selection = $util
     .all([bucket.name, sonic?.name])
-    .apply(([bucketName, sonicEndpoint]) => stageSelection(config, { bucket: bucketName, sonicEndpoint }));
+    .apply(([bucketName, sonicEndpoint]) =>
+      stageSelection(config, { app: $app.name, stage: $app.stage, bucket: bucketName, sonicEndpoint }),
+    );
   const boundaryPolicy = boundaryPolicyJson(config, $cli.paths.root);
   const environment = $util.all([selection, bucket.name]).apply(
     ([selection, bucketName]): Record<string, string> => ({

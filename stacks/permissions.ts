@@ -33,7 +33,8 @@ export interface IamStatement {
  * What one function calls: object keys it reads (GetObject, which HeadObject also needs) and
  * writes (PutObject), as IAM patterns inside the stage's bucket; key prefixes it lists
  * (ListBucket); whether it publishes the outcome event; whether it asks Step Functions if a
- * voicemail execution still runs (DescribeExecution); which configured providers it invokes.
+ * voicemail execution still runs (DescribeExecution); which configured providers it invokes
+ * (`transcription-job`: it starts Amazon Transcribe jobs, see {@link transcriptionJobStatements}).
  *
  * `lists` also covers every key the function probes (a GET or HEAD of a key that may be missing,
  * whose absence is an answer): without `s3:ListBucket`, S3 answers a missing key with 403 Access
@@ -48,7 +49,7 @@ export interface StageAccess {
   lists: string[];
   publishesOutcome: boolean;
   describesVoicemailExecutions: boolean;
-  invokes: Array<"sonic-endpoint" | "bedrock-model" | "records-object">;
+  invokes: Array<"sonic-endpoint" | "bedrock-model" | "records-object" | "transcription-job">;
 }
 
 /** One artifact file of any job. */
@@ -108,7 +109,11 @@ export const STAGE_ACCESS: Record<StageFunction, StageAccess> = {
     describesVoicemailExecutions: true,
     invokes: [],
   },
-  transcribe: artifactStage(ARTIFACT_FILES.normalizedAudio, [ARTIFACT_FILES.transcript], []),
+  transcribe: artifactStage(
+    ARTIFACT_FILES.normalizedAudio,
+    [ARTIFACT_FILES.transcript],
+    ["transcription-job"],
+  ),
   reason: artifactStage(
     ARTIFACT_FILES.transcript,
     [ARTIFACT_FILES.record, ARTIFACT_FILES.replyText],
@@ -190,6 +195,8 @@ export interface PermissionTargets {
   bedrockModelId?: string | undefined;
   /** VOXTRAIL_RECORDS_URI (`s3://bucket/key`), when S3 records are configured. */
   recordsUri?: string | undefined;
+  /** VOXTRAIL_TRANSCRIBE_JOB_PREFIX, when Amazon Transcribe is configured (stage-config.ts). */
+  transcribeJobPrefix?: string | undefined;
 }
 
 /**
@@ -250,7 +257,65 @@ export function stagePermissions(fn: DeployedFunction, target: PermissionTargets
       resources: [`arn:${target.partition}:s3:::${records[1]}/${records[2]}`],
     });
   }
+  if (access.invokes.includes("transcription-job") && target.transcribeJobPrefix) {
+    statements.push(...transcriptionJobStatements(target));
+  }
   return statements.filter((s) => s.resources.length > 0);
+}
+
+/** Amazon Transcribe's output document of any job: the service writes it, the read step reads it. */
+const TRANSCRIBE_OUTPUT = artifact(ARTIFACT_FILES.transcribeOutput);
+
+/**
+ * What the Transcribe function needs to run its stage as an Amazon Transcribe job
+ * (packages/functions/src/handlers/start-transcription.ts, read-transcription.ts), beyond reading
+ * normalized.wav and writing transcript.json and its lineage, which it already may:
+ *
+ * - `transcribe:StartTranscriptionJob`. The Service Authorization Reference ("Actions, resources,
+ *   and condition keys for Amazon Transcribe",
+ *   https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazontranscribe.html)
+ *   lists no resource type for this action (only GetTranscriptionJob and DeleteTranscriptionJob
+ *   take `transcriptionjob`, `arn:${Partition}:transcribe:${Region}:${Account}:transcription-job/${JobName}`),
+ *   so its Resource must be `*`: a statement naming job ARNs would never match it. It is scoped by
+ *   the condition keys that page lists for it instead: `transcribe:OutputBucketName` (the stage's
+ *   bucket) and `transcribe:OutputKey` (a job's transcribe-output.json). A start without them
+ *   (output to a service-managed bucket, or elsewhere) is refused.
+ * - `s3:PutObject` on transcribe-output.json: with no `JobExecutionSettings.DataAccessRoleArn`
+ *   in the request, Transcribe reads the media and writes the output with the caller's
+ *   permissions (StartTranscriptionJob API reference, `Media` and `OutputBucketName`, and
+ *   "Permissions required for IAM user roles"): `s3:GetObject` on normalized.wav, which the
+ *   function's first statement grants already, and `s3:PutObject` where the output goes.
+ * - `s3:GetObject` on transcribe-output.json: the read step reads the document back.
+ *
+ * No KMS permission: the bucket encrypts with SSE-S3 (stacks/storage.ts).
+ */
+function transcriptionJobStatements(target: PermissionTargets): IamStatement[] {
+  const output = `arn:${target.partition}:s3:::${target.bucket}/${TRANSCRIBE_OUTPUT}`;
+  return [
+    {
+      actions: ["transcribe:StartTranscriptionJob"],
+      resources: ["*"],
+      conditions: [
+        { test: "StringEquals", variable: "transcribe:OutputBucketName", values: [target.bucket] },
+        { test: "StringLike", variable: "transcribe:OutputKey", values: [TRANSCRIBE_OUTPUT] },
+      ],
+    },
+    { actions: ["s3:PutObject"], resources: [output] },
+    { actions: ["s3:GetObject"], resources: [output] },
+  ];
+}
+
+/**
+ * The ARN pattern of every Amazon Transcribe job of a stage: its jobs' names start with its
+ * prefix (`<app>-<stage>-`, stacks/stage-config.ts). Resource type `transcriptionjob` of the
+ * Service Authorization Reference: `arn:${Partition}:transcribe:${Region}:${Account}:transcription-job/${JobName}`.
+ *
+ * @example
+ * transcriptionJobsOf({ partition: "aws", region: "eu-west-1", account: "123456789012" }, "voxtrail-production-");
+ * // "arn:aws:transcribe:eu-west-1:123456789012:transcription-job/voxtrail-production-*"
+ */
+export function transcriptionJobsOf(scope: ArnScope, prefix: string): string {
+  return `arn:${scope.partition}:transcribe:${scope.region}:${scope.account}:transcription-job/${prefix}*`;
 }
 
 /** The account and region ARNs are built in. */
@@ -400,17 +465,40 @@ function invokeStatement<F extends string>(
   return { actions: ["lambda:InvokeFunction"], resources: functions.map((fn) => functionArns[fn]) };
 }
 
+/** Where the voicemail workflow's permissions point. */
+export interface VoicemailTargets extends ArnScope {
+  functionArns: Record<StageFunction, string>;
+  /** VOXTRAIL_TRANSCRIBE_JOB_PREFIX, when Amazon Transcribe is configured (stage-config.ts). */
+  transcribeJobPrefix?: string | undefined;
+}
+
 /**
  * The voicemail state machine's statements (packages/workflow/src/voicemail-definition.ts): invoke
- * its six functions, and nothing else.
+ * its six functions; and, when Amazon Transcribe is configured, poll the stage's transcription
+ * jobs (its `GetTranscriptionJob` state, packages/workflow/src/transcription-job-states.ts).
+ * That state is the AWS SDK integration `arn:aws:states:::aws-sdk:transcribe:getTranscriptionJob`,
+ * which calls the API as the state machine's role: "AWS SDK integrations work exactly like an API
+ * call using the AWS SDK" (Step Functions developer guide, "Integrating services with Step
+ * Functions"), so the role needs the IAM action named after the call, `transcribe:GetTranscriptionJob`,
+ * whose required resource type is `transcriptionjob` (Service Authorization Reference): granted on
+ * the stage's job name prefix ({@link transcriptionJobsOf}).
  *
  * @example
- * voicemailStateMachinePermissions({ functionArns }); // [{ actions: ["lambda:InvokeFunction"], resources: [...] }]
+ * voicemailStateMachinePermissions({ partition: "aws", region, account, functionArns });
+ * // [{ actions: ["lambda:InvokeFunction"], resources: [...] }]
  */
-export function voicemailStateMachinePermissions(target: {
-  functionArns: Record<StageFunction, string>;
-}): IamStatement[] {
-  return [invokeStatement(STAGE_FUNCTIONS, target.functionArns)];
+export function voicemailStateMachinePermissions(target: VoicemailTargets): IamStatement[] {
+  return [
+    invokeStatement(STAGE_FUNCTIONS, target.functionArns),
+    ...(target.transcribeJobPrefix
+      ? [
+          {
+            actions: ["transcribe:GetTranscriptionJob"],
+            resources: [transcriptionJobsOf(target, target.transcribeJobPrefix)],
+          },
+        ]
+      : []),
+  ];
 }
 
 /** Where the prompts workflow's permissions point. */

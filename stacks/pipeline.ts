@@ -1,4 +1,4 @@
-import { FUNCTION_ENVIRONMENT, VOICEMAIL_WORKFLOW } from "../packages/workflow/src";
+import { FUNCTION_ENVIRONMENT, transcriptionModeOf, VOICEMAIL_WORKFLOW } from "../packages/workflow/src";
 import { deployWorkflow } from "./deploy-workflow";
 import type { FunctionSettings } from "./function-settings";
 import { voicemailStateMachinePermissions } from "./permissions";
@@ -6,7 +6,8 @@ import { voicemailStateMachinePermissions } from "./permissions";
 /**
  * The voicemail pipeline: the voicemail workflow as stacks/deploy-workflow.ts deploys it (one
  * Lambda function per stage handler, the state machine the workflow package builds, the same
- * definition the local runtime runs, under its fixed name `<app>-<stage>-voicemail`, which
+ * definition the local runtime runs, with Transcribe as an Amazon Transcribe job when the stage
+ * chose `amazon-transcribe`, under its fixed name `<app>-<stage>-voicemail`, which
  * Ingest's permission to describe its executions is built from and the batch workflow starts,
  * and the EventBridge rule that starts it when a voicemail lands), and the bus its outcome events
  * go to, which its functions are told of.
@@ -25,8 +26,16 @@ export function pipeline({ bucket, settings }: { bucket: sst.aws.Bucket; setting
       outcomeBusArn: outcomeBus.arn,
       environment: { [FUNCTION_ENVIRONMENT.eventBus]: outcomeBus.name },
     },
-    definition: ({ functionArns }) => VOICEMAIL_WORKFLOW.definition(functionArns),
-    statements: voicemailStateMachinePermissions,
+    // Transcribe runs in its function, or as an Amazon Transcribe job the state machine starts,
+    // polls (as its own role) and reads, as the stage's providers say.
+    definition: ({ functionArns }) =>
+      settings.selection.apply((selection) =>
+        VOICEMAIL_WORKFLOW.definition(functionArns, transcriptionModeOf(selection)),
+      ),
+    statements: (target) =>
+      settings.selection.apply((selection) =>
+        voicemailStateMachinePermissions({ ...target, transcribeJobPrefix: selection.transcribeJobPrefix }),
+      ),
   });
   return { stateMachine, outcomeBus, functions };
 }

@@ -20,8 +20,13 @@ export class StageConfigInvalid extends Error {
 /** Environment variable naming a stage configuration file to use instead of `config/stages/<stage>.json`. */
 const STAGE_CONFIG_ENVIRONMENT = "VOXTRAIL_STAGE_CONFIG";
 
-/** The providers that can run in Lambda (the embedded engines need a laptop's binaries). */
-const LAMBDA_TRANSCRIBERS = ["cartesia-ink"] as const satisfies ReadonlyArray<(typeof TRANSCRIBERS)[number]>;
+/**
+ * The providers that can run in Lambda (the embedded engines need a laptop's binaries). Amazon
+ * Transcribe runs as a job the voicemail workflow starts, waits for and reads (stacks/pipeline.ts).
+ */
+const LAMBDA_TRANSCRIBERS = ["cartesia-ink", "amazon-transcribe"] as const satisfies ReadonlyArray<
+  (typeof TRANSCRIBERS)[number]
+>;
 const LAMBDA_REASONERS = ["local", "bedrock"] as const satisfies ReadonlyArray<(typeof REASONERS)[number]>;
 const LAMBDA_SYNTHESIZERS = ["sonic-sagemaker", "cartesia-api"] as const satisfies ReadonlyArray<
   (typeof SYNTHESIZERS)[number]
@@ -309,13 +314,26 @@ export function boundaryPolicyJson(config: StageConfig, root: string): string {
 }
 
 /**
+ * What a stage's Amazon Transcribe job names start with: `<app>-<stage>-`, so the stage's
+ * voicemail state machine can be granted its own jobs (GetTranscriptionJob) and no other stage's
+ * (stacks/permissions.ts; StartTranscriptionJob takes no resource, so no name can scope it).
+ *
+ * @example
+ * transcribeJobPrefix("voxtrail", "production"); // "voxtrail-production-"
+ */
+export function transcribeJobPrefix(app: string, stage: string): string {
+  return `${app}-${stage}-`;
+}
+
+/**
  * The provider selection the stage's functions run with: the configured providers, the Sonic
- * endpoint the stage uses or created, and the records object (a key in the stage's bucket or a
- * full `s3://` URI).
+ * endpoint the stage uses or created, the records object (a key in the stage's bucket or a full
+ * `s3://` URI), and, with Amazon Transcribe, the stage's job name prefix
+ * ({@link transcribeJobPrefix}).
  */
 export function stageSelection(
   config: StageConfig,
-  resolved: { bucket: string; sonicEndpoint?: string | undefined },
+  resolved: { app: string; stage: string; bucket: string; sonicEndpoint?: string | undefined },
 ): ProviderSelection {
   const { recordsKey, recordsUri, ...providers } = config.providers;
   return {
@@ -323,6 +341,9 @@ export function stageSelection(
     records: "s3",
     recordsUri: recordsUri ?? `s3://${resolved.bucket}/${recordsKey}`,
     ...(resolved.sonicEndpoint === undefined ? {} : { sonicEndpoint: resolved.sonicEndpoint }),
+    ...(providers.transcriber === "amazon-transcribe"
+      ? { transcribeJobPrefix: transcribeJobPrefix(resolved.app, resolved.stage) }
+      : {}),
   };
 }
 

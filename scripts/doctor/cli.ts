@@ -41,7 +41,7 @@ async function main(): Promise<number> {
     process.stderr.write(`doctor: stage ${values.stage} (${file}) in ${report.region}\n`);
     if (report.findings.length === 0) {
       process.stderr.write(
-        "doctor: nothing to ask the account (no Sonic on SageMaker, no Bedrock reasoner)\n",
+        "doctor: nothing to ask the account (no Amazon Transcribe, no Sonic on SageMaker, no Bedrock reasoner)\n",
       );
     }
     for (const finding of report.findings) process.stdout.write(`${formatFinding(finding)}\n`);

@@ -1,4 +1,5 @@
 import { BedrockClient } from "@aws-sdk/client-bedrock";
+import { OrganizationsClient } from "@aws-sdk/client-organizations";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { ServiceQuotasClient } from "@aws-sdk/client-service-quotas";
 
@@ -8,6 +9,11 @@ export interface DoctorClients {
   serviceQuotas: ServiceQuotasClient;
   /** Bedrock's control plane (model catalog, inference profiles), not bedrock-runtime. */
   bedrock: BedrockClient;
+  /**
+   * AWS Organizations, a global service: the SDK sends to `organizations.us-east-1.amazonaws.com`
+   * (signed for us-east-1) whatever the region.
+   */
+  organizations: OrganizationsClient;
 }
 
 /** No AWS region is configured (neither `AWS_REGION` nor the profile's `region`). */
@@ -21,7 +27,8 @@ export class DoctorRegionMissing extends Error {
 /**
  * Clients with the standard AWS configuration, as `sst deploy` would see it: region and
  * credentials from the environment or the profile (`AWS_PROFILE`), and endpoints from
- * `AWS_ENDPOINT_URL_SAGEMAKER`, `AWS_ENDPOINT_URL_SERVICE_QUOTAS`, `AWS_ENDPOINT_URL_BEDROCK` when set.
+ * `AWS_ENDPOINT_URL_SAGEMAKER`, `AWS_ENDPOINT_URL_SERVICE_QUOTAS`, `AWS_ENDPOINT_URL_BEDROCK`,
+ * `AWS_ENDPOINT_URL_ORGANIZATIONS` when set.
  *
  * @example
  * const clients = createDoctorClients();
@@ -32,6 +39,7 @@ export function createDoctorClients(): DoctorClients {
     sagemaker: new SageMakerClient({}),
     serviceQuotas: new ServiceQuotasClient({}),
     bedrock: new BedrockClient({}),
+    organizations: new OrganizationsClient({}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { StageConfig } from "../../stacks/stage-config";
+import { checkAiServicesOptOut } from "./checks/ai-services-opt-out";
 import { checkBedrockModel } from "./checks/bedrock-model";
 import { checkEndpointQuota } from "./checks/endpoint-quota";
 import { checkSonicEndpoint } from "./checks/sonic-endpoint";
@@ -12,12 +13,18 @@ export interface DoctorReport {
   region: string;
   /** True when every finding is `ok` (nothing missing, nothing left unchecked). */
   ok: boolean;
-  /** In check order: Sonic (model package or endpoint), endpoint quota, Bedrock model. */
+  /**
+   * In check order: AI services opt-out (Amazon Transcribe), Sonic (model package or endpoint),
+   * endpoint quota, Bedrock model.
+   */
   findings: Finding[];
 }
 
 /**
  * Asks the account what a deploy of the stage needs and only the account knows:
+ * - when the transcriber is `amazon-transcribe`: that the account's effective AI services opt-out
+ *   policy (AWS Organizations) opts it out of content use by Amazon Transcribe, the condition the
+ *   boundary policy sets on sending it caller audio (`requires: ai-services-opt-out`);
  * - when the stage synthesizes on SageMaker and creates its endpoint (`sonic.modelPackageArn`):
  *   the Marketplace model package, and the `<instanceType> for endpoint usage` quota against
  *   `maxInstances`;
@@ -30,11 +37,14 @@ export interface DoctorReport {
  * const { config } = loadStageConfig("production", root);
  * const report = await runDoctor(config, createDoctorClients());
  * report.ok; // false
- * report.findings[1]; // { check: "endpoint-quota", status: "missing", subject: "ml.g6e.xlarge for endpoint usage", message: "..." }
+ * report.findings[2]; // { check: "endpoint-quota", status: "missing", subject: "ml.g6e.xlarge for endpoint usage", message: "..." }
  */
 export async function runDoctor(config: StageConfig, clients: DoctorClients): Promise<DoctorReport> {
   const region = await clientRegion(clients);
   const checks: Array<Promise<Finding[]>> = [];
+  if (config.providers.transcriber === "amazon-transcribe") {
+    checks.push(checkAiServicesOptOut(clients.organizations, "transcribe"));
+  }
   const sonic = config.sonic;
   if (config.providers.synthesizer === "sonic-sagemaker" && sonic !== undefined) {
     if ("modelPackageArn" in sonic) {

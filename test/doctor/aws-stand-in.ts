@@ -20,7 +20,29 @@ export interface StandInAccount {
   inferenceProfiles?: Record<string, { regions: string[]; modelId: string }>;
   /** Answer every SageMaker call with this JSON 1.1 error instead (e.g. `UnrecognizedClientException`). */
   sagemakerError?: string;
+  /**
+   * The account's effective AI services opt-out policy, as Organizations' DescribeEffectivePolicy
+   * returns it in `PolicyContent` (an object is sent as its JSON text). Without it, and without
+   * `organizationsError`, no opt-out policy applies: `EffectivePolicyNotFoundException`.
+   */
+  aiOptOutPolicy?: object | string;
+  /**
+   * Answer DescribeEffectivePolicy with this Organizations error instead: one of
+   * {@link ORGANIZATIONS_ERRORS}' names (with AWS's wording), or any other name.
+   */
+  organizationsError?: string;
 }
+
+/** Organizations' errors as it words them for the stand-in's account. */
+export const ORGANIZATIONS_ERRORS: Record<string, string> = {
+  EffectivePolicyNotFoundException:
+    "An effective policy of the specified type was not found for the specified target.",
+  AWSOrganizationsNotInUseException: "Your account is not a member of an organization.",
+  AccessDeniedException:
+    "User: arn:aws:iam::111122223333:user/deployer is not authorized to perform: organizations:DescribeEffectivePolicy because no identity-based policy allows the organizations:DescribeEffectivePolicy action",
+  TooManyRequestsException:
+    "You have sent too many requests in too short a period of time. The quota helps protect against denial-of-service attacks. Try again later.",
+};
 
 /** One quota as the stand-in lists it. */
 export interface StandInQuota {
@@ -70,9 +92,11 @@ class WireError {
 /**
  * Starts a loopback HTTP server speaking the wire formats the SDK clients use:
  * SageMaker and Service Quotas as AWS JSON 1.1 (`POST /`, `X-Amz-Target`, content type
- * `application/x-amz-json-1.1`, errors as `{"__type": ..., "message": ...}`), Bedrock's control
- * plane as REST-JSON (`GET /foundation-models/{id}`, `GET /inference-profiles/{id}`, errors named
- * by the `x-amzn-ErrorType` header). A request whose SigV4 scope names the wrong service is refused.
+ * `application/x-amz-json-1.1`, errors as `{"__type": ..., "message": ...}`), Organizations as
+ * AWS JSON 1.1 too (`AWSOrganizationsV20161128.DescribeEffectivePolicy`, errors as
+ * `{"__type": ..., "Message": ...}` with HTTP 400), Bedrock's control plane as REST-JSON
+ * (`GET /foundation-models/{id}`, `GET /inference-profiles/{id}`, errors named by the
+ * `x-amzn-ErrorType` header). A request whose SigV4 scope names the wrong service is refused.
  */
 export async function startAwsStandIn(account: StandInAccount): Promise<AwsStandIn> {
   const requests: RecordedRequest[] = [];
@@ -119,7 +143,12 @@ function answer(
   const target = recorded.target;
   if (recorded.method === "POST" && recorded.path === "/" && target) {
     const [prefix] = target.split(".");
-    const service = prefix === "SageMaker" ? "sagemaker" : "servicequotas";
+    const service =
+      prefix === "SageMaker"
+        ? "sagemaker"
+        : prefix === "AWSOrganizationsV20161128"
+          ? "organizations"
+          : "servicequotas";
     try {
       if (header(request, "content-type") !== "application/x-amz-json-1.1") {
         throw new WireError(400, "SerializationException", "expected application/x-amz-json-1.1");
@@ -127,11 +156,17 @@ function answer(
       signedFor(recorded, service);
       const input = JSON.parse(recorded.body || "{}") as Record<string, unknown>;
       const output =
-        prefix === "SageMaker" ? sagemaker(account, target, input) : serviceQuotas(account, target, input);
+        service === "sagemaker"
+          ? sagemaker(account, target, input)
+          : service === "organizations"
+            ? organizations(account, target, input)
+            : serviceQuotas(account, target, input);
       json11(response, 200, output);
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
-      json11(response, error.status, { __type: error.type, message: error.message });
+      // Organizations spells the member `Message`; SageMaker and Service Quotas `message`.
+      const wording = service === "organizations" ? "Message" : "message";
+      json11(response, error.status, { __type: error.type, [wording]: error.message });
     }
     return;
   }
@@ -269,6 +304,35 @@ function serviceQuotas(account: StandInAccount, target: string, input: Record<st
       GlobalQuota: false,
       QuotaAppliedAtLevel: "ACCOUNT",
     })),
+  };
+}
+
+function organizations(account: StandInAccount, target: string, input: Record<string, unknown>): unknown {
+  if (target !== "AWSOrganizationsV20161128.DescribeEffectivePolicy") {
+    throw new WireError(400, "UnknownOperationException", "");
+  }
+  if (account.organizationsError) {
+    const name = account.organizationsError;
+    throw new WireError(400, name, ORGANIZATIONS_ERRORS[name] ?? `${name} from the stand-in.`);
+  }
+  if (input.PolicyType !== "AISERVICES_OPT_OUT_POLICY") {
+    throw new WireError(400, "InvalidInputException", "The stand-in knows only AISERVICES_OPT_OUT_POLICY.");
+  }
+  const policy = account.aiOptOutPolicy;
+  if (policy === undefined) {
+    throw new WireError(
+      400,
+      "EffectivePolicyNotFoundException",
+      ORGANIZATIONS_ERRORS.EffectivePolicyNotFoundException ?? "",
+    );
+  }
+  return {
+    EffectivePolicy: {
+      PolicyContent: typeof policy === "string" ? policy : JSON.stringify(policy),
+      LastUpdatedTimestamp: CREATED,
+      TargetId: typeof input.TargetId === "string" ? input.TargetId : ACCOUNT,
+      PolicyType: "AISERVICES_OPT_OUT_POLICY",
+    },
   };
 }
 

@@ -73,6 +73,7 @@ function endpoints(url: string): Record<string, string> {
     AWS_ENDPOINT_URL_SAGEMAKER: url,
     AWS_ENDPOINT_URL_SERVICE_QUOTAS: url,
     AWS_ENDPOINT_URL_BEDROCK: url,
+    AWS_ENDPOINT_URL_ORGANIZATIONS: url,
   };
 }
 
@@ -131,6 +132,30 @@ describe("npm run doctor", () => {
     );
     expect(lines[2]).toMatch(/^missing {3}bedrock-model: .*enable model access .* for us-east-1$/);
     expect(run.code).toBe(1);
+  });
+
+  it("asks Organizations (AWS_ENDPOINT_URL_ORGANIZATIONS) first for a stage on Amazon Transcribe", async () => {
+    const file = stageFile("transcribe", stageJson({ providers: { transcriber: "amazon-transcribe" } }));
+    const optedOut: StandInAccount = {
+      ...ready,
+      aiOptOutPolicy: { services: { transcribe: { opt_out_policy: "optOut" } } },
+    };
+    const run = await withStandIn(optedOut, (standIn) =>
+      runCli(["--stage", "production"], { ...endpoints(standIn.url), VOXTRAIL_STAGE_CONFIG: file }),
+    );
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe(
+      "ok        ai-opt-out: this account's effective AI services opt-out policy opts it out of transcribe by its transcribe entry",
+    );
+    expect(run.code).toBe(0);
+    const noPolicy = await withStandIn(ready, (standIn) =>
+      runCli(["--stage", "production"], { ...endpoints(standIn.url), VOXTRAIL_STAGE_CONFIG: file }),
+    );
+    expect(noPolicy.stdout.split("\n")[0]).toMatch(
+      /^missing {3}ai-opt-out: no AI services opt-out policy applies to this account \(EffectivePolicyNotFoundException: /,
+    );
+    expect(noPolicy.code).toBe(1);
   });
 
   it("prints the report as JSON with --json", async () => {

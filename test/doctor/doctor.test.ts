@@ -1,4 +1,5 @@
 import { BedrockClient } from "@aws-sdk/client-bedrock";
+import { OrganizationsClient } from "@aws-sdk/client-organizations";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { ServiceQuotasClient } from "@aws-sdk/client-service-quotas";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,6 +22,7 @@ function readyAccount(): StandInAccount {
     defaultQuotas: [{ ...QUOTA, value: 0 }],
     foundationModels: { [MODEL_ID]: { inferenceTypes: ["ON_DEMAND"] } },
     inferenceProfiles: { [PROFILE_ID]: { regions: ["us-east-1", "us-west-2"], modelId: MODEL_ID } },
+    aiOptOutPolicy: { services: { default: { opt_out_policy: "optOut" } } },
   };
 }
 
@@ -36,6 +38,7 @@ function clientsFor(url: string, region = REGION): DoctorClients {
     sagemaker: new SageMakerClient(settings),
     serviceQuotas: new ServiceQuotasClient(settings),
     bedrock: new BedrockClient(settings),
+    organizations: new OrganizationsClient(settings),
   };
 }
 
@@ -232,6 +235,63 @@ describe("runDoctor against AWS stand-ins", () => {
       "UnrecognizedClientException: The security token included in the request is invalid.",
     );
     expect(report.ok).toBe(false);
+  });
+
+  it("asks Organizations first for a stage that transcribes with Amazon Transcribe", async () => {
+    const report = await doctor(readyAccount(), { providers: { transcriber: "amazon-transcribe" } });
+    expect(report.findings.map((finding) => [finding.check, finding.status])).toEqual([
+      ["ai-opt-out", "ok"],
+      ["sonic-model-package", "ok"],
+      ["endpoint-quota", "ok"],
+      ["bedrock-model", "ok"],
+    ]);
+    expect(report.ok).toBe(true);
+    expect(formatFinding(only(report, "ai-opt-out"))).toBe(
+      "ok        ai-opt-out: this account's effective AI services opt-out policy opts it out of transcribe by its default entry (it has no transcribe entry)",
+    );
+    const asked = standIn!.requests.filter(
+      (r) => r.target === "AWSOrganizationsV20161128.DescribeEffectivePolicy",
+    );
+    expect(asked.map((r) => [r.signingService, r.body])).toEqual([
+      ["organizations", JSON.stringify({ PolicyType: "AISERVICES_OPT_OUT_POLICY" })],
+    ]);
+  });
+
+  it("fails a Transcribe stage whose account has no opt-out policy, or is in no organization", async () => {
+    const noPolicy = await doctor(
+      { ...readyAccount(), aiOptOutPolicy: undefined },
+      {
+        providers: { transcriber: "amazon-transcribe" },
+      },
+    );
+    expect(only(noPolicy, "ai-opt-out")).toMatchObject({ status: "missing", subject: "transcribe" });
+    expect(only(noPolicy, "ai-opt-out").message).toMatch(
+      /^no AI services opt-out policy applies to this account \(EffectivePolicyNotFoundException: /,
+    );
+    expect(noPolicy.ok).toBe(false);
+    await standIn!.close();
+    const noOrganization = await doctor(
+      { ...readyAccount(), organizationsError: "AWSOrganizationsNotInUseException" },
+      { providers: { transcriber: "amazon-transcribe" } },
+    );
+    expect(only(noOrganization, "ai-opt-out").status).toBe("missing");
+    expect(only(noOrganization, "ai-opt-out").message).toContain("this account is in no AWS organization");
+    await standIn!.close();
+    const refused = await doctor(
+      { ...readyAccount(), organizationsError: "AccessDeniedException" },
+      { providers: { transcriber: "amazon-transcribe" } },
+    );
+    expect(only(refused, "ai-opt-out").status).toBe("unchecked");
+    expect(only(refused, "ai-opt-out").message).toContain("organizations:DescribeEffectivePolicy");
+    expect(refused.ok).toBe(false);
+  });
+
+  it("does not ask about the opt-out for a stage that transcribes with cartesia-ink", async () => {
+    // The account has no opt-out policy: asking would have found it missing.
+    const report = await doctor({ ...readyAccount(), aiOptOutPolicy: undefined });
+    expect(report.findings.some((finding) => finding.check === "ai-opt-out")).toBe(false);
+    expect(report.ok).toBe(true);
+    expect(standIn!.requests.some((r) => r.signingService === "organizations")).toBe(false);
   });
 
   it("asks nothing for a stage that neither synthesizes on SageMaker nor reasons on Bedrock", async () => {

@@ -1,17 +1,55 @@
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import type { ActivityRecord } from "@voxtrail/core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import type { CallRecord } from "./authorizing-proxy";
 import { Rehearsal, type RehearsalReport } from "./rehearsal";
 import { evaluateStage } from "./stage-evaluation";
+import type { StagePlan } from "./stage-plan";
 
 /** Runs every workflow of `stage` under its deployed policies and returns the report. */
 async function rehearse(stage: string): Promise<RehearsalReport> {
+  return (await rehearseStage(stage)).report;
+}
+
+/** {@link rehearse}, with the plan it ran (its bucket stays in moto_server, with what the run wrote). */
+async function rehearseStage(stage: string): Promise<{ plan: StagePlan; report: RehearsalReport }> {
   const plan = await evaluateStage(stage);
   const rehearsal = await Rehearsal.start({ plan, motoEndpoint: inject("motoEndpoint") });
   try {
-    return await rehearsal.run();
+    return { plan, report: await rehearsal.run() };
   } finally {
     await rehearsal.close();
   }
 }
+
+/** Every activity record the run wrote into `bucket` (lineage/), read straight from moto_server. */
+async function activityRecords(bucket: string): Promise<ActivityRecord[]> {
+  const s3 = new S3Client({
+    endpoint: inject("motoEndpoint"),
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
+  });
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: "lineage/", ContinuationToken: token }),
+    );
+    keys.push(...(page.Contents ?? []).map((object) => object.Key as string));
+    token = page.NextContinuationToken;
+  } while (token);
+  return Promise.all(
+    keys.map(async (key) => {
+      const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      return JSON.parse(await (object.Body?.transformToString() ?? "{}")) as ActivityRecord;
+    }),
+  );
+}
+
+/** The IAM decisions `principal` needed, as `action resource` (allowed or not). */
+const decisionsOf = (calls: CallRecord[], principal: string) =>
+  calls.filter((call) => call.principal === principal).flatMap((call) => call.decisions);
 
 describe("the dev stage rehearsed under the policies it deploys", () => {
   let report: RehearsalReport;
@@ -71,16 +109,98 @@ describe("the dev stage rehearsed under the policies it deploys", () => {
 
 describe("the production stage rehearsed under the policies it deploys", () => {
   let report: RehearsalReport;
+  let plan: StagePlan;
   beforeAll(async () => {
-    report = await rehearse("production");
+    ({ report, plan } = await rehearseStage("production"));
   }, 600_000);
 
-  it("stops every voicemail at Transcribe with BoundaryViolation until an in-account transcriber exists", () => {
-    const voicemail = report.runs.find((run) => run.workflow === "voicemail");
-    expect(voicemail).toMatchObject({ status: "FAILED", error: "TranscribeFailed" });
-    expect(voicemail?.cause).toMatch(/^BoundaryViolation/);
-    expect(report.runs.every((run) => run.ok)).toBe(true);
-    expect(report.calls.flatMap((call) => call.decisions).filter((d) => !d.allowed)).toEqual([]);
+  it("runs a voicemail end to end with Amazon Transcribe, and every other workflow, refusing no call", () => {
+    expect(report.runs.map((run) => [run.workflow, run.ok, run.status])).toEqual([
+      ["voicemail", true, "SUCCEEDED"],
+      ["duplicate", true, "SUCCEEDED"],
+      ["duplicateWhileRunning", true, "SUCCEEDED"],
+      ["invalidAudio", true, "FAILED"],
+      ["prompts", true, "SUCCEEDED"],
+      ["promptsRerun", true, "SUCCEEDED"],
+      ["batch", true, "SUCCEEDED"],
+    ]);
+    expect(report.ok).toBe(true);
+    const decisions = report.calls.flatMap((call) => call.decisions);
+    expect(decisions.filter((d) => !d.allowed)).toEqual([]);
+    for (const decision of decisions) expect(decision.statement, decision.action).toBeDefined();
+    expect(report.redirects.join("\n")).toMatch(
+      /Amazon Transcribe -> http:\/\/127\.0\.0\.1:\d+ .*boundary stays aws-account \(transcribe\)/,
+    );
+  });
+
+  it("starts each job as the Transcribe function, with its S3 access to the media and the output, and polls it as the state machine", () => {
+    const bucket = `arn:aws:s3:::${plan.bucket}`;
+    const transcribe = decisionsOf(report.calls, "StageTranscribe");
+    // StartTranscriptionJob: on `*` (the action takes no resource type), its output held to the
+    // stage's bucket and a job's output document; Transcribe reads the media and writes the output
+    // with the caller's permissions, so the function's own S3 statements are asked too.
+    const start = transcribe.find((d) => d.action === "transcribe:StartTranscriptionJob");
+    expect(start).toMatchObject({
+      resource: "*",
+      allowed: true,
+      context: {
+        "transcribe:OutputBucketName": plan.bucket,
+        "transcribe:OutputKey": expect.stringMatching(/^artifacts\/[^/]+\/transcribe-output\.json$/),
+      },
+    });
+    const onObject = (action: string, file: string) =>
+      transcribe.filter(
+        (d) => d.action === action && new RegExp(`^${bucket}/artifacts/[^/]+/${file}$`).test(d.resource),
+      );
+    expect(onObject("s3:GetObject", "normalized\\.wav").length).toBeGreaterThan(0);
+    expect(onObject("s3:PutObject", "transcribe-output\\.json").length).toBeGreaterThan(0);
+    // ...and the read step reads the output back and writes the transcript.
+    expect(onObject("s3:GetObject", "transcribe-output\\.json").length).toBeGreaterThan(0);
+    expect(onObject("s3:PutObject", "transcript\\.json").length).toBeGreaterThan(0);
+    // The voicemail state machine polls the stage's own jobs, by name, as its own role.
+    const voicemail = plan.stateMachines.find((m) => m.logicalName === "Voicemail");
+    const polls = decisionsOf(report.calls, voicemail?.name ?? "").filter(
+      (d) => d.action === "transcribe:GetTranscriptionJob",
+    );
+    expect(polls.length).toBeGreaterThan(0);
+    for (const poll of polls) {
+      expect(poll).toMatchObject({ allowed: true, role: "VoicemailStateMachineRole" });
+      expect(poll.resource).toMatch(
+        new RegExp(
+          `^arn:aws:transcribe:${plan.region}:${plan.account}:transcription-job/voxtrail-production-[0-9A-Za-z._-]+$`,
+        ),
+      );
+    }
+    // No other principal calls Transcribe.
+    const callers = new Set(report.calls.filter((c) => c.service === "transcribe").map((c) => c.principal));
+    expect(callers).toEqual(new Set(["StageTranscribe", voicemail?.name]));
+  });
+
+  it("records that production's boundary policy allowed caller audio into Amazon Transcribe in the account", async () => {
+    const transcribed = (await activityRecords(plan.bucket)).filter(
+      (record) => record.stage === "Transcribe" && record.outcome === "succeeded",
+    );
+    expect(transcribed.length).toBeGreaterThan(0);
+    for (const record of transcribed) {
+      expect(record.processors).toEqual([expect.objectContaining({ provider: "amazon-transcribe" })]);
+      expect(record.serviceJob).toMatchObject({
+        service: "amazon-transcribe",
+        name: expect.stringMatching(/^voxtrail-production-/),
+        output: expect.stringMatching(
+          new RegExp(`^s3://${plan.bucket}/artifacts/.+/transcribe-output\\.json$`),
+        ),
+      });
+      expect(record.policy).toMatchObject({ environment: "production", outcome: "allowed" });
+      expect(record.policy?.flows).toContainEqual(
+        expect.objectContaining({
+          kind: "normalized-audio",
+          provider: "amazon-transcribe",
+          boundary: { kind: "aws-account", service: "transcribe", region: plan.region },
+          allowed: true,
+        }),
+      );
+      expect(record.policy?.flows.every((flow) => flow.allowed)).toBe(true);
+    }
   });
 
   it("runs prompts and batches on its own endpoint and Object-Locked, lineage-protected bucket", () => {

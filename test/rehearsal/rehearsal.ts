@@ -7,6 +7,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
+import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { StageHandler } from "@voxtrail/functions";
 import {
   BUNDLED_RECORDS_FILE,
@@ -16,7 +17,13 @@ import {
   matchesPattern,
   objectCreatedEvent,
 } from "@voxtrail/local";
-import { BATCH_INCOMING_PREFIX, type EventPattern, keys, PROMPTS_INCOMING_PREFIX } from "@voxtrail/workflow";
+import {
+  BATCH_INCOMING_PREFIX,
+  type EventPattern,
+  GET_TRANSCRIPTION_JOB_RESOURCE,
+  keys,
+  PROMPTS_INCOMING_PREFIX,
+} from "@voxtrail/workflow";
 import { AuthorizingProxy, type CallRecord, type Principal } from "./authorizing-proxy";
 import { startCartesiaInkStandIn } from "./cartesia-ink-stand-in";
 import {
@@ -33,12 +40,19 @@ import { taskHandlers } from "./service-integrations";
 import { REJECTED_VOICE_ID, startSonicStandIn } from "./sonic-stand-in";
 import type { StagePlan } from "./stage-plan";
 import { RehearsalExecutions, startStepFunctionsStandIn } from "./step-functions-stand-in";
+import { startTranscribeStandIn } from "./transcribe-stand-in";
 
 /** The third-party host a Cartesia provider calls, which the rehearsal redirects to its stand-in. */
 const CARTESIA_HOST = "api.cartesia.ai";
 const SETUP_KEY = "AKREHEARSALSETUP";
 /** The voicemail the rehearsal uploads: a damaged order whose record is in the bundled records. */
 const VOICEMAIL = "damaged-order.wav";
+/**
+ * Milliseconds each Wait state waits in the rehearsal, instead of the definition's time: the
+ * transcription job's poll loop waits 10 s between polls as deployed; the stand-in finishes a job
+ * in seconds, and 90 polls of this wait (the loop's limit) still leave it 45 s.
+ */
+const WAIT_MS = 500;
 
 /** The workflows a rehearsal can run, in the order it runs them. */
 export const WORKFLOWS = [
@@ -61,7 +75,7 @@ export interface WorkflowRun {
   cause?: string;
   /** What happened, as one line (see `describe`). */
   outcome: string;
-  /** What the stage must do: e.g. `SUCCEEDED`, or `TranscribeFailed: BoundaryViolation` in production. */
+  /** What the stage must do: e.g. `SUCCEEDED`, or `IngestFailed: InvalidAudio` for a file that is not audio. */
   expected: string;
   ok: boolean;
 }
@@ -155,6 +169,28 @@ export class Rehearsal {
     this.#closers.push(() => sonic.close());
     const stepFunctions = await startStepFunctionsStandIn(this.#executions);
     this.#closers.push(() => stepFunctions.close());
+    const upstreams: Record<string, string> = {
+      s3: options.motoEndpoint,
+      events: options.motoEndpoint,
+      ssm: options.motoEndpoint,
+      states: stepFunctions.url,
+      sagemaker: sonic.url,
+    };
+    // A stage that transcribes with Amazon Transcribe: its functions start jobs and its voicemail
+    // state machine polls them, both through the proxy, which forwards to the stand-in.
+    if (transcribesWithAmazonTranscribe(plan)) {
+      const transcribe = await startTranscribeStandIn({
+        motoEndpoint: options.motoEndpoint,
+        bucket: plan.bucket,
+        region: plan.region,
+        account: plan.account,
+      });
+      this.#closers.push(() => transcribe.close());
+      upstreams.transcribe = transcribe.url;
+      this.redirects.push(
+        `Amazon Transcribe -> ${transcribe.url} (the local Transcribe endpoint: pocketsphinx, not Transcribe; it reads and writes the stage's bucket as the service would), reached through the IAM proxy; boundary stays aws-account (transcribe)`,
+      );
+    }
     const principals = new Map<string, Principal>();
     const keyOf = new Map<string, string>();
     [
@@ -170,22 +206,17 @@ export class Rehearsal {
       scope: plan,
       principals,
       setupAccessKeyId: SETUP_KEY,
-      upstreams: {
-        s3: options.motoEndpoint,
-        events: options.motoEndpoint,
-        ssm: options.motoEndpoint,
-        states: stepFunctions.url,
-        sagemaker: sonic.url,
-      },
+      upstreams,
       onCall: (call) => this.#record(call),
     });
     this.#closers.push(() => proxy.close());
-    const client = (key: string) => ({
+    /** An SDK client's settings to sign as the principal of `key`, through the proxy. */
+    const signing = (key: string) => ({
       endpoint: proxy.url,
       region: plan.region,
-      forcePathStyle: true,
       credentials: { accessKeyId: key, secretAccessKey: "rehearsal-secret" },
     });
+    const client = (key: string) => ({ ...signing(key), forcePathStyle: true });
     this.#setup = new S3Client(client(SETUP_KEY));
     await this.#createStorage(new EventBridgeClient(client(SETUP_KEY)));
 
@@ -232,6 +263,7 @@ export class Rehearsal {
         record,
         hosts,
         s3,
+        transcribe: new TranscribeClient(signing(keyOf.get(machinePlan.name) as string)),
         runChild: (arn: string, input: unknown) => this.#execute(arn, input),
         beforeInvoke: (functionArn: string) => this.#beforeInvoke?.(functionArn) ?? Promise.resolve(),
       };
@@ -277,7 +309,6 @@ export class Rehearsal {
   /** Runs `workflows` in order (all by default) and reports each against what the stage must do. */
   async run(workflows: readonly Workflow[] = WORKFLOWS): Promise<RehearsalReport> {
     const runs: WorkflowRun[] = [];
-    const expectations = expectedOutcomes(this.plan);
     // Every run names its own objects, so a later run in the same stage is a new job, not a duplicate.
     const tag = `rehearsal-${++this.#runs}`;
     const voicemailKey = keys.incomingVoicemail(`${tag}/${VOICEMAIL}`);
@@ -342,7 +373,7 @@ export class Rehearsal {
           ? await this.#deliverAgainWhileRunning(event)
           : [await this.#deliver(event)];
       const result = results[0];
-      const expected = expectations[workflow];
+      const expected = EXPECTED_OUTCOMES[workflow];
       const outcome = results
         .map((r) => (r ? describe(r, this.#items.get(r.executionArn)) : "NOT_STARTED"))
         .sort()
@@ -506,6 +537,7 @@ export class Rehearsal {
       }
     }
     const result = await machine.start(start, {
+      waitMs: WAIT_MS,
       onEvent: (event) => {
         if (!map || !context) return;
         if (event.type === "StateEntered" && event.state?.name === map.name) mapInput = event.state.input;
@@ -555,27 +587,31 @@ const PROMPTS_MANIFEST = [
 ].join("\n");
 
 /**
- * What each workflow must do on `plan`'s stage. A stage whose boundary policy refuses its
- * transcriber (production refuses a third-party transcriber for caller audio) must stop every
- * voicemail at Transcribe with `BoundaryViolation`, before any byte is sent; the duplicate
- * delivery then finds a failed job and runs it again, and the batch's voicemail fails in its job
- * (the batch itself succeeds: a failed voicemail ends its item, not the batch). A file that is not
- * audio fails in Ingest on every stage, and the failure recorder records it.
+ * What each workflow must do on every stage: a voicemail runs end to end, with its stage's
+ * transcriber (production's, Amazon Transcribe, is in the account, which its boundary policy
+ * allows for caller audio; dev's, Cartesia Ink, is a third party, which dev's allows); a delivery
+ * of the same upload again is a duplicate, after the first run or during it; a file that is not
+ * audio fails in Ingest, and the failure recorder records it; the batch's voicemail is a duplicate
+ * of the first, and its missing key fails its item, not the batch.
  */
-function expectedOutcomes(plan: StagePlan): Record<Workflow, string> {
-  const refusesTranscriber = plan.stage === "production";
-  const voicemail = refusesTranscriber ? "FAILED TranscribeFailed: BoundaryViolation" : "SUCCEEDED";
-  return {
-    voicemail,
-    duplicate: refusesTranscriber ? voicemail : "SUCCEEDED duplicate",
-    duplicateWhileRunning: `${voicemail} + SUCCEEDED duplicate`,
-    invalidAudio: "FAILED IngestFailed: InvalidAudio",
-    prompts: "SUCCEEDED 2 succeeded, 1 failed, 0 not run, 1 bad",
-    promptsRerun: "SUCCEEDED 2 succeeded, 1 failed, 0 not run, 1 bad",
-    batch: refusesTranscriber
-      ? "SUCCEEDED [FAILED S3.NoSuchKeyException, FAILED States.TaskFailed]"
-      : "SUCCEEDED [FAILED S3.NoSuchKeyException, duplicate]",
-  };
+const EXPECTED_OUTCOMES: Record<Workflow, string> = {
+  voicemail: "SUCCEEDED",
+  duplicate: "SUCCEEDED duplicate",
+  duplicateWhileRunning: "SUCCEEDED + SUCCEEDED duplicate",
+  invalidAudio: "FAILED IngestFailed: InvalidAudio",
+  prompts: "SUCCEEDED 2 succeeded, 1 failed, 0 not run, 1 bad",
+  promptsRerun: "SUCCEEDED 2 succeeded, 1 failed, 0 not run, 1 bad",
+  batch: "SUCCEEDED [FAILED S3.NoSuchKeyException, duplicate]",
+};
+
+/**
+ * Whether the stage transcribes with Amazon Transcribe: its voicemail state machine polls
+ * transcription jobs (and so its Transcribe function starts them).
+ */
+function transcribesWithAmazonTranscribe(plan: StagePlan): boolean {
+  return plan.stateMachines.some((machine) =>
+    JSON.stringify(machine.definition).includes(GET_TRANSCRIPTION_JOB_RESOURCE),
+  );
 }
 
 /**

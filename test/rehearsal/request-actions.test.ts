@@ -90,6 +90,68 @@ describe("IAM actions of the requests the pipeline sends", () => {
     ]);
   });
 
+  it("maps Amazon Transcribe: the job's ARN for Get and Delete; for a start, `*` with its condition keys and the caller's S3 access to the media and the output", () => {
+    const job = "arn:aws:transcribe:eu-west-1:123456789012:transcription-job/voxtrail-production-vm-1-run-1";
+    for (const operation of ["GetTranscriptionJob", "DeleteTranscriptionJob"]) {
+      expect(
+        json("transcribe", `Transcribe.${operation}`, {
+          TranscriptionJobName: "voxtrail-production-vm-1-run-1",
+        }),
+      ).toEqual({
+        service: "transcribe",
+        operation,
+        permissions: [{ action: `transcribe:${operation}`, resource: job }],
+      });
+    }
+    const start = {
+      TranscriptionJobName: "voxtrail-production-vm-1-run-1",
+      LanguageCode: "en-US",
+      Media: { MediaFileUri: "s3://b/artifacts/vm-1/normalized.wav" },
+      OutputBucketName: "b",
+      OutputKey: "artifacts/vm-1/transcribe-output.json",
+    };
+    // StartTranscriptionJob takes no resource type: IAM authorizes it on `*`, by its condition
+    // keys; Transcribe reads the media and writes the output with the caller's permissions.
+    expect(json("transcribe", "Transcribe.StartTranscriptionJob", start)).toEqual({
+      service: "transcribe",
+      operation: "StartTranscriptionJob",
+      permissions: [
+        {
+          action: "transcribe:StartTranscriptionJob",
+          resource: "*",
+          context: {
+            "transcribe:OutputBucketName": "b",
+            "transcribe:OutputKey": "artifacts/vm-1/transcribe-output.json",
+          },
+        },
+        { action: "s3:GetObject", resource: "arn:aws:s3:::b/artifacts/vm-1/normalized.wav" },
+        { action: "s3:PutObject", resource: "arn:aws:s3:::b/artifacts/vm-1/transcribe-output.json" },
+      ],
+    });
+    // Without a key the output is <job>.json at the bucket's root, or in the key's folder.
+    const { OutputKey: _, ...withoutKey } = start;
+    expect(json("transcribe", "Transcribe.StartTranscriptionJob", withoutKey).permissions[2]).toEqual({
+      action: "s3:PutObject",
+      resource: "arn:aws:s3:::b/voxtrail-production-vm-1-run-1.json",
+    });
+    expect(
+      json("transcribe", "Transcribe.StartTranscriptionJob", { ...start, OutputKey: "out/" }).permissions[2],
+    ).toEqual({ action: "s3:PutObject", resource: "arn:aws:s3:::b/out/voxtrail-production-vm-1-run-1.json" });
+    // Without an output bucket the output goes to the service's own: no S3 write of the caller's.
+    const { OutputBucketName: __, ...serviceBucket } = withoutKey;
+    expect(
+      json("transcribe", "Transcribe.StartTranscriptionJob", serviceBucket).permissions.map((p) => p.action),
+    ).toEqual(["transcribe:StartTranscriptionJob", "s3:GetObject"]);
+    // What the pipeline never sends is refused: another operation, a data access role.
+    expect(() => json("transcribe", "Transcribe.ListTranscriptionJobs", {})).toThrow(/no IAM mapping/);
+    expect(() =>
+      json("transcribe", "Transcribe.StartTranscriptionJob", {
+        ...start,
+        JobExecutionSettings: { DataAccessRoleArn: "arn:aws:iam::123456789012:role/r" },
+      }),
+    ).toThrow(UnmappedRequest);
+  });
+
   it("refuses to map what it does not know, so no call is waved through", () => {
     expect(() => json("states", "AWSStepFunctions.DeleteStateMachine", {})).toThrow(/no IAM mapping/);
     expect(() => s3("POST", "/b?delete")).toThrow(UnmappedRequest);

@@ -72,6 +72,8 @@ export function requestActions(service: string, request: WireRequest, scope: Arn
       return sagemakerRuntimeActions(request, scope);
     case "bedrock":
       return bedrockRuntimeActions(request, scope);
+    case "transcribe":
+      return transcribeActions(request, scope);
     default:
       throw new UnmappedRequest(`no IAM mapping for the ${service} service`);
   }
@@ -226,4 +228,68 @@ function bedrockRuntimeActions(request: WireRequest, scope: ArnScope): RequestAc
       { action: streaming ? "bedrock:InvokeModelWithResponseStream" : "bedrock:InvokeModel", resource },
     ],
   };
+}
+
+/**
+ * Amazon Transcribe's batch API (JSON 1.1, `X-Amz-Target: Transcribe.<Operation>`), as IAM
+ * authorizes it (Service Authorization Reference, "Actions, resources, and condition keys for
+ * Amazon Transcribe"):
+ *
+ * - `GetTranscriptionJob`, `DeleteTranscriptionJob`: `transcribe:<Operation>` on the job,
+ *   resource type `transcriptionjob`, `arn:${Partition}:transcribe:${Region}:${Account}:transcription-job/${JobName}`.
+ * - `StartTranscriptionJob`: `transcribe:StartTranscriptionJob`, an action with no resource type,
+ *   so on `*`, with the condition keys the request supplies (`transcribe:OutputBucketName`,
+ *   `transcribe:OutputKey`, `transcribe:OutputEncryptionKMSKeyId`). And, because Transcribe reads
+ *   the media and writes the output with the caller's permissions when the request names no
+ *   `JobExecutionSettings.DataAccessRoleArn`, the caller's `s3:GetObject` on the media object and
+ *   `s3:PutObject` on the output object: `<OutputBucketName>/<OutputKey>`, or
+ *   `<OutputBucketName>/<OutputKey><job>.json` when the key is a folder (ends in `/`), or
+ *   `<OutputBucketName>/<job>.json` without a key; none without an output bucket (the service's
+ *   own bucket). A request that names a data access role is not mapped (the pipeline sends none).
+ */
+function transcribeActions(request: WireRequest, scope: ArnScope): RequestActions {
+  const target = String(request.headers["x-amz-target"] ?? "");
+  const operation = target.startsWith("Transcribe.") ? target.slice("Transcribe.".length) : "";
+  const body = JSON.parse(request.body?.toString("utf8") || "{}") as Record<string, unknown>;
+  const jobName = String(body.TranscriptionJobName ?? "");
+  const job = `arn:aws:transcribe:${scope.region}:${scope.account}:transcription-job/${jobName}`;
+  const actions = (permissions: RequiredPermission[]) => ({ service: "transcribe", operation, permissions });
+  switch (operation) {
+    case "GetTranscriptionJob":
+    case "DeleteTranscriptionJob":
+      return actions([{ action: `transcribe:${operation}`, resource: job }]);
+    case "StartTranscriptionJob": {
+      if ((body.JobExecutionSettings as { DataAccessRoleArn?: unknown } | undefined)?.DataAccessRoleArn) {
+        throw new UnmappedRequest("StartTranscriptionJob with a data access role");
+      }
+      const context = Object.fromEntries(
+        (
+          [
+            ["transcribe:OutputBucketName", body.OutputBucketName],
+            ["transcribe:OutputKey", body.OutputKey],
+            ["transcribe:OutputEncryptionKMSKeyId", body.OutputEncryptionKMSKeyId],
+          ] as const
+        ).flatMap(([key, value]) => (typeof value === "string" ? [[key, value]] : [])),
+      );
+      const media = /^s3:\/\/([^/]+)\/(.+)$/.exec(
+        String((body.Media as { MediaFileUri?: unknown } | undefined)?.MediaFileUri ?? ""),
+      );
+      if (!media) throw new UnmappedRequest("StartTranscriptionJob whose media is not an s3:// URI");
+      const permissions: RequiredPermission[] = [
+        { action: "transcribe:StartTranscriptionJob", resource: "*", context },
+        { action: "s3:GetObject", resource: `arn:aws:s3:::${media[1]}/${media[2]}` },
+      ];
+      if (typeof body.OutputBucketName === "string") {
+        const key = typeof body.OutputKey === "string" ? body.OutputKey : "";
+        const output = key === "" || key.endsWith("/") ? `${key}${jobName}.json` : key;
+        permissions.push({
+          action: "s3:PutObject",
+          resource: `arn:aws:s3:::${body.OutputBucketName}/${output}`,
+        });
+      }
+      return actions(permissions);
+    }
+    default:
+      throw new UnmappedRequest(`no IAM mapping for transcribe ${target || "(no X-Amz-Target)"}`);
+  }
 }

@@ -1,7 +1,9 @@
 import { HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import type { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { StageHandler } from "@voxtrail/functions";
 import type { ExecutionResult } from "@voxtrail/local";
-import type { AslDefinition } from "@voxtrail/workflow";
+import { type AslDefinition, GET_TRANSCRIPTION_JOB_RESOURCE } from "@voxtrail/workflow";
+import { transcribeIntegration } from "../../packages/local/src/state-machine/transcribe-integration";
 import type { FunctionHost } from "./function-host";
 import type { Decision, PolicyEvaluator } from "./policy-evaluator";
 import type { StateMachinePlan } from "./stage-plan";
@@ -10,6 +12,7 @@ import type { StateMachinePlan } from "./stage-plan";
 const INTEGRATIONS = {
   headObject: "arn:aws:states:::aws-sdk:s3:headObject",
   startExecutionSync: "arn:aws:states:::states:startExecution.sync:2",
+  getTranscriptionJob: GET_TRANSCRIPTION_JOB_RESOURCE,
 } as const;
 
 /** What answering a state machine's tasks needs. */
@@ -21,6 +24,8 @@ export interface IntegrationContext {
   hosts: ReadonlyMap<string, FunctionHost>;
   /** An S3 client signing as the state machine's role, through the authorizing proxy. */
   s3: S3Client;
+  /** A Transcribe client signing as the state machine's role, through the authorizing proxy. */
+  transcribe: TranscribeClient;
   /** Called before each Lambda invocation, once authorized: the rehearsal may hold one back. */
   beforeInvoke?: (functionArn: string) => Promise<void>;
   /** Runs an execution of the state machine `arn` (a `.sync` child) to its end. */
@@ -41,7 +46,10 @@ export class IntegrationError extends Error {
  * the integration: `lambda:InvokeFunction` for a Lambda task; `s3:GetObject` for
  * `aws-sdk:s3:headObject` (HeadObject API reference: HEAD needs GetObject), sent through the
  * proxy as the role; `states:StartExecution` on the child and `states:DescribeExecution` on its
- * execution for `startExecution.sync:2` ("Policies for Step Functions", synchronous). The
+ * execution for `startExecution.sync:2` ("Policies for Step Functions", synchronous);
+ * `transcribe:GetTranscriptionJob` on the job for `aws-sdk:transcribe:getTranscriptionJob` (an AWS
+ * SDK integration calls the API as the role, so IAM authorizes the action named after the call),
+ * sent through the proxy as the role to the Transcribe stand-in. The
  * `.sync` pattern's managed-rule actions (`events:PutRule`, ...) are not exercised: Step Functions
  * creates that rule once per account.
  *
@@ -59,6 +67,8 @@ export function taskHandlers(
       handlers[resource] = (input) => headObject(machine, context, input);
     else if (resource === INTEGRATIONS.startExecutionSync)
       handlers[resource] = (input) => startExecutionSync(machine, context, input);
+    else if (resource === INTEGRATIONS.getTranscriptionJob)
+      handlers[resource] = getTranscriptionJob(machine, context);
     else if (resource.startsWith("arn:aws:lambda:"))
       handlers[resource] = (input) => invokeFunction(machine, context, resource, input);
     else throw new Error(`${machine.name}: the rehearsal does not answer ${resource}`);
@@ -121,6 +131,28 @@ async function headObject(machine: StateMachinePlan, context: IntegrationContext
       `${name} (Service: S3, Status Code: ${(error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode})`,
     );
   }
+}
+
+/**
+ * `aws-sdk:transcribe:getTranscriptionJob`, answered as Step Functions runs an AWS SDK
+ * integration (the local runtime's handler, packages/local/src/state-machine/transcribe-integration.ts):
+ * the state's Parameters are the request, the response without `$metadata` the result, an error
+ * `Transcribe.<Exception>`. Its client signs as the state machine's role through the proxy, which
+ * authorizes `transcribe:GetTranscriptionJob` on the job's ARN and answers a refusal with
+ * `AccessDeniedException`, so the state fails with `Transcribe.AccessDeniedException`.
+ */
+function getTranscriptionJob(machine: StateMachinePlan, context: IntegrationContext): StageHandler<unknown> {
+  const send = transcribeIntegration(context.transcribe)[
+    GET_TRANSCRIPTION_JOB_RESOURCE
+  ] as StageHandler<unknown>;
+  return (input, lambdaContext) => {
+    context.record(
+      machine.name,
+      "transcribe:getTranscriptionJob (aws-sdk integration, sent through the proxy)",
+      [],
+    );
+    return send(input, lambdaContext);
+  };
 }
 
 async function startExecutionSync(machine: StateMachinePlan, context: IntegrationContext, input: unknown) {

@@ -17,7 +17,7 @@ import {
 } from "@voxtrail/functions";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
-import { PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS } from "@voxtrail/workflow";
+import { PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StepFunctionsLiveness } from "../../packages/functions/src/claims/step-functions-liveness";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
@@ -31,6 +31,8 @@ import {
   promptsStateMachinePermissions,
   stagePermissions,
   stateMachineNames,
+  transcriptionJobsOf,
+  voicemailStateMachinePermissions,
 } from "../../stacks/permissions";
 import { motoClientConfig } from "../setup/aws";
 
@@ -439,6 +441,16 @@ function matchesSameFile(a: string, b: string): boolean {
   return file(a) === file(b);
 }
 
+/** The one statement whose resource is `*`: StartTranscriptionJob, held to the stage's bucket and output key. */
+const START_TRANSCRIPTION_JOB: IamStatement = {
+  actions: ["transcribe:StartTranscriptionJob"],
+  resources: ["*"],
+  conditions: [
+    { test: "StringEquals", variable: "transcribe:OutputBucketName", values: [bucket] },
+    { test: "StringLike", variable: "transcribe:OutputKey", values: ["artifacts/*/transcribe-output.json"] },
+  ],
+};
+
 describe("nothing is wildcarded beyond its prefixes", () => {
   const prefixes = [
     "incoming/voicemail/",
@@ -457,9 +469,16 @@ describe("nothing is wildcarded beyond its prefixes", () => {
       sonicEndpoint: "Sonic-Dev",
       bedrockModelId: "amazon.nova-lite-v1:0",
       recordsUri: "s3://records-bucket/records.jsonl",
+      transcribeJobPrefix: "voxtrail-perm-",
     };
     for (const statement of stagePermissions(fn, configured)) {
       for (const action of statement.actions) expect(action).not.toContain("*");
+      // The one action that takes no resource type (StartTranscriptionJob): `*`, held by its
+      // condition keys to the stage's bucket and a job's output document.
+      if (statement.actions.includes("transcribe:StartTranscriptionJob")) {
+        expect(statement).toEqual(START_TRANSCRIPTION_JOB);
+        continue;
+      }
       for (const resource of statement.resources) {
         expect(resource).not.toBe("*");
         const key = resource.startsWith(`arn:aws:s3:::${bucket}/`)
@@ -566,5 +585,51 @@ describe("nothing is wildcarded beyond its prefixes", () => {
         }
       }
     }
+  });
+});
+
+describe("Amazon Transcribe: granted only to a stage that configures it", () => {
+  const prefix = "voxtrail-perm-";
+  const configured = { ...targets, transcribeJobPrefix: prefix };
+  const output = `arn:aws:s3:::${bucket}/artifacts/*/transcribe-output.json`;
+  const jobs = `arn:aws:transcribe:us-east-1:123456789012:transcription-job/${prefix}*`;
+  const functionArns = Object.fromEntries(
+    STAGE_FUNCTIONS.map((fn) => [fn, `arn:aws:lambda:us-east-1:123456789012:function:${fn}`]),
+  ) as Record<StageFunction, string>;
+  const scope = { partition: "aws", region: "us-east-1", account: "123456789012", functionArns };
+
+  it("lets Transcribe start jobs writing into a job's transcribe-output.json, write that file as Transcribe does, and read it back", () => {
+    const added = stagePermissions("transcribe", configured).slice(
+      stagePermissions("transcribe", targets).length,
+    );
+    expect(added).toEqual([
+      START_TRANSCRIPTION_JOB,
+      { actions: ["s3:PutObject"], resources: [output] },
+      { actions: ["s3:GetObject"], resources: [output] },
+    ]);
+    // The media Transcribe reads as the caller: normalized.wav, which Transcribe may read anyway.
+    expect(stagePermissions("transcribe", targets)[0]).toEqual({
+      actions: ["s3:GetObject"],
+      resources: [`arn:aws:s3:::${bucket}/artifacts/*/normalized.wav`],
+    });
+  });
+
+  it("gives no other function anything of it, and no function anything without it", () => {
+    for (const fn of DEPLOYED_FUNCTIONS) {
+      const without = JSON.stringify(stagePermissions(fn, targets));
+      expect(without, fn).not.toMatch(/transcribe[:-]/);
+      if (fn === "transcribe") continue;
+      expect(stagePermissions(fn, configured), fn).toEqual(stagePermissions(fn, targets));
+    }
+  });
+
+  it("lets the voicemail state machine poll the stage's own jobs (GetTranscriptionJob) only when configured", () => {
+    const invoke = { actions: ["lambda:InvokeFunction"], resources: Object.values(functionArns) };
+    expect(voicemailStateMachinePermissions(scope)).toEqual([invoke]);
+    expect(voicemailStateMachinePermissions({ ...scope, transcribeJobPrefix: prefix })).toEqual([
+      invoke,
+      { actions: ["transcribe:GetTranscriptionJob"], resources: [jobs] },
+    ]);
+    expect(transcriptionJobsOf(scope, prefix)).toBe(jobs);
   });
 });

@@ -6,6 +6,7 @@ import {
   buildVoicemailDefinition,
   type EventPattern,
   FUNCTION_TIMEOUT_MARGIN_SECONDS,
+  GET_TRANSCRIPTION_JOB_RESOURCE,
   PROMPT_FUNCTIONS,
   PROMPT_TIMEOUT_SECONDS,
   PROMPTS_WORKFLOW,
@@ -17,6 +18,8 @@ import {
   type StageResources,
   selectionFromEnvironment,
   stageParameterName,
+  TRANSCRIPTION_JOB_STATES,
+  TRANSCRIPTION_POLL_SECONDS,
   VOICEMAIL_WORKFLOW,
   voicemailBatchRulePattern,
   voicemailRulePattern,
@@ -213,11 +216,18 @@ function permissionsOf(
   evaluation: Evaluation,
   stage: string,
   fn: DeployedFunction,
-  extra: { sonicEndpoint: string },
+  extra: { sonicEndpoint: string; transcribeJobPrefix?: string },
 ) {
   const recordsUri = `s3://${bucketOf(evaluation)}/records/records.jsonl`;
   return stagePermissions(fn, targetsOf(evaluation, stage, { ...extra, recordsUri })).map(asPolicyStatement);
 }
+
+/** Every Amazon Transcribe job of a stage, by its job name prefix `voxtrail-<stage>-`. */
+const transcriptionJobsOf = (stage: string) =>
+  `arn:aws:transcribe:${MOCK_REGION}:${MOCK_ACCOUNT}:transcription-job/voxtrail-${stage}-*`;
+
+/** Whether any statement of `statements` mentions Amazon Transcribe: its actions or its output document. */
+const mentionsTranscribe = (statements: unknown[]) => /transcribe[:-]/.test(JSON.stringify(statements));
 
 /** What Synthesize and SynthesizePrompt need on the Sonic endpoint (stacks/permissions.ts). */
 const SONIC_ACTIONS = ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"];
@@ -547,7 +557,12 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
 
   it.each(DEPLOYED_FUNCTIONS)("gives %s the providers of dev.json, as the functions read them back", (fn) => {
     const variables = variablesOf(evaluation, fn);
-    const expected = stageSelection(dev, { bucket: bucketName, sonicEndpoint: "voxtrail-dev-sonic" });
+    const expected = stageSelection(dev, {
+      app: "voxtrail",
+      stage: "ci",
+      bucket: bucketName,
+      sonicEndpoint: "voxtrail-dev-sonic",
+    });
     const { cartesiaApiKey, ...read } = selectionFromEnvironment(variables);
     expect(cartesiaApiKey).toBeUndefined();
     expect(read).toEqual(expected);
@@ -599,6 +614,24 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
     expect(linked).toEqual([COMPONENT.transcribe]);
     for (const lambda of ofType(evaluation, "aws:lambda/function:Function")) {
       expect(JSON.stringify(lambda.environment)).not.toContain(CARTESIA_SECRET_ENV.SST_SECRET_CartesiaApiKey);
+    }
+  });
+
+  it("runs Transcribe in its function (Cartesia Ink): no transcription job states, prefix or Amazon Transcribe grant anywhere", () => {
+    const machine = resource(evaluation, "aws:sfn/stateMachine:StateMachine", "Voicemail");
+    const states = JSON.parse(machine.definition as string).States as Record<string, unknown>;
+    for (const state of Object.values(TRANSCRIPTION_JOB_STATES)) expect(states[state], state).toBeUndefined();
+    expect(JSON.stringify(states)).not.toContain(GET_TRANSCRIPTION_JOB_RESOURCE);
+    for (const role of [
+      "VoicemailStateMachineRole",
+      "VoicemailBatchStateMachineRole",
+      "PromptsStateMachineRole",
+    ]) {
+      expect(mentionsTranscribe(inlineStatements(evaluation, role)), role).toBe(false);
+    }
+    for (const fn of DEPLOYED_FUNCTIONS) {
+      expect(variablesOf(evaluation, fn).VOXTRAIL_TRANSCRIBE_JOB_PREFIX, fn).toBeUndefined();
+      expect(mentionsTranscribe(roleStatements(evaluation, fn)), fn).toBe(false);
     }
   });
 
@@ -720,8 +753,119 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
     }
     for (const fn of DEPLOYED_FUNCTIONS) {
       expect(roleStatements(production, fn)).toEqual(
-        permissionsOf(production, "production", fn, { sonicEndpoint: "voxtrail-production-sonic" }),
+        permissionsOf(production, "production", fn, {
+          sonicEndpoint: "voxtrail-production-sonic",
+          transcribeJobPrefix: "voxtrail-production-",
+        }),
       );
+    }
+  });
+
+  it("transcribes with Amazon Transcribe: every function reads the choice and the stage's job name prefix back, and none gets a Cartesia key", () => {
+    for (const fn of DEPLOYED_FUNCTIONS) {
+      const variables = variablesOf(production, fn);
+      expect(variables).toMatchObject({
+        VOXTRAIL_TRANSCRIBER: "amazon-transcribe",
+        VOXTRAIL_TRANSCRIBE_JOB_PREFIX: "voxtrail-production-",
+      });
+      const { cartesiaApiKey: _, ...read } = selectionFromEnvironment(variables);
+      expect(read).toEqual(
+        stageSelection(config, {
+          app: "voxtrail",
+          stage: "production",
+          bucket: bucketName,
+          sonicEndpoint: "voxtrail-production-sonic",
+        }),
+      );
+    }
+    // No provider of production calls Cartesia: no secret, nothing linked.
+    expect(production.resources.filter((r) => r.type === "sst:sst:Secret")).toEqual([]);
+    const linked = production.rpc
+      .filter((c) => c.method === "Runtime.Build")
+      .filter((c) => "CartesiaApiKey" in (c.args.links as Record<string, unknown>));
+    expect(linked).toEqual([]);
+  });
+
+  it("runs Transcribe as an Amazon Transcribe job: start (the function), wait, poll (the state machine's role), read (the function)", () => {
+    const functionArns = Object.fromEntries(
+      STAGE_FUNCTIONS.map((fn) => [fn, functionArnOf(production, fn)]),
+    ) as Record<StageFunction, string>;
+    const machine = resource(production, "aws:sfn/stateMachine:StateMachine", "Voicemail");
+    const definition = JSON.parse(machine.definition as string);
+    expect(definition).toEqual(buildVoicemailDefinition({ functionArns, transcription: "service-job" }));
+    const states = definition.States as Record<string, Record<string, unknown>>;
+    expect(states.Transcribe).toMatchObject({
+      Type: "Task",
+      Resource: functionArns.transcribe,
+      Parameters: { step: "start", "job.$": "$" },
+      ResultPath: "$.transcription",
+      Next: TRANSCRIPTION_JOB_STATES.wait,
+    });
+    expect(states[TRANSCRIPTION_JOB_STATES.wait]).toMatchObject({
+      Type: "Wait",
+      Seconds: TRANSCRIPTION_POLL_SECONDS,
+      Next: TRANSCRIPTION_JOB_STATES.poll,
+    });
+    expect(states[TRANSCRIPTION_JOB_STATES.poll]).toMatchObject({
+      Type: "Task",
+      Resource: GET_TRANSCRIPTION_JOB_RESOURCE,
+      Parameters: { "TranscriptionJobName.$": "$.transcription.jobName" },
+      Next: TRANSCRIPTION_JOB_STATES.ended,
+    });
+    expect(states[TRANSCRIPTION_JOB_STATES.ended]).toMatchObject({ Type: "Choice" });
+    expect(states[TRANSCRIPTION_JOB_STATES.count]).toMatchObject({
+      Type: "Pass",
+      Next: TRANSCRIPTION_JOB_STATES.wait,
+    });
+    expect(states[TRANSCRIPTION_JOB_STATES.read]).toMatchObject({
+      Type: "Task",
+      Resource: functionArns.transcribe,
+      Parameters: { step: "read", "job.$": "$" },
+      ResultPath: "$.transcribe",
+      Next: "Reason",
+    });
+    // The state machine's role: its six functions, and GetTranscriptionJob on the stage's jobs only.
+    expect(inlineStatements(production, "VoicemailStateMachineRole")).toEqual([
+      { Effect: "Allow", Action: ["lambda:InvokeFunction"], Resource: Object.values(functionArns) },
+      {
+        Effect: "Allow",
+        Action: ["transcribe:GetTranscriptionJob"],
+        Resource: [transcriptionJobsOf("production")],
+      },
+      LOG_DELIVERY,
+    ]);
+  });
+
+  it("lets Transcribe alone start jobs that write only a job's transcribe-output.json in the stage's bucket, and write and read that file", () => {
+    const output = `arn:aws:s3:::${bucketName}/artifacts/*/transcribe-output.json`;
+    const statements = roleStatements(production, "transcribe");
+    // StartTranscriptionJob takes no resource type (Service Authorization Reference): `*`, held
+    // to the stage's bucket and a job's output key by the action's own condition keys.
+    expect(statements).toContainEqual({
+      Effect: "Allow",
+      Action: ["transcribe:StartTranscriptionJob"],
+      Resource: ["*"],
+      Condition: {
+        StringEquals: { "transcribe:OutputBucketName": [bucketName] },
+        StringLike: { "transcribe:OutputKey": ["artifacts/*/transcribe-output.json"] },
+      },
+    });
+    // Transcribe writes the output with the caller's permissions; the read step reads it back.
+    expect(statements).toContainEqual({ Effect: "Allow", Action: ["s3:PutObject"], Resource: [output] });
+    expect(statements).toContainEqual({ Effect: "Allow", Action: ["s3:GetObject"], Resource: [output] });
+    // Transcribe reads the media as the caller too: normalized.wav, which only Transcribe reads.
+    expect(
+      holders(production, "s3:GetObject", `arn:aws:s3:::${bucketName}/artifacts/*/normalized.wav`),
+    ).toEqual(["transcribe"]);
+    expect(holders(production, "transcribe:StartTranscriptionJob", "*")).toEqual(["transcribe"]);
+    expect(holders(production, "s3:PutObject", output)).toEqual(["transcribe"]);
+    expect(holders(production, "s3:GetObject", output)).toEqual(["transcribe"]);
+    for (const fn of DEPLOYED_FUNCTIONS.filter((fn) => fn !== "transcribe")) {
+      expect(mentionsTranscribe(roleStatements(production, fn)), fn).toBe(false);
+    }
+    // No other state machine may poll a transcription job.
+    for (const role of ["VoicemailBatchStateMachineRole", "PromptsStateMachineRole"]) {
+      expect(mentionsTranscribe(inlineStatements(production, role)), role).toBe(false);
     }
   });
 

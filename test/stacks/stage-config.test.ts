@@ -8,6 +8,7 @@ import {
   type StageConfig,
   selectionEnvironment,
   stageSelection,
+  transcribeJobPrefix,
 } from "../../stacks/stage-config";
 import {
   configEnvironment,
@@ -151,6 +152,8 @@ describe("stage configuration (config/stages/)", () => {
   it("passes the providers to the functions as environment variables they read back unchanged", () => {
     const config: StageConfig = load("dev").config;
     const selection = stageSelection(config, {
+      app: "voxtrail",
+      stage: "dev",
       bucket: "voicemail-bucket",
       sonicEndpoint: "voxtrail-dev-sonic",
     });
@@ -163,5 +166,34 @@ describe("stage configuration (config/stages/)", () => {
       sonicEndpoint: "voxtrail-dev-sonic",
     });
     expect(selectionFromEnvironment(selectionEnvironment(selection))).toEqual(selection);
+    // Cartesia Ink: no transcription jobs, so no job name prefix.
+    expect(selection.transcribeJobPrefix).toBeUndefined();
+    expect(selectionEnvironment(selection).VOXTRAIL_TRANSCRIBE_JOB_PREFIX).toBeUndefined();
+  });
+
+  it("transcribes production with Amazon Transcribe, its jobs named <app>-<stage>-...", () => {
+    const { config } = loadStageConfig("production", root, PRODUCTION_ENV);
+    expect(config.providers.transcriber).toBe("amazon-transcribe");
+    const selection = stageSelection(config, {
+      app: "voxtrail",
+      stage: "production",
+      bucket: "voicemail-bucket",
+      sonicEndpoint: "voxtrail-production-sonic",
+    });
+    expect(selection).toMatchObject({
+      transcriber: "amazon-transcribe",
+      transcribeJobPrefix: "voxtrail-production-",
+    });
+    const environment = selectionEnvironment(selection);
+    expect(environment).toMatchObject({
+      VOXTRAIL_TRANSCRIBER: "amazon-transcribe",
+      VOXTRAIL_TRANSCRIBE_JOB_PREFIX: "voxtrail-production-",
+    });
+    expect(selectionFromEnvironment(environment)).toEqual(selection);
+    expect(transcribeJobPrefix("voxtrail", "pr-42")).toBe("voxtrail-pr-42-");
+    // Any stage may choose it (it runs in the stage's own account).
+    const dev = repositoryConfig("dev");
+    const transcribing = { ...dev, providers: { ...dev.providers, transcriber: "amazon-transcribe" } };
+    expect(load("alice", transcribing).config.providers.transcriber).toBe("amazon-transcribe");
   });
 });
