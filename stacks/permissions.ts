@@ -47,6 +47,12 @@ export interface StageAccess {
   reads: string[];
   writes: string[];
   lists: string[];
+  /**
+   * Objects it reads by version id (GetObject and HeadObject with `versionId` need
+   * `s3:GetObjectVersion`): Ingest reads exactly the version its event named, and every stage
+   * bucket is versioned.
+   */
+  readsVersions?: string[];
   publishesOutcome: boolean;
   describesVoicemailExecutions: boolean;
   invokes: Array<"sonic-endpoint" | "bedrock-model" | "records-object" | "transcription-job">;
@@ -103,6 +109,7 @@ export const STAGE_ACCESS: Record<StageFunction, StageAccess> = {
     // duplicate delivery reads the latest claim's report (probed: missing while that run goes on),
     // and asks whether its execution still runs.
     reads: [`${VOICEMAIL_INCOMING_PREFIX}*`, CLAIMS, REPORTS],
+    readsVersions: [`${VOICEMAIL_INCOMING_PREFIX}*`],
     writes: [artifact(ARTIFACT_FILES.normalizedAudio), LINEAGE, CLAIMS],
     lists: [LINEAGE, CLAIMS, REPORTS],
     publishesOutcome: false,
@@ -214,6 +221,9 @@ export function stagePermissions(fn: DeployedFunction, target: PermissionTargets
     { actions: ["s3:GetObject"], resources: access.reads.map(object) },
     { actions: ["s3:PutObject"], resources: access.writes.map(object) },
   ];
+  if (access.readsVersions && access.readsVersions.length > 0) {
+    statements.push({ actions: ["s3:GetObjectVersion"], resources: access.readsVersions.map(object) });
+  }
   if (access.lists.length > 0) {
     statements.push({
       actions: ["s3:ListBucket"],

@@ -68,7 +68,7 @@ async function synthesizeInput(store: ObjectStore, handlers: ReturnType<typeof c
     source: "aws.s3",
     "detail-type": "Object Created",
     time: "2026-01-01T00:00:01.000Z",
-    detail: { bucket: { name: store.bucket }, object: { key: "incoming/voicemail/a.wav", etag: "abc" } },
+    detail: { bucket: { name: store.bucket }, object: { key: "incoming/voicemail/a.wav" } },
   };
   const execution = { id: "exec-1", startTime: "2026-01-01T00:00:01.500Z" };
   const job = (await handlers.ingest({ event, execution }, context)) as JobState;

@@ -145,7 +145,7 @@ describe("observability, against what the deployed functions emit (stage ci: dev
       source: "aws.s3",
       "detail-type": "Object Created",
       time: "2026-01-01T00:00:01.000Z",
-      detail: { bucket: { name: bucket }, object: { key: "incoming/voicemail/a.wav", etag: "abc" } },
+      detail: { bucket: { name: bucket }, object: { key: "incoming/voicemail/a.wav" } },
     };
 
     // Lambda sends both streams to the function's log group: EMF on stdout, errors on stderr.

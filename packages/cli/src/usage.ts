@@ -94,7 +94,8 @@ Usage:
                            model/version, boundary, times and hashes (ARTIFACT: key, uri or sha256)
         impact SOURCE      every artifact derived from SOURCE: what an erasure must reach
         verify [--job ID]  re-hash every artifact and check every link; exit code 1 naming each
-                           hash mismatch, missing artifact, artifact without lineage, broken chain
+                           hash mismatch, missing artifact, artifact without lineage, broken chain,
+                           job source a later upload replaced
         boundaries [--since TIME]
                            which kinds of data entered which boundaries, counted per provider
         erase SOURCE       delete SOURCE and everything derived from it (with --bucket, its Amazon

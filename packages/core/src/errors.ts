@@ -62,6 +62,14 @@ export class StoreAccessDenied extends VoxtrailError {
   }
 }
 
+/**
+ * The object under a key is no longer the one an event named (another upload replaced it, and the
+ * store keeps no versions): the job that event started cannot read its own source.
+ */
+export class ObjectChanged extends VoxtrailError {
+  readonly retryable = false;
+}
+
 /** The speech recogniser failed or is missing. */
 export class TranscriptionFailed extends VoxtrailError {
   readonly retryable = false;

@@ -13,6 +13,17 @@ export interface StoredObject {
   versionId?: string;
 }
 
+/**
+ * Which object under a key to read: the one an S3 event named. A version id (a versioned bucket)
+ * names it exactly, whatever was written over it since; otherwise the etag is a condition on the
+ * current object (S3's `If-Match`).
+ */
+export interface ObjectVersion {
+  versionId?: string | undefined;
+  /** Quoted or not: compared without quotes. */
+  etag?: string | undefined;
+}
+
 /** Options for `ObjectStore.put`. */
 export interface PutOptions {
   contentType: string;
@@ -33,12 +44,16 @@ export interface ObjectStore {
    * nothing, when the key is taken.
    */
   putIfAbsent(key: string, body: Uint8Array | string, options: PutOptions): Promise<StoredObject | undefined>;
-  /** Streams the body; rejects with `ObjectNotFound` when there is none. */
-  get(key: string): Promise<Readable>;
+  /**
+   * Streams the body; rejects with `ObjectNotFound` when there is none. With `version`, exactly
+   * that object (its version id, or the current object only if its etag still matches), or
+   * `ObjectChanged`.
+   */
+  get(key: string, version?: ObjectVersion): Promise<Readable>;
   /** Reads the whole body into memory: for small objects (JSON documents, short audio). */
-  getBytes(key: string): Promise<Buffer>;
-  /** Describes the object, or `undefined` when there is none. */
-  head(key: string): Promise<StoredObject | undefined>;
+  getBytes(key: string, version?: ObjectVersion): Promise<Buffer>;
+  /** Describes the object (of `version`, as `get` reads it), or `undefined` when there is none. */
+  head(key: string, version?: ObjectVersion): Promise<StoredObject | undefined>;
   /** Keys under `prefix`, in lexicographic order. */
   list(prefix: string): Promise<string[]>;
   /** Deletes the object; deleting a missing key is not an error. */

@@ -11,12 +11,13 @@ const execution = {
   startTime: "2026-01-01T00:00:01.500Z",
 };
 
-function objectCreated(bucket: string, key: string) {
+/** The event of an upload of `key`; with `etag`, of exactly that object (read with If-Match). */
+function objectCreated(bucket: string, key: string, etag?: string) {
   return {
     source: "aws.s3",
     "detail-type": "Object Created",
     time: "2026-01-01T00:00:01.000Z",
-    detail: { bucket: { name: bucket }, object: { key, etag: "abc" } },
+    detail: { bucket: { name: bucket }, object: { key, ...(etag ? { etag } : {}) } },
   };
 }
 
@@ -31,14 +32,17 @@ function telephonyTone(): Uint8Array {
 describe("ingest", () => {
   it("normalises telephony audio to 16 kHz PCM, hashes the source, and records the activity", async () => {
     const { deps } = await testDependencies();
-    await deps.store.put("incoming/voicemail/a.wav", telephonyTone(), { contentType: "audio/wav" });
+    const stored = await deps.store.put("incoming/voicemail/a.wav", telephonyTone(), {
+      contentType: "audio/wav",
+    });
+    const etag = (stored.etag ?? "").replaceAll('"', "");
     const job = (await createStageHandlers(deps).ingest(
-      { event: objectCreated(deps.store.bucket, "incoming/voicemail/a.wav"), execution },
+      { event: objectCreated(deps.store.bucket, "incoming/voicemail/a.wav", etag), execution },
       context,
     )) as JobState;
     expect(job.jobId).toMatch(/^vm-[0-9a-f]{20}$/);
     expect(job.audioMs).toBeCloseTo(1000, 0);
-    expect(job.source).toMatchObject({ kind: "source-audio", key: "incoming/voicemail/a.wav", etag: "abc" });
+    expect(job.source).toMatchObject({ kind: "source-audio", key: "incoming/voicemail/a.wav", etag });
     expect(job.normalizedAudio).toMatchObject({ kind: "normalized-audio", contentType: "audio/wav" });
     expect(job.timings.find((t) => t.name === "ingest.queueDelay")?.ms).toBe(500);
     const [record] = await deps.store.list(`lineage/${job.jobId}/`);

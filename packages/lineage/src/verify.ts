@@ -25,7 +25,8 @@ export type VerifyProblem =
   | "broken-chain"
   | "unreadable-record"
   | "erasure-incomplete"
-  | "summary-mismatch";
+  | "summary-mismatch"
+  | "source-replaced";
 
 /** One finding: the problem, the object it concerns, and a sentence saying what was expected. */
 export interface VerifyIssue {
@@ -90,6 +91,8 @@ export async function verify(
     : [...new Set([...graph.jobs.keys(), ...graph.erasures.keys()])];
   const erased: VerifyResult["erased"] = [];
   const expected = new Map<string, { ref: ArtifactRef; jobId: string }>();
+  // Each job's own source, by job: two jobs may name one key (different uploads to it).
+  const sources = new Map<string, { ref: ArtifactRef & { versionId?: string }; jobId: string }>();
   let linksChecked = 0;
   const erasedChecks: Array<{ erasure: ErasureRecord; key: string }> = [];
 
@@ -116,7 +119,8 @@ export async function verify(
         linksChecked++;
         const issue = checkLink(graph, activity, input);
         if (issue) issues.push(issue);
-        else if (SOURCE_KINDS.includes(input.kind)) expected.set(input.key, { ref: input, jobId });
+        else if (SOURCE_KINDS.includes(input.kind))
+          sources.set(`${jobId}\u0000${input.key}`, { ref: input, jobId });
       }
       for (const output of activity.record.outputs) {
         if (graph.producers.get(output.key)?.activity === activity)
@@ -166,6 +170,9 @@ export async function verify(
     }
     return undefined;
   });
+  const sourceIssues = await mapLimit([...sources.values()], concurrency, ({ ref, jobId }) =>
+    checkSource(store, ref, jobId, [...sources.values()]),
+  );
   const leftovers = await mapLimit(erasedChecks, concurrency, async ({ erasure, key }) =>
     (await store.head(key))
       ? issue(
@@ -176,7 +183,7 @@ export async function verify(
         )
       : undefined,
   );
-  issues.push(...hashed.filter(isIssue), ...leftovers.filter(isIssue));
+  issues.push(...hashed.filter(isIssue), ...sourceIssues.filter(isIssue), ...leftovers.filter(isIssue));
   issues.push(
     ...(await checkReports(
       store,
@@ -192,11 +199,53 @@ export async function verify(
   return {
     ok: issues.length === 0,
     jobs: jobIds.length,
-    artifactsChecked: expected.size,
+    artifactsChecked: expected.size + sources.size,
     linksChecked,
     erased,
     issues,
   };
+}
+
+/**
+ * A job's source against that job's own hash: its recorded version where the store keeps versions,
+ * else whatever the key holds now. Bytes another job recorded as its source at the same key are a
+ * later upload that replaced this job's (`source-replaced`, naming both jobs); any other bytes are
+ * a `hash-mismatch`.
+ */
+async function checkSource(
+  store: ObjectStore,
+  ref: ArtifactRef & { versionId?: string },
+  jobId: string,
+  sources: Array<{ ref: ArtifactRef; jobId: string }>,
+): Promise<VerifyIssue | undefined> {
+  const actual = await sha256Of(store, ref.key, ref.bytes, ref.versionId);
+  const what = `${ref.kind}${ref.versionId ? ` version ${ref.versionId}` : ""}`;
+  if (actual === undefined) {
+    return issue(
+      "missing-artifact",
+      ref.key,
+      jobId,
+      `${what} recorded with sha256 ${ref.sha256} is not in the store`,
+    );
+  }
+  if (actual.sha256 === ref.sha256) return undefined;
+  const replacer = ref.versionId
+    ? undefined
+    : sources.find((other) => other.ref.key === ref.key && other.ref.sha256 === actual.sha256);
+  if (replacer) {
+    return issue(
+      "source-replaced",
+      ref.key,
+      jobId,
+      `job ${jobId}'s ${ref.kind} (sha256 ${ref.sha256}) was replaced by the upload job ${replacer.jobId} read: the store keeps no versions`,
+    );
+  }
+  return issue(
+    "hash-mismatch",
+    ref.key,
+    jobId,
+    `${what} should have sha256 ${ref.sha256} (${ref.bytes} bytes), has ${actual.sha256} (${actual.bytes} bytes)`,
+  );
 }
 
 /** An input of a successful attempt: a source, or exactly what the attempt that produced it wrote. */
@@ -347,16 +396,18 @@ async function sha256Of(
   store: ObjectStore,
   key: string,
   recordedBytes: number,
+  versionId?: string,
 ): Promise<{ sha256: string; bytes: number } | undefined> {
   const hash = createHash("sha256");
+  const version = versionId ? { versionId } : undefined;
   let bytes = 0;
   try {
     if (recordedBytes <= WHOLE_READ_BYTES) {
-      const body = await store.getBytes(key);
+      const body = await store.getBytes(key, version);
       hash.update(body);
       bytes = body.byteLength;
     } else {
-      for await (const chunk of await store.get(key)) {
+      for await (const chunk of await store.get(key, version)) {
         hash.update(chunk);
         bytes += chunk.byteLength;
       }

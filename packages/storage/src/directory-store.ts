@@ -17,8 +17,10 @@ import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import {
   InvalidKey,
+  ObjectChanged,
   ObjectNotFound,
   type ObjectStore,
+  type ObjectVersion,
   type PutOptions,
   type StoredObject,
 } from "@voxtrail/core";
@@ -137,21 +139,35 @@ export class DirectoryStore implements ObjectStore {
     });
   }
 
-  async get(key: string): Promise<Readable> {
-    return (await this.#openFile(key)).createReadStream();
+  /** With `version`: the store keeps no versions, so only the current object, if its etag matches. */
+  async get(key: string, version?: ObjectVersion): Promise<Readable> {
+    const handle = await this.#openFile(key);
+    if (version) {
+      try {
+        this.#checkVersion(version, (await this.#readSidecar(key))?.etag);
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    }
+    return handle.createReadStream();
   }
 
-  async getBytes(key: string): Promise<Buffer> {
+  /** With `version`, the etag is checked against the bytes read (their md5), not the sidecar. */
+  async getBytes(key: string, version?: ObjectVersion): Promise<Buffer> {
     // One read of the whole file: no stream machinery per object (lineage reads tens of thousands).
     const handle = await this.#openFile(key);
+    let bytes: Buffer;
     try {
-      return await handle.readFile();
+      bytes = await handle.readFile();
     } finally {
       await handle.close();
     }
+    if (version) this.#checkVersion(version, `"${createHash("md5").update(bytes).digest("hex")}"`);
+    return bytes;
   }
 
-  async head(key: string): Promise<StoredObject | undefined> {
+  async head(key: string, version?: ObjectVersion): Promise<StoredObject | undefined> {
     const file = await this.#locate(key);
     const stats = await stat(file).catch((error: unknown) => {
       if (hasErrorCode(error, "ENOENT", "ENOTDIR")) {
@@ -163,6 +179,7 @@ export class DirectoryStore implements ObjectStore {
       return undefined;
     }
     const sidecar = await this.#readSidecar(key);
+    if (version) this.#checkVersion(version, sidecar?.etag);
     return {
       key,
       uri: this.uri(key),
@@ -194,6 +211,22 @@ export class DirectoryStore implements ObjectStore {
 
   uri(key: string): string {
     return pathToFileURL(this.#path(key)).href;
+  }
+
+  /**
+   * `ObjectChanged` unless the current object is the one `version` names: its etag matches
+   * (quotes aside). A version id alone cannot match: this store keeps no versions. A version that
+   * names nothing is the current object.
+   */
+  #checkVersion(version: ObjectVersion, currentEtag: string | undefined): void {
+    const unquoted = (etag: string | undefined) => etag?.replaceAll('"', "");
+    if (version.etag === undefined && version.versionId === undefined) return;
+    if (version.etag !== undefined && unquoted(version.etag) === unquoted(currentEtag)) return;
+    throw new ObjectChanged(
+      version.etag === undefined
+        ? "the directory store keeps no versions: an object can be named by its etag only"
+        : "the object under the key is no longer the one named (its etag differs): it was replaced",
+    );
   }
 
   /** Opens the regular file under `key`; `ObjectNotFound` when there is none. */

@@ -16,8 +16,10 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import {
+  ObjectChanged,
   ObjectNotFound,
   type ObjectStore,
+  type ObjectVersion,
   type PutOptions,
   StoreAccessDenied,
   type StoredObject,
@@ -99,13 +101,17 @@ export class S3Store implements ObjectStore {
     }
   }
 
-  async get(key: string): Promise<Readable> {
+  /** With `version`: that version (`VersionId`), or the current object if its etag matches (`If-Match`). */
+  async get(key: string, version?: ObjectVersion): Promise<Readable> {
     assertValidKey(key);
     let output: GetObjectCommandOutput;
     try {
-      output = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      output = await this.#client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...versionParameters(version) }),
+      );
     } catch (error) {
-      if (error instanceof NoSuchKey) throw notFound();
+      if (error instanceof NoSuchKey || isNamed(error, "NoSuchVersion")) throw notFound();
+      if (isPreconditionFailed(error)) throw changed();
       throw deniedOr(error, "GetObject", key);
     }
     if (!(output.Body instanceof Readable)) {
@@ -114,19 +120,22 @@ export class S3Store implements ObjectStore {
     return output.Body;
   }
 
-  async getBytes(key: string): Promise<Buffer> {
-    return buffer(await this.get(key));
+  async getBytes(key: string, version?: ObjectVersion): Promise<Buffer> {
+    return buffer(await this.get(key, version));
   }
 
-  async head(key: string): Promise<StoredObject | undefined> {
+  async head(key: string, version?: ObjectVersion): Promise<StoredObject | undefined> {
     assertValidKey(key);
     let output: HeadObjectCommandOutput;
     try {
-      output = await this.#client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      output = await this.#client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: key, ...versionParameters(version) }),
+      );
     } catch (error) {
-      if (error instanceof NotFound) {
+      if (error instanceof NotFound || isNamed(error, "NoSuchVersion")) {
         return undefined;
       }
+      if (isPreconditionFailed(error)) throw changed();
       throw deniedOr(error, "HeadObject", key);
     }
     return {
@@ -227,6 +236,30 @@ function deniedOr(error: unknown, operation: string, key: string): unknown {
   const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata
     ?.httpStatusCode;
   return status === 403 ? StoreAccessDenied.forRead(operation, key, { cause: error }) : error;
+}
+
+/** The request parameters that read exactly `version`: its id, else `If-Match` on its etag. */
+function versionParameters(version: ObjectVersion | undefined): { VersionId?: string; IfMatch?: string } {
+  if (version?.versionId) return { VersionId: version.versionId };
+  if (version?.etag) return { IfMatch: `"${version.etag.replaceAll('"', "")}"` };
+  return {};
+}
+
+function isNamed(error: unknown, name: string): boolean {
+  return (error as { name?: unknown } | undefined)?.name === name;
+}
+
+/** S3's answer to a failed `If-Match`: 412 PreconditionFailed (HEAD's has no body, only the status). */
+function isPreconditionFailed(error: unknown): boolean {
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata
+    ?.httpStatusCode;
+  return status === 412 || isNamed(error, "PreconditionFailed");
+}
+
+function changed(): ObjectChanged {
+  return new ObjectChanged(
+    "the object under the key is no longer the one named (its etag differs): it was replaced",
+  );
 }
 
 function notFound(): ObjectNotFound {

@@ -67,6 +67,20 @@ export function describeObjectStoreContract(name: string, makeStore: () => Promi
       store = await makeStore();
     });
 
+    it("reads the object an etag names while it is current, and refuses with ObjectChanged once replaced", async () => {
+      const key = scopedKeys();
+      const first = await store.put(key("named.txt"), "first caller", { contentType: "text/plain" });
+      const named = { etag: (first.etag ?? "").replaceAll('"', "") };
+      expect((await store.getBytes(key("named.txt"), named)).toString()).toBe("first caller");
+      expect(await store.head(key("named.txt"), named)).toMatchObject({ bytes: 12 });
+      await store.put(key("named.txt"), "second caller", { contentType: "text/plain" });
+      await expect(store.getBytes(key("named.txt"), named)).rejects.toMatchObject({ name: "ObjectChanged" });
+      await expect(store.get(key("named.txt"), named)).rejects.toMatchObject({ name: "ObjectChanged" });
+      await expect(store.head(key("named.txt"), named)).rejects.toMatchObject({ name: "ObjectChanged" });
+      // A version that names nothing is the current object.
+      expect((await store.getBytes(key("named.txt"), {})).toString()).toBe("second caller");
+    });
+
     it("round-trips a Uint8Array body and reports its hash, size and uri", async () => {
       const key = scopedKeys();
       const body = new Uint8Array(256).map((_, index) => index);

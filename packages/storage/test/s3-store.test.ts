@@ -132,6 +132,18 @@ describe("S3Store", () => {
       expect((await versioned.head("v.txt"))?.versionId).toBe(second.versionId);
     });
 
+    it("reads the version an event named, whatever was uploaded to the key since", async () => {
+      const first = await versioned.put("event.txt", "first caller", { contentType: "text/plain" });
+      await versioned.put("event.txt", "second caller", { contentType: "text/plain" });
+      const named = { versionId: first.versionId, etag: first.etag };
+      expect((await versioned.getBytes("event.txt", named)).toString()).toBe("first caller");
+      expect(await versioned.head("event.txt", named)).toMatchObject({
+        versionId: first.versionId,
+        bytes: 12,
+      });
+      expect(await versioned.head("event.txt", { versionId: "no-such-version" })).toBeUndefined();
+    });
+
     it("after delete, head is undefined and get rejects with ObjectNotFound", async () => {
       await versioned.put("d.txt", "x", { contentType: "text/plain" });
       await versioned.delete("d.txt");

@@ -71,11 +71,14 @@ export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes
     // The key as S3's API takes it (decoded from an S3 event's form encoding), never `object.key`.
     const { key } = identity;
     const jobId = jobIdFor(identity);
-    const head = await deps.store.head(key);
+    // Exactly the object the event named: its version, or the current object only while its etag
+    // is the event's (another upload to the key is another event, and another job).
+    const named = { versionId: identity.versionId, etag: identity.etag };
+    const head = await deps.store.head(key, named);
     if (head && head.bytes > deps.maxSourceBytes) {
       throw new InvalidAudio(`file is ${head.bytes} bytes; the limit is ${deps.maxSourceBytes} bytes`);
     }
-    const bytes = await deps.store.getBytes(key);
+    const bytes = await deps.store.getBytes(key, named);
     const versionId = input.event.detail.object["version-id"];
     const source: SourceRef = {
       kind: "source-audio",

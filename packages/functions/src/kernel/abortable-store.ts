@@ -23,9 +23,9 @@ export function abortableStore(store: ObjectStore, signal: AbortSignal): ObjectS
     uri: (key) => store.uri(key),
     put: guarded((key, body, options) => store.put(key, body, options)),
     putIfAbsent: guarded((key, body, options) => store.putIfAbsent(key, body, options)),
-    get: guarded((key) => store.get(key)),
-    getBytes: guarded((key) => store.getBytes(key)),
-    head: guarded((key) => store.head(key)),
+    get: guarded((key, version) => store.get(key, version)),
+    getBytes: guarded((key, version) => store.getBytes(key, version)),
+    head: guarded((key, version) => store.head(key, version)),
     list: guarded((prefix) => store.list(prefix)),
     delete: guarded((key) => store.delete(key)),
   };

@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3";
+import { LineageGraph, readLineage, verify } from "@voxtrail/lineage";
+import { BUNDLED_VOICEMAILS_DIR, LocalRuntime, objectCreatedEvent } from "@voxtrail/local";
+import { DirectoryStore, S3Store } from "@voxtrail/storage";
+import { keys } from "@voxtrail/workflow";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../e2e/run-cli";
+import { motoClientConfig } from "../setup/aws";
+
+/** Two callers' voicemails that land under one key, one after the other. */
+const FIRST = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
+const SECOND = join(BUNDLED_VOICEMAILS_DIR, "billing.wav");
+const KEY = keys.incomingVoicemail("x.wav");
+
+let workDir: string;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "voxtrail-source-identity-"));
+});
+
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe("a job reads exactly the object its event named", () => {
+  it("in a versioned bucket, each upload to one key is its own job with its own audio, and verify agrees", async () => {
+    const s3 = new S3Client(motoClientConfig());
+    const bucket = `voxtrail-identity-${randomUUID().slice(0, 8)}`;
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await s3.send(
+      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: "Enabled" } }),
+    );
+    const store = new S3Store({ client: s3, bucket });
+    // Both uploads land before either job runs: the first event must not process the second audio.
+    const first = await store.put(KEY, await readFile(FIRST), { contentType: "audio/wav" });
+    const second = await store.put(KEY, await readFile(SECOND), { contentType: "audio/wav" });
+    expect(first.versionId).toBeDefined();
+    const runtime = await LocalRuntime.start({ store });
+    try {
+      const a = await runtime.runEvent(objectCreatedEvent(bucket, first, new Date()));
+      const b = await runtime.runEvent(objectCreatedEvent(bucket, second, new Date()));
+      expect([a.status, b.status]).toEqual(["SUCCEEDED", "SUCCEEDED"]);
+      expect(a.jobId).not.toBe(b.jobId);
+      expect(a.report?.source).toMatchObject({ sha256: first.sha256, versionId: first.versionId });
+      expect(b.report?.source).toMatchObject({ sha256: second.sha256, versionId: second.versionId });
+      // The first caller's reply answers the first voicemail (no message), not the second (billing).
+      const record = JSON.parse(
+        (await store.getBytes(keys.artifact(a.jobId, "record.json"))).toString("utf8"),
+      );
+      expect(record.intent).not.toBe("billing");
+    } finally {
+      await runtime.close();
+    }
+    const verified = await verify(store, LineageGraph.of(await readLineage(store, {})));
+    expect(verified.issues).toEqual([]);
+  }, 300_000);
+
+  it("in a store without versions, a job whose object was replaced fails by name instead of reading the other audio", async () => {
+    const store = new DirectoryStore({ root: join(workDir, "replaced") });
+    const first = await store.put(KEY, await readFile(FIRST), { contentType: "audio/wav" });
+    const second = await store.put(KEY, await readFile(SECOND), { contentType: "audio/wav" });
+    const runtime = await LocalRuntime.start({ store });
+    try {
+      const a = await runtime.runEvent(objectCreatedEvent(store.bucket, first, new Date()));
+      const b = await runtime.runEvent(objectCreatedEvent(store.bucket, second, new Date()));
+      expect(a).toMatchObject({ status: "FAILED", error: { error: "IngestFailed" } });
+      expect(a.error?.cause).toMatch(/^ObjectChanged: /);
+      expect(b.status).toBe("SUCCEEDED");
+    } finally {
+      await runtime.close();
+    }
+  }, 300_000);
+
+  it("verify names the job whose source a later run's upload replaced (voxtrail run d1/x.wav, then d2/x.wav)", async () => {
+    const store = join(workDir, "two-runs");
+    for (const [dir, source] of [
+      ["d1", FIRST],
+      ["d2", SECOND],
+    ] as const) {
+      await mkdir(join(workDir, dir), { recursive: true });
+      await writeFile(join(workDir, dir, "x.wav"), await readFile(source));
+      const run = await runCli(["run", join(workDir, dir, "x.wav"), "--store", store, "--json"]);
+      expect(run.code).toBe(0);
+    }
+    const verified = await runCli(["lineage", "verify", "--store", store, "--json"]);
+    expect(verified.code).toBe(1);
+    const result = JSON.parse(verified.stdout);
+    expect(result.issues).toEqual([expect.objectContaining({ problem: "source-replaced", key: KEY })]);
+  }, 300_000);
+});
