@@ -6,6 +6,17 @@ import { Rehearsal, type RehearsalReport } from "./rehearsal";
 import { evaluateStage } from "./stage-evaluation";
 import type { StagePlan } from "./stage-plan";
 
+/** What both stages must do: every workflow as expected ([workflow, ok, status], in run order). */
+const EVERY_WORKFLOW_AS_EXPECTED = [
+  ["voicemail", true, "SUCCEEDED"],
+  ["duplicate", true, "SUCCEEDED"],
+  ["duplicateWhileRunning", true, "SUCCEEDED"],
+  ["invalidAudio", true, "FAILED"],
+  ["prompts", true, "SUCCEEDED"],
+  ["promptsRerun", true, "SUCCEEDED"],
+  ["batch", true, "SUCCEEDED"],
+];
+
 /** Runs every workflow of `stage` under its deployed policies and returns the report. */
 async function rehearse(stage: string): Promise<RehearsalReport> {
   return (await rehearseStage(stage)).report;
@@ -58,15 +69,7 @@ describe("the dev stage rehearsed under the policies it deploys", () => {
   }, 600_000);
 
   it("runs a voicemail, duplicate deliveries (after and during), a non-audio file, prompts, a rerun, a batch", () => {
-    expect(report.runs.map((run) => [run.workflow, run.ok, run.status])).toEqual([
-      ["voicemail", true, "SUCCEEDED"],
-      ["duplicate", true, "SUCCEEDED"],
-      ["duplicateWhileRunning", true, "SUCCEEDED"],
-      ["invalidAudio", true, "FAILED"],
-      ["prompts", true, "SUCCEEDED"],
-      ["promptsRerun", true, "SUCCEEDED"],
-      ["batch", true, "SUCCEEDED"],
-    ]);
+    expect(report.runs.map((run) => [run.workflow, run.ok, run.status])).toEqual(EVERY_WORKFLOW_AS_EXPECTED);
     expect(report.ok).toBe(true);
   });
 
@@ -115,15 +118,7 @@ describe("the production stage rehearsed under the policies it deploys", () => {
   }, 600_000);
 
   it("runs a voicemail end to end with Amazon Transcribe, and every other workflow, refusing no call", () => {
-    expect(report.runs.map((run) => [run.workflow, run.ok, run.status])).toEqual([
-      ["voicemail", true, "SUCCEEDED"],
-      ["duplicate", true, "SUCCEEDED"],
-      ["duplicateWhileRunning", true, "SUCCEEDED"],
-      ["invalidAudio", true, "FAILED"],
-      ["prompts", true, "SUCCEEDED"],
-      ["promptsRerun", true, "SUCCEEDED"],
-      ["batch", true, "SUCCEEDED"],
-    ]);
+    expect(report.runs.map((run) => [run.workflow, run.ok, run.status])).toEqual(EVERY_WORKFLOW_AS_EXPECTED);
     expect(report.ok).toBe(true);
     const decisions = report.calls.flatMap((call) => call.decisions);
     expect(decisions.filter((d) => !d.allowed)).toEqual([]);
