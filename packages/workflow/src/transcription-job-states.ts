@@ -13,8 +13,9 @@ export const TRANSCRIPTION_JOB_STATES = {
 } as const;
 
 /**
- * Seconds between polls of a transcription job. Transcribe finishes a voicemail of a minute in
- * tens of seconds; each poll costs four state transitions (Wait, Task, Choice, Pass).
+ * Seconds between polls of a transcription job: how long a finished job may wait to be noticed,
+ * against four state transitions a poll (Wait, Task, Choice, Pass). Not measured against real
+ * Transcribe job times (none can be run here).
  */
 export const TRANSCRIPTION_POLL_SECONDS = 10;
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import {
-  type ArtifactRef,
+  artifactRefOf,
   round,
   type Timing,
   TranscriptionFailed,
@@ -72,8 +72,15 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
       );
     }
     const body = await deps.store.getBytes(transcription.outputKey);
+    // The service wrote it, so it is hashed as read; otherwise the pointer every artifact has.
     activity.outputs.push(
-      outputDocumentRef(deps.store.uri(transcription.outputKey), transcription.outputKey, body),
+      artifactRefOf("transcription-output", {
+        key: transcription.outputKey,
+        uri: deps.store.uri(transcription.outputKey),
+        bytes: body.length,
+        contentType: "application/json",
+        sha256: createHash("sha256").update(body).digest("hex"),
+      }),
     );
     let document: unknown;
     try {
@@ -102,18 +109,6 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
     return { transcript: ref, timings: activity.timings };
   },
 });
-
-/** The pointer to the output document the service wrote: hashed as read. */
-function outputDocumentRef(uri: string, key: string, body: Buffer): ArtifactRef {
-  return {
-    kind: "transcription-output",
-    uri,
-    key,
-    sha256: createHash("sha256").update(body).digest("hex"),
-    bytes: body.length,
-    contentType: "application/json",
-  };
-}
 
 /**
  * The service's own account of the job, by its clock: time queued (created to started) and time

@@ -81,9 +81,9 @@ const TRANSCRIBE_LANGUAGE_CODES: Record<string, string> = {
  * const jobName = transcribe.jobName("vm-0a1b2c3d4e5f60718293", 1); // "voxtrail-prod-vm-0a1b2c3d4e5f60718293-run-1"
  * await transcribe.start({
  *   jobName,
- *   mediaUri: "s3://voxtrail-prod-bucket/jobs/vm-0a1b2c3d4e5f60718293/normalized.wav",
+ *   mediaUri: "s3://voxtrail-prod-bucket/artifacts/vm-0a1b2c3d4e5f60718293/normalized.wav",
  *   outputBucket: "voxtrail-prod-bucket",
- *   outputKey: "jobs/vm-0a1b2c3d4e5f60718293/transcribe-output.json",
+ *   outputKey: "artifacts/vm-0a1b2c3d4e5f60718293/transcribe-output.json",
  *   language: "en-US",
  * }); // "started", or "already-started" on a retry
  * const transcript = transcribe.transcriptOf(JSON.parse(outputDocument), { language: "en-US", audioMs });
