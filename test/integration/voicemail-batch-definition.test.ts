@@ -49,7 +49,7 @@ beforeAll(async () => {
       raiseFault(faults.get(Key)?.head);
       const head = await store.head(Key);
       if (!head) throw Object.assign(new Error("Not Found"), { name: "S3.NoSuchKeyException" });
-      return { ETag: head.etag, ContentLength: head.bytes };
+      return { ETag: head.etag, VersionId: head.versionId, ContentLength: head.bytes };
     },
     [START_EXECUTION_SYNC]: async (input) => {
       const { StateMachineArn, Input } = input as { StateMachineArn: string; Input: unknown };
@@ -127,7 +127,7 @@ describe("the voicemail batch definition, run locally on a manifest", () => {
       status: "FAILED",
       error: "S3.NoSuchKeyException",
     });
-    // Each child got the event an upload of its object makes, with the object's ETag (the Map
+    // Each child got the event an upload of its object makes, with its version and ETag (the Map
     // runs two at a time, so the children start in either order).
     const goodHead = await runtime.store.head(good);
     const goodStart = childStarts.find(
@@ -136,7 +136,10 @@ describe("the voicemail batch definition, run locally on a manifest", () => {
     expect(goodStart).toMatchObject({
       source: "aws.s3",
       "detail-type": "Object Created",
-      detail: { bucket: { name: runtime.store.bucket }, object: { key: good, etag: goodHead?.etag } },
+      detail: {
+        bucket: { name: runtime.store.bucket },
+        object: { key: good, etag: goodHead?.etag, "version-id": goodHead?.versionId },
+      },
     });
 
     // The same batch again: the done voicemail is a duplicate, the failed one runs again.

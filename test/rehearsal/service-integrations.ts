@@ -119,7 +119,12 @@ async function headObject(machine: StateMachinePlan, context: IntegrationContext
   context.record(machine.name, "s3:headObject (aws-sdk integration, sent through the proxy)", []);
   try {
     const head = await context.s3.send(new HeadObjectCommand({ Bucket, Key }));
-    return { ETag: head.ETag, ContentLength: head.ContentLength, ContentType: head.ContentType };
+    return {
+      ETag: head.ETag,
+      VersionId: head.VersionId,
+      ContentLength: head.ContentLength,
+      ContentType: head.ContentType,
+    };
   } catch (error) {
     // aws-sdk integrations name modeled exceptions `S3.<Name>Exception` and anything unmodeled (a
     // 403 among them) `S3.S3Exception`. For HeadObject's 404 the name is unconfirmed: the rule

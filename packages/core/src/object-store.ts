@@ -24,6 +24,19 @@ export interface ObjectVersion {
   etag?: string | undefined;
 }
 
+/**
+ * One stored version of a key. Both stores keep versions, as the stacks' buckets do (versioning
+ * is on in every stage): a write makes a new version, a plain delete hides the key (S3's delete
+ * marker) and only a delete by version id removes bytes for good.
+ */
+export interface StoredVersion {
+  versionId: string;
+  etag?: string;
+  bytes: number;
+  /** The version `get(key)` reads now. */
+  latest: boolean;
+}
+
 /** Options for `ObjectStore.put`. */
 export interface PutOptions {
   contentType: string;
@@ -56,8 +69,14 @@ export interface ObjectStore {
   head(key: string, version?: ObjectVersion): Promise<StoredObject | undefined>;
   /** Keys under `prefix`, in lexicographic order. */
   list(prefix: string): Promise<string[]>;
-  /** Deletes the object; deleting a missing key is not an error. */
-  delete(key: string): Promise<void>;
+  /**
+   * Deletes the object; deleting a missing key is not an error. Without `version` the key is only
+   * hidden (its versions remain, as behind S3's delete marker); with a version id that version is
+   * removed for good, and if it was the latest the newest remaining one becomes current.
+   */
+  delete(key: string, version?: { versionId: string }): Promise<void>;
+  /** Every version kept under exactly `key`, newest first; none for a key never written. */
+  versions(key: string): Promise<StoredVersion[]>;
   /** The uri an object under `key` has or would have. */
   uri(key: string): string;
 }

@@ -33,7 +33,8 @@ function counting(inner: ObjectStore): ObjectStore & { read: string[] } {
     },
     head: (key) => inner.head(key),
     list: (prefix) => inner.list(prefix),
-    delete: (key) => inner.delete(key),
+    delete: (key, version) => inner.delete(key, version),
+    versions: (key) => inner.versions(key),
     uri: (key) => inner.uri(key),
   };
 }

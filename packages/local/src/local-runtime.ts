@@ -1,10 +1,10 @@
-import { createReadStream } from "node:fs";
 import { DuplicateDelivery, Gauge, type JobReport, mapLimit } from "@voxtrail/core";
 import { createStageHandlers } from "@voxtrail/functions";
 import { keys, type StageFunction, transcriptionModeOf, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
 import { objectCreatedEvent } from "./events/object-created-event";
 import type { InputFile } from "./input-files";
 import type { StateTransition } from "./state-machine/local-state-machine";
+import { uploadOnce } from "./upload-once";
 import { type WorkflowJobResult, WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflow-runtime";
 
 /** Options of the local runtime. */
@@ -121,9 +121,7 @@ export class LocalRuntime {
   async #process(file: InputFile, onProgress?: (progress: JobProgress) => void): Promise<JobResult> {
     const { store } = this;
     const key = keys.incomingVoicemail(file.name);
-    const stored = await store.put(key, createReadStream(file.path), {
-      contentType: contentTypeOf(file.name),
-    });
+    const stored = await uploadOnce(store, key, file.path, contentTypeOf(file.name));
     onProgress?.({ type: "uploaded", file, key });
     const event = objectCreatedEvent(store.bucket, stored, new Date());
     return this.runEvent(event, { file, ...(onProgress ? { onProgress } : {}) });

@@ -1,12 +1,10 @@
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { basename } from "node:path";
-import { pipeline } from "node:stream/promises";
-import type { PromptsReport, StoredObject } from "@voxtrail/core";
+import type { PromptsReport } from "@voxtrail/core";
 import type { PromptOutcome } from "@voxtrail/functions";
 import { type PromptFunction, promptKeys } from "@voxtrail/workflow";
 import { objectCreatedEvent } from "./events/object-created-event";
 import { localPromptsWorkflow } from "./local-prompts-workflow";
+import { uploadOnce } from "./upload-once";
 import { type WorkflowJobResult, WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflow-runtime";
 
 /** Options of the local prompts runtime. */
@@ -68,7 +66,7 @@ export class PromptsRuntime {
   /** Puts the manifest under `incoming/prompts/` and runs the prompts workflow over it. */
   async run(manifestPath: string, options: ProgressListener = {}): Promise<PromptsJobResult> {
     const key = promptKeys.incomingManifest(basename(manifestPath));
-    const stored = await this.#upload(manifestPath, key);
+    const stored = await uploadOnce(this.store, key, manifestPath, manifestContentTypeOf(manifestPath));
     return this.runEvent(objectCreatedEvent(this.store.bucket, stored, new Date()), options);
   }
 
@@ -97,15 +95,6 @@ export class PromptsRuntime {
   /** Stops the local endpoint, if one was started. */
   async close(): Promise<void> {
     await this.runtime.close();
-  }
-
-  /** Puts the manifest, unless the store holds exactly these bytes under `key` already. */
-  async #upload(path: string, key: string): Promise<StoredObject> {
-    const hash = createHash("sha256");
-    await pipeline(createReadStream(path), hash);
-    const existing = await this.store.head(key);
-    if (existing?.sha256 === hash.digest("hex")) return existing;
-    return this.store.put(key, createReadStream(path), { contentType: manifestContentTypeOf(path) });
   }
 }
 

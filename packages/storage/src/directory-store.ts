@@ -23,11 +23,13 @@ import {
   type ObjectVersion,
   type PutOptions,
   type StoredObject,
+  type StoredVersion,
 } from "@voxtrail/core";
 import { TEMP_FILE_PREFIX, writeAtomically } from "./atomic-write";
 import { listFiles, removeEmptyDirectories, removeFile } from "./directory-tree";
 import { hasErrorCode } from "./errno";
 import { HashingStream } from "./hashing-stream";
+import { KeptVersions, newVersionId, VERSIONS_DIR, type VersionSidecar } from "./kept-versions";
 import { assertValidKey } from "./object-key";
 import { isInside, realpathOfExisting } from "./path-containment";
 import { sortByUtf8 } from "./utf8-order";
@@ -41,12 +43,17 @@ const UNKNOWN_CONTENT_TYPE = "application/octet-stream";
 const PREFIX_CONFLICT =
   "object key clashes with a directory-store path: a key cannot also be a prefix of another key ('a' and 'a/b')";
 
-/** What the sidecar `<root>/.meta/<key>.json` records about an object. */
+/** The version id S3 gives objects written before versioning: here, those without one in their sidecar. */
+const NULL_VERSION = "null";
+
+/** What the sidecar `<root>/.meta/<key>.json` records about the current object. */
 interface Sidecar {
   contentType: string;
   sha256: string;
   bytes: number;
   etag: string;
+  /** Absent in stores written before versions were kept. */
+  versionId?: string;
 }
 
 /** Options for {@link DirectoryStore}. */
@@ -61,6 +68,10 @@ export interface DirectoryStoreOptions {
  * An `ObjectStore` in a local directory: the object under `key` is the file `<root>/<key>`, and
  * its content type, sha256, size and etag (the quoted md5 hex of the body, as S3 gives for
  * single-part uploads) are in the sidecar `<root>/.meta/<key>.json`.
+ *
+ * Like the stacks' buckets it keeps versions: every write is also kept (a hard link, no copy) as a
+ * version under `<root>/.versions/` (see `KeptVersions`), a plain `delete` only hides the key, and
+ * a delete by version id removes that version for good, the newest remaining one becoming current.
  *
  * Writes are atomic per file: the body is streamed (and hashed) into a temporary file beside the
  * target, renamed over it, and then the sidecar is written the same way; a failed write leaves
@@ -80,10 +91,12 @@ export class DirectoryStore implements ObjectStore {
   /** Absolute path of the root directory. */
   readonly root: string;
   #realRoot: Promise<string> | undefined;
+  readonly #versions: KeptVersions;
 
   constructor({ root, bucket = "voxtrail-local" }: DirectoryStoreOptions) {
     this.root = path.resolve(root);
     this.bucket = bucket;
+    this.#versions = new KeptVersions(this.root);
   }
 
   async put(key: string, body: Uint8Array | string | Readable, options: PutOptions): Promise<StoredObject> {
@@ -97,16 +110,19 @@ export class DirectoryStore implements ObjectStore {
       source.destroy();
       throw error;
     }
-    await writeAtomically(file, (temp) =>
-      pipeline(source, hashing, createWriteStream(temp, { flush: true })),
-    );
-
-    return this.#writeSidecar(key, {
-      contentType: options.contentType,
-      sha256: hashing.hex("sha256"),
-      bytes: hashing.bytes,
-      etag: `"${hashing.hex("md5")}"`,
+    let sidecar: Required<Sidecar> | undefined;
+    await writeAtomically(file, async (temp) => {
+      await pipeline(source, hashing, createWriteStream(temp, { flush: true }));
+      sidecar = {
+        contentType: options.contentType,
+        sha256: hashing.hex("sha256"),
+        bytes: hashing.bytes,
+        etag: `"${hashing.hex("md5")}"`,
+        versionId: newVersionId(),
+      };
+      await this.#versions.keep(temp, { key, ...sidecar });
     });
+    return this.#writeSidecar(key, sidecar as Required<Sidecar>);
   }
 
   /**
@@ -122,27 +138,30 @@ export class DirectoryStore implements ObjectStore {
     await this.#makeParentDirectory(file);
     const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
     const temp = path.join(path.dirname(file), `${TEMP_FILE_PREFIX}${randomUUID()}`);
+    const sidecar = {
+      contentType: options.contentType,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      bytes: bytes.byteLength,
+      etag: `"${createHash("md5").update(bytes).digest("hex")}"`,
+      versionId: newVersionId(),
+    };
     try {
       await writeFile(temp, bytes, { flush: true });
       await link(temp, file);
+      await this.#versions.keep(temp, { key, ...sidecar });
     } catch (error) {
       if (hasErrorCode(error, "EEXIST")) return undefined;
       throw error;
     } finally {
       await rm(temp, { force: true });
     }
-    return this.#writeSidecar(key, {
-      contentType: options.contentType,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-      bytes: bytes.byteLength,
-      etag: `"${createHash("md5").update(bytes).digest("hex")}"`,
-    });
+    return this.#writeSidecar(key, sidecar);
   }
 
-  /** With `version`: the store keeps no versions, so only the current object, if its etag matches. */
+  /** With `version`: that version by its id, or the current object if its etag matches. */
   async get(key: string, version?: ObjectVersion): Promise<Readable> {
-    const handle = await this.#openFile(key);
-    if (version) {
+    const handle = await this.#openFile(key, version?.versionId);
+    if (version && !version.versionId) {
       try {
         this.#checkVersion(version, (await this.#readSidecar(key))?.etag);
       } catch (error) {
@@ -153,22 +172,30 @@ export class DirectoryStore implements ObjectStore {
     return handle.createReadStream();
   }
 
-  /** With `version`, the etag is checked against the bytes read (their md5), not the sidecar. */
+  /** With an etag alone, it is checked against the bytes read (their md5), not the sidecar. */
   async getBytes(key: string, version?: ObjectVersion): Promise<Buffer> {
     // One read of the whole file: no stream machinery per object (lineage reads tens of thousands).
-    const handle = await this.#openFile(key);
+    const handle = await this.#openFile(key, version?.versionId);
     let bytes: Buffer;
     try {
       bytes = await handle.readFile();
     } finally {
       await handle.close();
     }
-    if (version) this.#checkVersion(version, `"${createHash("md5").update(bytes).digest("hex")}"`);
+    if (version && !version.versionId) {
+      this.#checkVersion(version, `"${createHash("md5").update(bytes).digest("hex")}"`);
+    }
     return bytes;
   }
 
   async head(key: string, version?: ObjectVersion): Promise<StoredObject | undefined> {
     const file = await this.#locate(key);
+    if (version?.versionId) {
+      const kept = await this.#readVersion(key, version.versionId);
+      if (!kept) return undefined;
+      const { key: _key, ...described } = kept;
+      return { key, uri: this.uri(key), ...described };
+    }
     const stats = await stat(file).catch((error: unknown) => {
       if (hasErrorCode(error, "ENOENT", "ENOTDIR")) {
         return undefined;
@@ -187,6 +214,7 @@ export class DirectoryStore implements ObjectStore {
       contentType: sidecar?.contentType ?? UNKNOWN_CONTENT_TYPE,
       sha256: sidecar?.sha256,
       etag: sidecar?.etag,
+      ...(sidecar ? { versionId: sidecar.versionId ?? NULL_VERSION } : {}),
     };
   }
 
@@ -195,18 +223,54 @@ export class DirectoryStore implements ObjectStore {
     const directory = slash < 0 ? this.root : await this.#locate(prefix.slice(0, slash));
     const keyPrefix = prefix.slice(0, slash + 1);
     const keys = await listFiles(directory, keyPrefix, (candidate) => {
-      return candidate === META_DIR || path.posix.basename(candidate).startsWith(TEMP_FILE_PREFIX);
+      return (
+        candidate === META_DIR ||
+        candidate === VERSIONS_DIR ||
+        path.posix.basename(candidate).startsWith(TEMP_FILE_PREFIX)
+      );
     });
     return sortByUtf8(keys.filter((candidate) => candidate.startsWith(prefix)));
   }
 
-  async delete(key: string): Promise<void> {
+  async delete(key: string, version?: { versionId: string }): Promise<void> {
     const file = await this.#locate(key);
+    const current = await this.#readSidecar(key);
+    const currentVersion = current && (current.versionId ?? NULL_VERSION);
+    if (version) await this.#versions.remove(key, version.versionId);
+    if (version && version.versionId !== currentVersion) return;
     const sidecarFile = this.#sidecarPath(key);
     await removeFile(file);
     await removeFile(sidecarFile);
+    if (version) {
+      // As S3 does when the current version is deleted by id: the newest remaining one is current.
+      const [newest] = await this.#versions.list(key);
+      if (newest) {
+        await writeAtomically(file, (temp) => link(this.#versions.body(key, newest.versionId), temp));
+        const { key: _key, ...sidecar } = newest;
+        await this.#writeSidecar(key, sidecar);
+        return;
+      }
+    }
     await removeEmptyDirectories(path.dirname(file), this.root);
     await removeEmptyDirectories(path.dirname(sidecarFile), path.join(this.root, META_DIR));
+  }
+
+  async versions(key: string): Promise<StoredVersion[]> {
+    await this.#locate(key);
+    const current = await this.#readSidecar(key);
+    const kept = (await this.#versions.list(key)).map(
+      ({ versionId, etag, bytes }): StoredVersion => ({
+        versionId,
+        etag,
+        bytes,
+        latest: versionId === current?.versionId,
+      }),
+    );
+    // An object written before versions were kept is S3's "null" version.
+    if (current && current.versionId === undefined && (await this.head(key))) {
+      kept.unshift({ versionId: NULL_VERSION, etag: current.etag, bytes: current.bytes, latest: true });
+    }
+    return kept;
   }
 
   uri(key: string): string {
@@ -214,24 +278,26 @@ export class DirectoryStore implements ObjectStore {
   }
 
   /**
-   * `ObjectChanged` unless the current object is the one `version` names: its etag matches
-   * (quotes aside). A version id alone cannot match: this store keeps no versions. A version that
-   * names nothing is the current object.
+   * `ObjectChanged` unless the current object is the one `version`'s etag names (quotes aside).
+   * A version that names nothing is the current object.
    */
   #checkVersion(version: ObjectVersion, currentEtag: string | undefined): void {
     const unquoted = (etag: string | undefined) => etag?.replaceAll('"', "");
-    if (version.etag === undefined && version.versionId === undefined) return;
-    if (version.etag !== undefined && unquoted(version.etag) === unquoted(currentEtag)) return;
+    if (version.etag === undefined || unquoted(version.etag) === unquoted(currentEtag)) return;
     throw new ObjectChanged(
-      version.etag === undefined
-        ? "the directory store keeps no versions: an object can be named by its etag only"
-        : "the object under the key is no longer the one named (its etag differs): it was replaced",
+      "the object under the key is no longer the one named (its etag differs): it was replaced",
     );
   }
 
-  /** Opens the regular file under `key`; `ObjectNotFound` when there is none. */
-  async #openFile(key: string): Promise<FileHandle> {
-    const file = await this.#locate(key);
+  /** Opens the regular file under `key` (of `versionId`); `ObjectNotFound` when there is none. */
+  async #openFile(key: string, versionId?: string): Promise<FileHandle> {
+    let file = await this.#locate(key);
+    if (
+      versionId !== undefined &&
+      ((await this.#readSidecar(key))?.versionId ?? NULL_VERSION) !== versionId
+    ) {
+      file = this.#versions.body(key, versionId);
+    }
     let handle: FileHandle;
     try {
       handle = await open(file, "r");
@@ -249,9 +315,9 @@ export class DirectoryStore implements ObjectStore {
   #path(key: string): string {
     assertValidKey(key);
     const segments = key.split("/");
-    if (segments[0] === META_DIR) {
+    if (segments[0] === META_DIR || segments[0] === VERSIONS_DIR) {
       throw new InvalidKey(
-        `object key must not be under the directory store's reserved '${META_DIR}/' prefix`,
+        `object key must not be under the directory store's reserved '${segments[0]}/' prefix`,
       );
     }
     for (const segment of segments) {
@@ -299,6 +365,18 @@ export class DirectoryStore implements ObjectStore {
     await mkdir(path.dirname(sidecarFile), { recursive: true });
     await writeAtomically(sidecarFile, (temp) => writeFile(temp, JSON.stringify(sidecar), { flush: true }));
     return { key, uri: this.uri(key), ...sidecar };
+  }
+
+  /** A version's sidecar; for the "null" version, the current object's if it has no version id. */
+  async #readVersion(
+    key: string,
+    versionId: string,
+  ): Promise<(Omit<VersionSidecar, "versionId"> & Sidecar) | undefined> {
+    if (versionId === NULL_VERSION) {
+      const current = await this.#readSidecar(key);
+      return current && current.versionId === undefined ? { key, ...current } : undefined;
+    }
+    return this.#versions.read(key, versionId);
   }
 
   #sidecarPath(key: string): string {

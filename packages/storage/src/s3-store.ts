@@ -8,6 +8,7 @@ import {
   type GetObjectCommandOutput,
   HeadObjectCommand,
   type HeadObjectCommandOutput,
+  ListObjectVersionsCommand,
   NoSuchKey,
   NotFound,
   PutObjectCommand,
@@ -23,6 +24,7 @@ import {
   type PutOptions,
   StoreAccessDenied,
   type StoredObject,
+  type StoredVersion,
 } from "@voxtrail/core";
 import { HashingStream } from "./hashing-stream";
 import { assertValidKey } from "./object-key";
@@ -163,9 +165,36 @@ export class S3Store implements ObjectStore {
     return keys;
   }
 
-  async delete(key: string): Promise<void> {
+  /** In a versioned bucket a delete without `version` adds a delete marker; with it, `DeleteObject` of that `VersionId`. */
+  async delete(key: string, version?: { versionId: string }): Promise<void> {
     assertValidKey(key);
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.#client.send(
+      new DeleteObjectCommand({ Bucket: this.bucket, Key: key, VersionId: version?.versionId }),
+    );
+  }
+
+  /** `ListObjectVersions` on the key as prefix, keeping the key's own versions (not its delete markers). */
+  async versions(key: string): Promise<StoredVersion[]> {
+    assertValidKey(key);
+    const versions: StoredVersion[] = [];
+    // The SDK has no paginator for this operation: pages follow the key and version-id markers.
+    let markers: { KeyMarker?: string; VersionIdMarker?: string } = {};
+    for (;;) {
+      const page = await this.#client.send(
+        new ListObjectVersionsCommand({ Bucket: this.bucket, Prefix: key, ...markers }),
+      );
+      for (const version of page.Versions ?? []) {
+        if (version.Key !== key || version.VersionId === undefined) continue;
+        versions.push({
+          versionId: version.VersionId,
+          ...(version.ETag ? { etag: version.ETag } : {}),
+          bytes: version.Size ?? 0,
+          latest: version.IsLatest === true,
+        });
+      }
+      if (!page.IsTruncated) return versions;
+      markers = { KeyMarker: page.NextKeyMarker, VersionIdMarker: page.NextVersionIdMarker };
+    }
   }
 
   uri(key: string): string {

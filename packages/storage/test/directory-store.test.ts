@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -56,8 +56,37 @@ describe("DirectoryStore", () => {
       sha256: createHash("sha256").update(body).digest("hex"),
       bytes: 5,
       etag: `"${createHash("md5").update(body).digest("hex")}"`,
+      versionId: expect.stringMatching(/^[0-9a-z]{9}\.[0-9a-z]{4}\.[0-9a-f]{16}$/),
     });
     expect(await store.list("")).toEqual(["incoming/a.txt"]);
+  });
+
+  it("keeps each version as a hard link under .versions/, not a copy, and lists no key there", async () => {
+    const stored = await store.put("incoming/b.txt", "hello", { contentType: "text/plain" });
+    const [directory] = await readdir(path.join(root, ".versions"));
+    const body = path.join(root, ".versions", directory as string, stored.versionId as string);
+    expect((await stat(body)).ino).toBe((await stat(path.join(root, "incoming", "b.txt"))).ino);
+    expect(await store.list("")).toEqual(["incoming/b.txt"]);
+    await expect(store.put(".versions/x", "v", { contentType: "text/plain" })).rejects.toMatchObject({
+      name: "InvalidKey",
+    });
+  });
+
+  it("reads an object written before versions were kept as S3's 'null' version", async () => {
+    await mkdir(path.join(root, "old"), { recursive: true });
+    await writeFile(path.join(root, "old", "a.txt"), "legacy");
+    await mkdir(path.join(root, ".meta", "old"), { recursive: true });
+    await writeFile(
+      path.join(root, ".meta", "old", "a.txt.json"),
+      JSON.stringify({ contentType: "text/plain", sha256: "x", bytes: 6, etag: '"e"' }),
+    );
+    expect(await store.versions("old/a.txt")).toEqual([
+      { versionId: "null", etag: '"e"', bytes: 6, latest: true },
+    ]);
+    expect((await store.getBytes("old/a.txt", { versionId: "null" })).toString()).toBe("legacy");
+    await store.put("old/a.txt", "new", { contentType: "text/plain" });
+    await store.delete("old/a.txt", { versionId: "null" });
+    expect((await store.getBytes("old/a.txt")).toString()).toBe("new");
   });
 
   it("uri is the file URL of <root>/<key>", () => {
@@ -191,7 +220,12 @@ describe("DirectoryStore", () => {
     expect(await readdir(path.join(root, "x"))).toEqual(["keep"]);
     expect(await readdir(path.join(root, ".meta", "x"))).toEqual(["keep.json"]);
     await store.delete("x/keep");
-    expect(await readdir(root)).toEqual([".meta"]);
+    expect(await readdir(root)).toEqual([".meta", ".versions"]);
     expect(await readdir(path.join(root, ".meta"))).toEqual([]);
+    // Deleting every version by id leaves no trace of the key.
+    for (const key of ["x/y/z", "x/keep"]) {
+      for (const { versionId } of await store.versions(key)) await store.delete(key, { versionId });
+    }
+    expect(await readdir(path.join(root, ".versions"))).toEqual([]);
   });
 });

@@ -278,6 +278,58 @@ export function describeObjectStoreContract(name: string, makeStore: () => Promi
       await expect(store.delete(key("never"))).resolves.toBeUndefined();
     });
 
+    it("keeps every version: each put has its id, and an id reads that version whatever came after", async () => {
+      const key = scopedKeys();
+      const first = await store.put(key("x.wav"), "first caller", { contentType: "text/plain" });
+      const second = await store.put(key("x.wav"), "second caller", { contentType: "text/plain" });
+      expect(first.versionId).toEqual(expect.any(String));
+      expect(second.versionId).not.toBe(first.versionId);
+      const versions = await store.versions(key("x.wav"));
+      expect(versions.map((version) => [version.versionId, version.latest, version.bytes])).toEqual([
+        [second.versionId, true, 13],
+        [first.versionId, false, 12],
+      ]);
+      const named = { versionId: first.versionId as string };
+      expect((await store.getBytes(key("x.wav"), named)).toString()).toBe("first caller");
+      expect((await buffer(await store.get(key("x.wav"), named))).toString()).toBe("first caller");
+      expect(await store.head(key("x.wav"), named)).toMatchObject({ bytes: 12, etag: first.etag });
+      expect(await store.versions(key("never-written"))).toEqual([]);
+      // Another key that merely starts with this one is not one of its versions.
+      await store.put(key("x.wav.bak"), "other", { contentType: "text/plain" });
+      expect(await store.versions(key("x.wav"))).toHaveLength(2);
+    });
+
+    it("a plain delete hides the key and keeps its versions; a delete by id removes that version for good", async () => {
+      const key = scopedKeys();
+      const first = await store.put(key("x.wav"), "first caller", { contentType: "text/plain" });
+      const second = await store.put(key("x.wav"), "second caller", { contentType: "text/plain" });
+      await store.delete(key("x.wav"));
+      expect(await store.head(key("x.wav"))).toBeUndefined();
+      expect(await store.list(key(""))).toEqual([]);
+      expect(await store.versions(key("x.wav"))).toHaveLength(2);
+      await store.delete(key("x.wav"), { versionId: first.versionId as string });
+      await expect(store.getBytes(key("x.wav"), { versionId: first.versionId })).rejects.toMatchObject({
+        name: "ObjectNotFound",
+      });
+      expect((await store.versions(key("x.wav"))).map((version) => version.versionId)).toEqual([
+        second.versionId,
+      ]);
+      await store.delete(key("x.wav"), { versionId: second.versionId as string });
+      expect(await store.versions(key("x.wav"))).toEqual([]);
+    });
+
+    it("deleting the current version by id makes the newest remaining one current", async () => {
+      const key = scopedKeys();
+      const first = await store.put(key("x.wav"), "first caller", { contentType: "text/plain" });
+      const second = await store.put(key("x.wav"), "second caller", { contentType: "text/plain" });
+      await store.delete(key("x.wav"), { versionId: second.versionId as string });
+      expect((await store.getBytes(key("x.wav"))).toString()).toBe("first caller");
+      expect(await store.head(key("x.wav"))).toMatchObject({ versionId: first.versionId, bytes: 12 });
+      expect(await store.versions(key("x.wav"))).toEqual([
+        expect.objectContaining({ versionId: first.versionId, latest: true }),
+      ]);
+    });
+
     it("a deleted key's prefix can become a key", async () => {
       const key = scopedKeys();
       await store.put(key("a/b"), "x", { contentType: "text/plain" });

@@ -33,7 +33,11 @@ afterAll(() => {
   client.destroy();
 });
 
-describeObjectStoreContract("S3Store", async () => new S3Store({ client, bucket: await createBucket() }));
+// Versioned, as the stacks' buckets are.
+describeObjectStoreContract(
+  "S3Store",
+  async () => new S3Store({ client, bucket: await createBucket({ versioned: true }) }),
+);
 
 describe("S3Store", () => {
   let bucket: string;

@@ -31,13 +31,16 @@ export const promptKeys = {
 };
 
 /**
- * A prompt job's id, derived from the manifest's identity exactly as a voicemail job's is from its
- * audio (see {@link jobIdFor}), with the `pr-` prefix: the same manifest always maps to the same
- * job, which is what makes a rerun skip the prompts already done.
+ * A prompt job's id, from the manifest's bucket, key and content (its etag; the version id only
+ * when no etag is known), with the `pr-` prefix. Unlike a voicemail job (one per object version,
+ * see {@link jobIdFor}) the same manifest uploaded again is the same job: prompts are the
+ * operator's text, not a caller's, and rerunning a manifest is how an operator redoes the failed
+ * prompts while skipping the done ones.
  *
  * @example
  * promptsJobIdFor({ bucket: "b", key: "incoming/prompts/menu.csv", etag: "abc" }); // "pr-…"
  */
 export function promptsJobIdFor(source: SourceIdentity): string {
-  return `pr-${jobIdFor(source).slice("vm-".length)}`;
+  const content = source.etag ? { ...source, versionId: undefined } : source;
+  return `pr-${jobIdFor(content).slice("vm-".length)}`;
 }

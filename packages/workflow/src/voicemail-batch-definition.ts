@@ -49,7 +49,8 @@ export interface VoicemailBatchDefinitionOptions {
 /**
  * Builds the voicemail batch workflow, started by a manifest landing under `incoming/batches/`:
  * a CSV whose `key` column names voicemails in the same bucket. A Distributed Map reads the
- * manifest (ItemReader), and for each key reads its ETag (`s3:headObject`) and runs the voicemail
+ * manifest (ItemReader), and for each key reads its version id and ETag (`s3:headObject`; every
+ * stage's bucket is versioned) and runs the voicemail
  * workflow on the S3 "Object Created" event an upload of that object would have made
  * (`states:startExecution.sync:2`), at most `maxConcurrency` at once; per-item results go to
  * `batch-results/` (ResultWriter). Each Task retries the transient errors its integration raises
@@ -93,10 +94,10 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
           States: {
             [BATCH_STATES.describe]: {
               Type: "Task",
-              Comment: "The voicemail's ETag: with bucket and key, the job's source identity.",
+              Comment: "The voicemail's current version: with bucket and key, the job's source identity.",
               Resource: "arn:aws:states:::aws-sdk:s3:headObject",
               Parameters: { "Bucket.$": "$.bucket", "Key.$": "$.key" },
-              ResultSelector: { "etag.$": "$.ETag" },
+              ResultSelector: { "etag.$": "$.ETag", "versionId.$": "$.VersionId" },
               ResultPath: "$.object",
               Retry: [retrier(DEFAULT_RETRY, HEAD_OBJECT_RETRIED_ERRORS)],
               Catch: [catchInto(BATCH_STATES.failed)],
@@ -114,7 +115,11 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
                   "time.$": "$.eventTime",
                   detail: {
                     bucket: { "name.$": "$.bucket" },
-                    object: { "key.$": "$.key", "etag.$": "$.object.etag" },
+                    object: {
+                      "key.$": "$.key",
+                      "etag.$": "$.object.etag",
+                      "version-id.$": "$.object.versionId",
+                    },
                   },
                 },
               },

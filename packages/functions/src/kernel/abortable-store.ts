@@ -27,6 +27,7 @@ export function abortableStore(store: ObjectStore, signal: AbortSignal): ObjectS
     getBytes: guarded((key, version) => store.getBytes(key, version)),
     head: guarded((key, version) => store.head(key, version)),
     list: guarded((prefix) => store.list(prefix)),
-    delete: guarded((key) => store.delete(key)),
+    delete: guarded((key, version) => store.delete(key, version)),
+    versions: guarded((key) => store.versions(key)),
   };
 }
