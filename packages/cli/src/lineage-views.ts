@@ -80,7 +80,7 @@ export function boundariesTable(rows: BoundaryCount[]): string {
 /** What an erasure deleted. */
 export function erasureReport(result: ErasureResult): string {
   return [
-    `erasure ${result.erasureId} of ${result.sourceKey}: ${result.erased.length} object(s), records ${result.records.join(", ") || "(none new)"}`,
+    `erasure ${result.erasureId} of ${result.named}: ${result.jobs.length} job(s), ${result.erased.length} object(s), records ${result.records.join(", ") || "(none new)"}`,
     table(
       ["kind", "key", "sha256", "was there"],
       result.erased.map((a) => [a.kind, a.key, a.sha256.slice(0, 16), a.existed ? "yes" : "no"]),

@@ -3,13 +3,20 @@ import { ArtifactKind } from "./artifact";
 
 /** One erased object: what it was (kind, key, hash, size), never what it held. */
 export const ErasedArtifact = z.object({
-  kind: ArtifactKind,
+  /** `unrecorded`: an object under the job's artifact prefix that no record names (a side file). */
+  kind: z.union([ArtifactKind, z.literal("unrecorded")]),
   key: z.string(),
   uri: z.string(),
   sha256: z.string(),
   bytes: z.number().int().nonnegative(),
   /** Whether the object was still there to delete when the erasure ran. */
   existed: z.boolean(),
+  /**
+   * The versions deleted for good: a source's own version (other uploads to its key are other
+   * jobs'), every version of a derived key. Absent where the store named no versions: then the
+   * key's current object was deleted if it still held these bytes.
+   */
+  versionIds: z.array(z.string()).optional(),
 });
 export type ErasedArtifact = z.infer<typeof ErasedArtifact>;
 

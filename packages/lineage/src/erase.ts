@@ -1,18 +1,29 @@
 import { randomUUID } from "node:crypto";
-import type { ErasedArtifact, ErasureRecord, ObjectStore, ServiceJob } from "@voxtrail/core";
+import {
+  type ArtifactRef,
+  type ErasedArtifact,
+  type ErasureRecord,
+  type ObjectStore,
+  type ServiceJob,
+  SOURCE_KINDS,
+} from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
-import { impact } from "./impact";
+import { deleteErased } from "./erased-objects";
+import { erasureScope } from "./erasure-scope";
 import type { LineageGraph } from "./lineage-graph";
 
 /** What an erasure did. */
 export interface ErasureResult {
   erasureId: string;
-  sourceKey: string;
+  /** The name the erasure was asked for: a key, uri or sha256. */
+  named: string;
+  /** The jobs whose chains it reached (see `erasureScope`). */
+  jobs: string[];
   /** Erasure records written, one per job. */
   records: string[];
-  /** Objects deleted (or already gone), the source and everything derived from it. */
+  /** Objects deleted (or already gone): each job's source version and everything it wrote. */
   erased: ErasedArtifact[];
-  /** Jobs already erased before: left as they were. */
+  /** Jobs already erased before: what their records list and is still there is deleted again. */
   alreadyErased: string[];
   /** The chain's managed-service jobs, and whether each was deleted. */
   serviceJobs: NonNullable<ErasureRecord["serviceJobs"]>;
@@ -26,15 +37,18 @@ export interface ErasureResult {
 export type ServiceJobDeleter = (job: ServiceJob) => Promise<"deleted" | "already-gone">;
 
 /**
- * Deletes a source and every artifact derived from it, and the managed-service jobs of its chain
- * (a Transcribe job, through `deleteServiceJob`), and leaves one erasure record per job
- * (`erasures/<jobId>.json`: kinds, keys, hashes and sizes, never content). Each record is written
- * before its job's objects are deleted, so an interrupted erasure shows in `verify` as
- * `erasure-incomplete` rather than as a broken chain; running it again finishes it. Activity
- * records are kept: they hold pointers and hashes, and are the audit trail of what was erased.
+ * Erases whole chains: for each job `erasureScope` finds for `name`, its own source version,
+ * every version of every artifact it wrote, the side files under its artifact prefix, and its
+ * managed-service jobs (a Transcribe job, through `deleteServiceJob`). Other uploads to the same
+ * key are other callers' jobs and are left alone. Each job gets one erasure record
+ * (`erasures/<jobId>.json`: kinds, keys, hashes, sizes and version ids, never content), written
+ * before its objects are deleted, so an interrupted erasure shows in `verify` as
+ * `erasure-incomplete`; running it again finishes it. Activity records are kept: they hold
+ * pointers and hashes, and are the audit trail of what was erased.
  *
  * @example
- * const result = await erase(store, graph, "incoming/voicemail/billing.wav");
+ * const result = await erase(store, graph, "artifacts/vm-0123456789abcdef0123/transcript.json");
+ * result.jobs; // ["vm-0123456789abcdef0123"]: its source and every artifact are gone
  */
 export async function erase(
   store: ObjectStore,
@@ -43,61 +57,96 @@ export async function erase(
   options: { now?: () => Date; deleteServiceJob?: ServiceJobDeleter } = {},
 ): Promise<ErasureResult> {
   const now = options.now ?? (() => new Date());
-  const reach = impact(graph, name);
+  const jobs = erasureScope(graph, name);
   const erasureId = randomUUID();
   const result: ErasureResult = {
     erasureId,
-    sourceKey: reach.source.key,
+    named: name,
+    jobs,
     records: [],
     erased: [],
     alreadyErased: [],
     serviceJobs: [],
   };
-  for (const jobId of reach.jobs) {
+  for (const jobId of jobs) {
     const previous = graph.erasures.get(jobId);
     if (previous) {
-      // Finish an interrupted erasure: delete whatever it recorded and is still there.
-      for (const artifact of previous.erased) await store.delete(artifact.key);
+      await deleteErased(store, previous.erased);
       result.alreadyErased.push(jobId);
       continue;
     }
-    const jobArtifacts = [
-      reach.source,
-      ...reach.artifacts.filter((ref) => graph.writers.get(ref.key)?.some((w) => w.record.jobId === jobId)),
-    ];
-    const erased = await Promise.all(
-      jobArtifacts.map(
-        async (ref): Promise<ErasedArtifact> => ({
-          kind: ref.kind,
-          key: ref.key,
-          uri: ref.uri,
-          sha256: ref.sha256,
-          bytes: ref.bytes,
-          existed: (await store.head(ref.key)) !== undefined,
-        }),
-      ),
-    );
+    const { sourceKey, erased } = await chainOf(store, graph, jobId);
     const serviceJobs = await deleteServiceJobs(graph, jobId, options.deleteServiceJob);
     const record: ErasureRecord = {
       schemaVersion: 1,
       erasureId,
       jobId,
       erasedAt: now().toISOString(),
-      sourceKey: reach.source.key,
+      sourceKey,
       erased,
       keptRecords: (graph.jobs.get(jobId) ?? []).map((activity) => activity.key),
       ...(serviceJobs.length > 0 ? { serviceJobs } : {}),
     };
     const key = keys.erasure(jobId);
     await store.put(key, `${JSON.stringify(record, null, 2)}\n`, { contentType: "application/json" });
-    for (const artifact of erased) await store.delete(artifact.key);
+    await deleteErased(store, erased);
     result.records.push(key);
     result.serviceJobs.push(...serviceJobs);
-    result.erased.push(
-      ...erased.filter((artifact) => !result.erased.some((seen) => seen.key === artifact.key)),
-    );
+    result.erased.push(...erased);
   }
   return result;
+}
+
+/** A job's chain as its erasure record lists it: its source versions, what it wrote, side files. */
+async function chainOf(
+  store: ObjectStore,
+  graph: LineageGraph,
+  jobId: string,
+): Promise<{ sourceKey: string; erased: ErasedArtifact[] }> {
+  const sources = new Map<string, ArtifactRef & { versionId?: string }>();
+  const written = new Map<string, ArtifactRef>();
+  for (const { record } of graph.jobs.get(jobId) ?? []) {
+    for (const input of record.inputs) {
+      if (SOURCE_KINDS.includes(input.kind)) sources.set(`${input.key}\u0000${sourceVersion(input)}`, input);
+    }
+    for (const output of record.outputs) written.set(output.key, output);
+  }
+  const sideFiles = (await store.list(keys.artifactPrefix(jobId))).filter((key) => !written.has(key));
+  const erased = await Promise.all([
+    ...[...sources.values()].map(async (ref): Promise<ErasedArtifact> => {
+      const versionId = sourceVersion(ref);
+      const current = versionId ? await store.head(ref.key, { versionId }) : await store.head(ref.key);
+      return {
+        ...described(ref),
+        existed: current !== undefined && (versionId !== undefined || current.sha256 === ref.sha256),
+        ...(versionId ? { versionIds: [versionId] } : {}),
+      };
+    }),
+    ...[...written.values()].map(async (ref) => everyVersion(store, described(ref))),
+    ...sideFiles.map(async (key) => {
+      const head = await store.head(key);
+      const side = { kind: "unrecorded" as const, key, uri: store.uri(key), sha256: head?.sha256 ?? "" };
+      return everyVersion(store, { ...side, bytes: head?.bytes ?? 0 });
+    }),
+  ]);
+  return { sourceKey: [...sources.values()][0]?.key ?? "", erased };
+}
+
+/** A derived key belongs to its job alone: every version of it goes. */
+async function everyVersion(
+  store: ObjectStore,
+  artifact: Omit<ErasedArtifact, "existed" | "versionIds">,
+): Promise<ErasedArtifact> {
+  const versionIds = (await store.versions(artifact.key)).map((version) => version.versionId);
+  return { ...artifact, existed: versionIds.length > 0, versionIds };
+}
+
+function described(ref: ArtifactRef): Omit<ErasedArtifact, "existed" | "versionIds"> {
+  return { kind: ref.kind, key: ref.key, uri: ref.uri, sha256: ref.sha256, bytes: ref.bytes };
+}
+
+function sourceVersion(ref: ArtifactRef): string | undefined {
+  return "versionId" in ref && typeof ref.versionId === "string" ? ref.versionId : undefined;
 }
 
 /**

@@ -9,3 +9,11 @@ export class ArtifactNotInLineage extends VoxtrailError {
 export class VerifyNeedsRecords extends VoxtrailError {
   readonly retryable = false;
 }
+
+/**
+ * An erasure named a key under which several callers' uploads were read: erasing by it would
+ * reach data that is not the one meant. The message lists each upload's hash and jobs to choose from.
+ */
+export class ErasureAmbiguous extends VoxtrailError {
+  readonly retryable = false;
+}

@@ -1,6 +1,7 @@
 export * from "./boundaries";
 export * from "./datazone";
 export * from "./erase";
+export * from "./erasure-scope";
 export * from "./errors";
 export * from "./impact";
 export * from "./lineage-graph";

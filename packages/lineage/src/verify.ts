@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
   type ArtifactRef,
+  type ErasedArtifact,
   type ErasureRecord,
   isSchemaMismatch,
   JobReport,
@@ -13,6 +14,7 @@ import {
   SOURCE_KINDS,
 } from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
+import { isLeftover } from "./erased-objects";
 import { VerifyNeedsRecords } from "./errors";
 import type { LineageGraph } from "./lineage-graph";
 import type { StoredActivity } from "./lineage-snapshot";
@@ -94,13 +96,13 @@ export async function verify(
   // Each job's own source, by job: two jobs may name one key (different uploads to it).
   const sources = new Map<string, { ref: ArtifactRef & { versionId?: string }; jobId: string }>();
   let linksChecked = 0;
-  const erasedChecks: Array<{ erasure: ErasureRecord; key: string }> = [];
+  const erasedChecks: Array<{ erasure: ErasureRecord; artifact: ErasedArtifact }> = [];
 
   for (const jobId of jobIds) {
     const erasure = graph.erasures.get(jobId);
     if (erasure) {
       erased.push({ jobId, erasureId: erasure.erasureId, erasedAt: erasure.erasedAt });
-      for (const artifact of erasure.erased) erasedChecks.push({ erasure, key: artifact.key });
+      for (const artifact of erasure.erased) erasedChecks.push({ erasure, artifact });
       continue;
     }
     const activities = graph.jobs.get(jobId) ?? [];
@@ -173,11 +175,11 @@ export async function verify(
   const sourceIssues = await mapLimit([...sources.values()], concurrency, ({ ref, jobId }) =>
     checkSource(store, ref, jobId, [...sources.values()]),
   );
-  const leftovers = await mapLimit(erasedChecks, concurrency, async ({ erasure, key }) =>
-    (await store.head(key))
+  const leftovers = await mapLimit(erasedChecks, concurrency, async ({ erasure, artifact }) =>
+    (await isLeftover(store, artifact))
       ? issue(
           "erasure-incomplete",
-          key,
+          artifact.key,
           erasure.jobId,
           `erasure ${erasure.erasureId} recorded this object as deleted, but it exists`,
         )

@@ -84,7 +84,7 @@ describe("voxtrail lineage on a local store", () => {
     const erased = await voxtrail(["lineage", "erase", job.source.key, "--store", root]);
     expect(erased.code).toBe(0);
     expect(erased.stdout).toMatch(
-      /^erasure [0-9a-f-]{36} of incoming\/voicemail\/call-000001\.wav: 7 object\(s\)/,
+      /^erasure [0-9a-f-]{36} of incoming\/voicemail\/call-000001\.wav: 1 job\(s\), 7 object\(s\)/,
     );
     const after = await voxtrail(["lineage", "verify", "--store", root]);
     expect(after.code).toBe(0);

@@ -15,7 +15,7 @@ import {
   trace,
   verify,
 } from "../src/index";
-import { type SyntheticJob, syntheticStore } from "./synthetic-jobs";
+import { type SyntheticJob, syntheticStore, writeSyntheticJob } from "./synthetic-jobs";
 
 let root: string;
 let store: DirectoryStore;
@@ -182,6 +182,84 @@ describe("erase", () => {
     expect(result.issues).toEqual([
       expect.objectContaining({ problem: "erasure-incomplete", key: job.artifacts.transcript.key }),
     ]);
+  });
+});
+
+describe("erase, when several callers' uploads share one name (issue 17's reproduction 2)", () => {
+  /** Two callers' voicemails uploaded as x.wav, one after the other: two versions, two jobs. */
+  async function twoCallersUnderOneName(): Promise<[SyntheticJob, SyntheticJob]> {
+    return [
+      await writeSyntheticJob(store, 101, undefined, true, "x.wav"),
+      await writeSyntheticJob(store, 102, undefined, true, "x.wav"),
+    ];
+  }
+  const versionOf = (job: SyntheticJob) => (job.source as { versionId?: string }).versionId as string;
+  const holds = async (job: SyntheticJob) =>
+    (await store.head(job.source.key, { versionId: versionOf(job) }))?.sha256 === job.source.sha256;
+
+  it("by the first caller's hash erases only that caller's chain, and verify agrees", async () => {
+    const [first, second] = await twoCallersUnderOneName();
+    const result = await erase(store, await graphOf(), first.source.sha256);
+    expect(result.jobs).toEqual([first.jobId]);
+    expect(await holds(first)).toBe(false);
+    expect(await holds(second)).toBe(true);
+    expect((await store.getBytes(second.source.key)).toString()).toBe("RIFF synthetic voicemail 102");
+    for (const ref of Object.values(first.artifacts)) expect(await store.versions(ref.key)).toEqual([]);
+    for (const ref of Object.values(second.artifacts)) expect(await store.head(ref.key)).toBeDefined();
+    const verified = await verify(store, await graphOf());
+    expect(verified.issues).toEqual([]);
+    expect(verified.erased.map((job) => job.jobId)).toEqual([first.jobId]);
+  });
+
+  it("by the shared key refuses, naming each upload's hash, and deletes nothing", async () => {
+    const [first, second] = await twoCallersUnderOneName();
+    const before = await store.list("");
+    await expect(erase(store, await graphOf(), first.source.key)).rejects.toMatchObject({
+      name: "ErasureAmbiguous",
+      message: expect.stringContaining(second.source.sha256),
+    });
+    expect(await store.list("")).toEqual(before);
+    // Once one caller is erased, the key names the other upload alone.
+    await erase(store, await graphOf(), first.source.sha256);
+    expect((await erase(store, await graphOf(), first.source.key)).jobs).toEqual(
+      expect.arrayContaining([second.jobId]),
+    );
+    expect(await holds(second)).toBe(false);
+  });
+
+  it("by one derived artifact erases the whole chain: source version, normalized audio and the rest", async () => {
+    const [first, second] = await twoCallersUnderOneName();
+    const result = await erase(store, await graphOf(), first.artifacts.transcript.key);
+    expect(result.jobs).toEqual([first.jobId]);
+    expect(result.erased.map((artifact) => artifact.kind)).toEqual(
+      expect.arrayContaining(["source-audio", "normalized-audio", "transcript", "reply-audio"]),
+    );
+    expect(await holds(first)).toBe(false);
+    expect(await holds(second)).toBe(true);
+    // Asking again by the source's hash finds the chain already erased and deletes nothing new.
+    const again = await erase(store, await graphOf(), first.source.sha256);
+    expect(again).toMatchObject({ alreadyErased: [first.jobId], records: [] });
+    expect((await verify(store, await graphOf())).issues).toEqual([]);
+  });
+
+  it("erases a side file no record names under the job's artifact prefix", async () => {
+    const [first] = await twoCallersUnderOneName();
+    const side = `${keys.artifactPrefix(first.jobId)}reply.wav.part`;
+    await store.put(side, "half a reply", { contentType: "application/octet-stream" });
+    const result = await erase(store, await graphOf(), first.source.sha256);
+    expect(result.erased).toContainEqual(expect.objectContaining({ kind: "unrecorded", key: side }));
+    expect(await store.versions(side)).toEqual([]);
+  });
+
+  it("the same file uploaded again after its erasure is a new job, and verify passes", async () => {
+    const [first] = await twoCallersUnderOneName();
+    await erase(store, await graphOf(), first.source.sha256);
+    const again = await writeSyntheticJob(store, 101, undefined, true, "x.wav");
+    expect(again.jobId).not.toBe(first.jobId);
+    expect(again.source.sha256).toBe(first.source.sha256);
+    const verified = await verify(store, await graphOf());
+    expect(verified.issues).toEqual([]);
+    expect(verified.erased.map((job) => job.jobId)).toEqual([first.jobId]);
   });
 });
 

@@ -37,20 +37,28 @@ const processor = (provider: string, model: string): Processor => ({
  * Writes one voicemail job's objects and lineage the way the stage handlers do (source, five
  * artifacts, report, one activity record per stage, with policy decisions), with small synthetic
  * bodies: lineage at scale without running the engines. With `summary` (the default) it ends with
- * the job's lineage summary, as Finalize does.
+ * the job's lineage summary, as Finalize does. The source's bytes follow `index`; its name is
+ * `call-<index>.wav` unless `name` gives another (several callers' uploads under one name).
  */
 export async function writeSyntheticJob(
   store: ObjectStore,
   index: number,
   start = Date.UTC(2026, 0, 1),
   summary = true,
+  name = `call-${String(index).padStart(6, "0")}.wav`,
 ): Promise<SyntheticJob> {
-  const sourceKey = keys.incomingVoicemail(`call-${String(index).padStart(6, "0")}.wav`);
+  const sourceKey = keys.incomingVoicemail(name);
   const stored = await store.put(sourceKey, `RIFF synthetic voicemail ${index}`, {
     contentType: "audio/wav",
   });
-  const jobId = jobIdFor({ bucket: store.bucket, key: sourceKey, etag: stored.etag });
-  const source: ArtifactRef = artifactRefOf("source-audio", stored);
+  const identity = { bucket: store.bucket, key: sourceKey, etag: stored.etag, versionId: stored.versionId };
+  const jobId = jobIdFor(identity);
+  // As Ingest records it: the exact upload, by version where the store keeps versions.
+  const source: ArtifactRef = {
+    ...artifactRefOf("source-audio", stored),
+    bucket: store.bucket,
+    ...(stored.versionId ? { versionId: stored.versionId } : {}),
+  } as ArtifactRef;
   let clock = start + index * 10_000;
   const at = () => new Date(clock++).toISOString();
   const recorded: LineageSummary["records"] = [];
