@@ -42,10 +42,12 @@ export interface LocalDependencyOptions {
   /** The store to use instead of a directory store on `storeDir` (e.g. an `S3Store`). */
   store?: ObjectStore;
   recordsFile: string;
-  /** The local Sonic-compatible endpoint; required when the synthesizer is `local`. */
+  /** The local Sonic-compatible endpoint; required when the synthesizer is `local` and `engines` has none. */
   endpoint?: SonicEndpoint;
   /** Which provider each stage uses; {@link ALL_LOCAL} by default. */
   providers?: ProviderSelection;
+  /** Engines to use instead of the selection's, e.g. fast stubs in property tests. */
+  engines?: Partial<Pick<StageDependencies, "transcriber" | "reasoner" | "synthesizer">>;
   /** SDK clients for the cloud providers instead of ones from the standard AWS configuration. */
   providerClients?: ProviderClients;
   /** The transcription service to use instead of one built from the selection (the local stand-in's). */
@@ -65,11 +67,12 @@ export interface LocalDependencyOptions {
  * the real SageMaker Runtime client against the local Sonic-compatible endpoint (flite behind
  * Sonic's wire format), every processor's boundary `local`. A stage whose `providers` choice is not
  * `local` gets the cloud provider `buildProviders` builds instead (its own boundary, which the
- * boundary policy then checks before each call). Logs are silent unless `POWERTOOLS_LOG_LEVEL`
- * asks for them.
+ * boundary policy then checks before each call). A role `engines` fills uses that engine instead,
+ * whatever the selection says. Logs are silent unless `POWERTOOLS_LOG_LEVEL` asks for them.
  */
 export async function localDependencies(options: LocalDependencyOptions): Promise<StageDependencies> {
   const store = options.store ?? new DirectoryStore({ root: options.storeDir ?? ".voxtrail" });
+  const engines = options.engines ?? {};
   const builders = { ...CLOUD_BUILDERS, transcriptionService: cloudTranscriptionService };
   const providers = await buildProviders(options.providers ?? ALL_LOCAL, builders, {
     ...(options.providerClients ? { clients: options.providerClients } : {}),
@@ -77,17 +80,17 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
       transcriber: () => new PocketsphinxTranscriber(),
       reasoner: () => new LocalReasoner(),
       records: () => JsonlRecordLookup.fromFile(options.recordsFile),
-      synthesizer: () => localSonicSynthesizer(requireEndpoint(options.endpoint)),
+      synthesizer: () => engines.synthesizer ?? localSonicSynthesizer(requireEndpoint(options.endpoint)),
     },
   });
   const transcriptionService = options.transcriptionService ?? providers.transcriptionService;
   return {
     store,
-    transcriber: built(providers.transcriber),
+    transcriber: engines.transcriber ?? built(providers.transcriber),
     ...(transcriptionService ? { transcriptionService } : {}),
-    reasoner: built(providers.reasoner),
+    reasoner: engines.reasoner ?? built(providers.reasoner),
     records: built(providers.records),
-    synthesizer: built(providers.synthesizer),
+    synthesizer: engines.synthesizer ?? built(providers.synthesizer),
     events: new StoreEventPublisher(store),
     logger: new Logger({
       serviceName: "voxtrail",

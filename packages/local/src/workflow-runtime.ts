@@ -18,7 +18,7 @@ import {
 import type { z } from "zod";
 import { BUNDLED_RECORDS_FILE } from "./bundled-fixtures";
 import { matchesPattern } from "./events/event-pattern";
-import { ALL_LOCAL, localDependencies } from "./local-dependencies";
+import { ALL_LOCAL, type LocalDependencyOptions, localDependencies } from "./local-dependencies";
 import { localFunctionArns } from "./local-functions";
 import { type SonicEndpoint, type SonicEndpointOptions, startSonicEndpoint } from "./sonic-endpoint/server";
 import { LocalStateMachine, type StateTransition } from "./state-machine/local-state-machine";
@@ -41,9 +41,12 @@ export interface WorkflowRuntimeOptions {
   policyEnvironment?: string;
   /**
    * Which provider each stage uses; every stage on its embedded engine by default. The local
-   * Sonic-compatible endpoint (flite) is started only when the synthesizer is `local`.
+   * Sonic-compatible endpoint (flite) is started only when the synthesizer is `local` and
+   * `engines` has none.
    */
   providers?: ProviderSelection;
+  /** Engines to use instead of the selection's, e.g. fast stubs in property tests. */
+  engines?: LocalDependencyOptions["engines"];
   /** SDK clients for the cloud providers instead of ones from the standard AWS configuration. */
   providerClients?: ProviderClients;
   /** The reply audio's format; 16 kHz mono 16-bit PCM by default. */
@@ -175,7 +178,9 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
     const providers = options.providers ?? ALL_LOCAL;
     const store = options.store ?? new DirectoryStore({ root: options.storeDir ?? ".voxtrail" });
     const endpoint =
-      providers.synthesizer === "local" ? await startSonicEndpoint(options.endpoint) : undefined;
+      providers.synthesizer === "local" && !options.engines?.synthesizer
+        ? await startSonicEndpoint(options.endpoint)
+        : undefined;
     let transcription: LocalTranscription | undefined;
     try {
       transcription = await localTranscription(store, providers, options.providerClients);
@@ -185,6 +190,7 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
         store,
         recordsFile: options.recordsFile ?? BUNDLED_RECORDS_FILE,
         providers,
+        ...(options.engines ? { engines: options.engines } : {}),
         ...(endpoint ? { endpoint } : {}),
         providerClients: {
           ...options.providerClients,
