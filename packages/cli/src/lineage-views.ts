@@ -47,8 +47,12 @@ export function impactTable(result: Impact): string {
 }
 
 /** A verification's summary and findings. */
-export function verifyReport(result: VerifyResult): string {
+export function verifyReport(result: VerifyResult, trustedKeys: string[] = []): string {
   const head = `${result.ok ? "OK" : "FAILED"}: ${result.jobs} job(s), ${result.artifactsChecked} artifact(s) re-hashed, ${result.linksChecked} link(s) checked, ${result.erased.length} erased chain(s), ${result.issues.length} problem(s)`;
+  const signed = result.signatures;
+  const signatures = signed
+    ? `signatures: ${signed.digests} digest(s) checked with ${trustedKeys.join(", ")}${signed.latestEnd ? `, the latest written ${signed.latestEnd}` : ""}; ${signed.signedJobs} job(s) as signed, ${signed.pendingJobs.length} not signed yet${signed.pendingJobs.length > 0 ? ` (${signed.pendingJobs.slice(0, 3).join(", ")}${signed.pendingJobs.length > 3 ? ", ..." : ""})` : ""}`
+    : "signatures: not checked (no trusted key: --public-key FILE or --kms-key-id ID)";
   const erased = result.erased.map((e) => `erased  ${e.jobId}  by erasure ${e.erasureId} at ${e.erasedAt}`);
   const issues =
     result.issues.length === 0
@@ -59,7 +63,7 @@ export function verifyReport(result: VerifyResult): string {
             result.issues.map((i) => [i.problem, i.key, i.detail]),
           ),
         ];
-  return [head, ...erased, ...issues].join("\n");
+  return [head, signatures, ...erased, ...issues].join("\n");
 }
 
 /** Boundary counts as a table. */

@@ -32,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
       format: { type: "string" },
       to: { type: "string" },
       domain: { type: "string" },
+      "public-key": { type: "string", multiple: true },
+      "kms-key-id": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });

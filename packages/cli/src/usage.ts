@@ -93,14 +93,20 @@ Usage:
         trace ARTIFACT     the chain back to the source audio: each step's activity, processor,
                            model/version, boundary, times and hashes (ARTIFACT: key, uri or sha256)
         impact SOURCE      every artifact derived from SOURCE: what an erasure must reach
-        verify [--job ID]  re-hash every artifact and check every link; exit code 1 naming each
+        verify [--job ID] [--public-key FILE ...] [--kms-key-id ID]
+                           re-hash every artifact and check every link, each record's chain link
+                           and hash, and the signed lineage digests (with the keys named, or for
+                           a local store this machine's signing key); exit code 1 naming each
                            hash mismatch, missing artifact, artifact without lineage, broken chain,
-                           job source a later upload replaced
+                           job source a later upload replaced, record changed, missing or
+                           reordered, job deleted or added, summary changed, digest tampered
         boundaries [--since TIME]
                            which kinds of data entered which boundaries, counted per provider
-        erase SOURCE       delete SOURCE and everything derived from it (with --bucket, its Amazon
-                           Transcribe jobs too); leave an erasure record (hashes, no content)
-                           under erasures/, which verify reports as erased
+        erase NAME         erase the whole chains NAME (key, uri or sha256) belongs to: each
+                           job's own source version and every version of what it wrote (with
+                           --bucket, its Amazon Transcribe jobs too); refuse a source key that
+                           several callers' uploads share; leave an erasure record (hashes and
+                           version ids, no content) under erasures/, which verify reports
         export [--format openlineage] [--to datazone --domain ID]
                            NDJSON OpenLineage RunEvents (START, COMPLETE or FAIL per stage run)
                            on stdout, or posted to Amazon DataZone with PostLineageEvent

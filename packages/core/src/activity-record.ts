@@ -93,5 +93,11 @@ export const ActivityRecord = z.object({
   sdkCalls: z.array(SdkCall).optional(),
   /** The managed-service job the attempt ran, when it ran one (Transcribe's start-to-read record). */
   serviceJob: ServiceJob.optional(),
+  /**
+   * The record this one follows in its job's chain, by key and the sha256 of its bytes: the
+   * stage's previous attempt, else the last attempt of the step before it. Absent on a chain's
+   * first record (and in records written before chains were kept).
+   */
+  previousRecord: z.object({ key: z.string(), sha256: z.string() }).optional(),
 });
 export type ActivityRecord = z.infer<typeof ActivityRecord>;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { encodeMuLaw, writeWav } from "@voxtrail/audio";
 import { ActivityRecord, JobReport, LineageSummary, LOCAL_BOUNDARY, type Transcript } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
@@ -229,12 +230,19 @@ describe("recordFailure", () => {
     expect(summary.jobId).toBe(out.jobId);
     expect(summary.records).toEqual(
       await Promise.all(
-        records.map(async (key) => ({
-          key,
-          record: ActivityRecord.parse(JSON.parse((await deps.store.getBytes(key)).toString())),
-        })),
+        records.map(async (key) => {
+          const bytes = await deps.store.getBytes(key);
+          return {
+            key,
+            sha256: createHash("sha256").update(bytes).digest("hex"),
+            record: ActivityRecord.parse(JSON.parse(bytes.toString())),
+          };
+        }),
       ),
     );
+    // The failure record follows the failed attempt in the job's chain, by its bytes' hash.
+    const failureRecord = summary.records[1]?.record;
+    expect(failureRecord?.previousRecord).toEqual({ key: records[0], sha256: summary.records[0]?.sha256 });
   });
 
   it("keeps a Step Functions error's plain-text cause", async () => {

@@ -1,5 +1,6 @@
 export * from "./boundaries";
 export * from "./datazone";
+export * from "./digests/index";
 export * from "./erase";
 export * from "./erasure-scope";
 export * from "./errors";

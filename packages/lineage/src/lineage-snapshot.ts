@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   ActivityRecord,
   ErasureRecord,
@@ -14,6 +15,8 @@ import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 export interface StoredActivity {
   key: string;
   record: ActivityRecord;
+  /** The sha256 of the record's bytes: as read, or as its lineage summary names it. */
+  sha256?: string | undefined;
 }
 
 /** A record that could not be read as what its key says it is. */
@@ -31,7 +34,7 @@ export interface LineageSnapshot {
   summarized: number;
 }
 
-/** A schema `readJson` takes (zod's; this package does not import zod itself). */
+/** A schema `readJson` takes. */
 type Schema = Parameters<typeof readJson>[2];
 
 /** Options of {@link readLineage}. */
@@ -69,8 +72,9 @@ export async function readLineage(
   ]);
   const unreadable: UnreadableRecord[] = [];
   // A record that is not JSON, or not of its schema, is reported (unless `quiet`) and skipped.
-  const read = <S extends Schema>(key: string, schema: S, quiet = false) =>
-    readJson(store, key, schema).catch((error: unknown) => {
+  // With `bytes`, parses those (already read, to be hashed) instead of reading the key.
+  const read = <S extends Schema>(key: string, schema: S, quiet = false, bytes?: Buffer) =>
+    readJson(bytes ? { getBytes: async () => bytes } : store, key, schema).catch((error: unknown) => {
       const problem =
         error instanceof SyntaxError
           ? "not JSON"
@@ -106,8 +110,9 @@ export async function readLineage(
   // In the order of the listing, whichever way each record was read.
   const activities = await mapLimit(activityKeys, concurrency, async (key) => {
     if (summarized.has(jobOfRecordKey(key))) return copied.get(key);
-    const record = await read(key, ActivityRecord);
-    return record ? { key, record } : undefined;
+    const bytes = await store.getBytes(key);
+    const record = await read(key, ActivityRecord, false, bytes);
+    return record ? { key, record, sha256: createHash("sha256").update(bytes).digest("hex") } : undefined;
   });
   const erasures = await mapLimit(erasureKeys, concurrency, (key) => read(key, ErasureRecord));
   return {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type KeyObject } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
   type ArtifactRef,
@@ -14,10 +14,13 @@ import {
   SOURCE_KINDS,
 } from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
+import { type DigestProblem, verifyDigests } from "./digests/verify-digests";
 import { isLeftover } from "./erased-objects";
 import { VerifyNeedsRecords } from "./errors";
 import type { LineageGraph } from "./lineage-graph";
 import type { StoredActivity } from "./lineage-snapshot";
+import { checkChain, checkSummaryHashes, type RecordProblem } from "./record-integrity";
+import { type CoverageProblem, checkSignedCoverage } from "./signed-coverage";
 
 /** What can be wrong with the lineage of a store. */
 export type VerifyProblem =
@@ -28,7 +31,10 @@ export type VerifyProblem =
   | "unreadable-record"
   | "erasure-incomplete"
   | "summary-mismatch"
-  | "source-replaced";
+  | "source-replaced"
+  | RecordProblem
+  | DigestProblem
+  | CoverageProblem;
 
 /** One finding: the problem, the object it concerns, and a sentence saying what was expected. */
 export interface VerifyIssue {
@@ -49,12 +55,26 @@ export interface VerifyResult {
   /** Jobs whose chain was erased, with the erasure's id: reported as erased, not broken. */
   erased: Array<{ jobId: string; erasureId: string; erasedAt: string }>;
   issues: VerifyIssue[];
+  /** With trusted keys: the signed digests, and how many jobs they cover as the store holds them. */
+  signatures?: {
+    digests: number;
+    /** When the latest valid digest was written. */
+    latestEnd?: string;
+    signedJobs: number;
+    /** Jobs no digest covers yet (running, or finished after the latest digest). */
+    pendingJobs: string[];
+  };
 }
 
 /** Options of {@link verify}. */
 export interface VerifyOptions {
   /** Only this job. */
   jobId?: string;
+  /**
+   * The public keys whose signatures on lineage digests to trust (the local signing key's, or the
+   * stage's KMS key's): with them the records are also checked against the signed digests.
+   */
+  trustedKeys?: KeyObject[];
   /** Reads in flight at once (default 32). */
   concurrency?: number;
 }
@@ -99,6 +119,8 @@ export async function verify(
   const erasedChecks: Array<{ erasure: ErasureRecord; artifact: ErasedArtifact }> = [];
 
   for (const jobId of jobIds) {
+    // Erasure keeps the records, so an erased job's chain is checked too.
+    issues.push(...checkChain(jobId, graph.jobs.get(jobId) ?? []));
     const erasure = graph.erasures.get(jobId);
     if (erasure) {
       erased.push({ jobId, erasureId: erasure.erasureId, erasedAt: erasure.erasedAt });
@@ -196,15 +218,30 @@ export async function verify(
   );
 
   issues.push(...(await checkSummaries(store, graph, options.jobId, concurrency)));
+  let signatures: VerifyResult["signatures"];
+  if (options.trustedKeys) {
+    const digests = await verifyDigests(store, options.trustedKeys);
+    const coverage = await checkSignedCoverage(store, graph, digests, options.jobId);
+    issues.push(...digests.issues, ...coverage.issues);
+    signatures = {
+      digests: digests.digests,
+      ...(digests.latestEnd ? { latestEnd: digests.latestEnd } : {}),
+      signedJobs: coverage.signed,
+      pendingJobs: coverage.pending,
+    };
+  }
 
   issues.sort((a, b) => (a.key === b.key ? a.problem.localeCompare(b.problem) : a.key < b.key ? -1 : 1));
+  // The chain and the summary may both see one changed record: it is one finding.
+  const findings = issues.filter((each, index) => !sameFinding(each, issues[index - 1]));
   return {
-    ok: issues.length === 0,
+    ok: findings.length === 0,
     jobs: jobIds.length,
     artifactsChecked: expected.size + sources.size,
     linksChecked,
     erased,
-    issues,
+    issues: findings,
+    ...(signatures ? { signatures } : {}),
   };
 }
 
@@ -343,39 +380,46 @@ async function checkSummaries(
       : []
     : await store.list(keys.lineageSummaries);
   const unreadableKeys = new Set(graph.unreadable.map((entry) => entry.key));
-  const found = await mapLimit(summaryKeys, concurrency, async (key): Promise<VerifyIssue | undefined> => {
-    const summaryJob = key.slice(keys.lineageSummaries.length, -".json".length);
-    const mismatch = (detail: string) => issue("summary-mismatch", key, summaryJob, detail);
-    let summary: LineageSummary;
-    try {
-      summary = await readJson(store, key, LineageSummary);
-    } catch (error) {
-      if (isSchemaMismatch(error)) return mismatch("the lineage summary does not match its schema");
-      if (error instanceof SyntaxError) return mismatch("the lineage summary is not JSON");
-      if (error instanceof ObjectNotFound) return undefined;
-      throw error;
-    }
-    if (summary.jobId !== summaryJob) return mismatch(`the lineage summary names job ${summary.jobId}`);
-    const records = new Map((graph.jobs.get(summaryJob) ?? []).map((entry) => [entry.key, entry.record]));
-    for (const { key: recordKey, record } of summary.records) {
-      if (!records.has(recordKey)) {
-        return unreadableKeys.has(recordKey)
-          ? mismatch(`the lineage summary copies ${recordKey}, which is no longer readable`)
-          : mismatch(`the lineage summary copies ${recordKey}, which the store does not hold`);
+  const found = await mapLimit(
+    summaryKeys,
+    concurrency,
+    async (key): Promise<VerifyIssue[] | VerifyIssue | undefined> => {
+      const summaryJob = key.slice(keys.lineageSummaries.length, -".json".length);
+      const mismatch = (detail: string) => issue("summary-mismatch", key, summaryJob, detail);
+      let summary: LineageSummary;
+      try {
+        summary = await readJson(store, key, LineageSummary);
+      } catch (error) {
+        if (isSchemaMismatch(error)) return mismatch("the lineage summary does not match its schema");
+        if (error instanceof SyntaxError) return mismatch("the lineage summary is not JSON");
+        if (error instanceof ObjectNotFound) return undefined;
+        throw error;
       }
-      if (!sameRecord(records.get(recordKey), record)) {
-        return mismatch(`the lineage summary's copy of ${recordKey} differs from the record`);
+      if (summary.jobId !== summaryJob) return mismatch(`the lineage summary names job ${summary.jobId}`);
+      // Bytes first: a record changed, moved or deleted since the summary hashed it.
+      const hashIssues = checkSummaryHashes(summaryJob, summary, graph.jobs.get(summaryJob) ?? []);
+      if (hashIssues.length > 0) return hashIssues;
+      const records = new Map((graph.jobs.get(summaryJob) ?? []).map((entry) => [entry.key, entry.record]));
+      for (const { key: recordKey, record } of summary.records) {
+        if (!records.has(recordKey)) {
+          return unreadableKeys.has(recordKey)
+            ? mismatch(`the lineage summary copies ${recordKey}, which is no longer readable`)
+            : mismatch(`the lineage summary copies ${recordKey}, which the store does not hold`);
+        }
+        if (!sameRecord(records.get(recordKey), record)) {
+          return mismatch(`the lineage summary's copy of ${recordKey} differs from the record`);
+        }
+        records.delete(recordKey);
       }
-      records.delete(recordKey);
-    }
-    const [extra] = records.keys();
-    return extra === undefined
-      ? undefined
-      : mismatch(
-          `the lineage summary leaves out ${extra}${records.size > 1 ? ` and ${records.size - 1} more` : ""}`,
-        );
-  });
-  return found.filter(isIssue);
+      const [extra] = records.keys();
+      return extra === undefined
+        ? undefined
+        : mismatch(
+            `the lineage summary leaves out ${extra}${records.size > 1 ? ` and ${records.size - 1} more` : ""}`,
+          );
+    },
+  );
+  return found.flat().filter(isIssue);
 }
 
 /**
@@ -419,6 +463,10 @@ async function sha256Of(
     throw error;
   }
   return { sha256: hash.digest("hex"), bytes };
+}
+
+function sameFinding(a: VerifyIssue, b: VerifyIssue | undefined): boolean {
+  return a.problem === b?.problem && a.key === b.key;
 }
 
 function issue(problem: VerifyProblem, key: string, jobId: string, detail: string): VerifyIssue {

@@ -15,6 +15,7 @@ import {
   verify,
 } from "@voxtrail/lineage";
 import { boundariesTable, erasureReport, impactTable, traceTree, verifyReport } from "../lineage-views";
+import { trustedKeys } from "../trusted-keys";
 import { UsageError } from "../usage-error";
 
 /** Options of `voxtrail lineage`. */
@@ -26,6 +27,8 @@ export interface LineageOptions {
   format?: string | undefined;
   to?: string | undefined;
   domain?: string | undefined;
+  "public-key"?: string[] | undefined;
+  "kms-key-id"?: string | undefined;
   json: boolean;
 }
 
@@ -78,8 +81,18 @@ export async function lineageCommand(positionals: string[], options: LineageOpti
       return 0;
     }
     case "verify": {
-      const result = await verify(store, graph, jobId ? { jobId } : {});
-      out(result, () => `${verifyReport(result)}\n(${Math.round(performance.now() - started)} ms)`);
+      const trusted = await trustedKeys({
+        publicKeys: options["public-key"],
+        kmsKeyId: options["kms-key-id"],
+        local: options.bucket === undefined,
+      });
+      const result = await verify(store, graph, {
+        ...(jobId ? { jobId } : {}),
+        ...(trusted.keys.length > 0 ? { trustedKeys: trusted.keys } : {}),
+      });
+      out({ ...result, trustedKeys: trusted.from }, () =>
+        [verifyReport(result, trusted.from), `(${Math.round(performance.now() - started)} ms)`].join("\n"),
+      );
       return result.ok ? 0 : 1;
     }
     case "boundaries": {

@@ -3,6 +3,7 @@ import type { PromptsReport } from "@voxtrail/core";
 import { type PromptsJobResult, PromptsRuntime, selectionFromChoices } from "@voxtrail/local";
 import { promptKeys } from "@voxtrail/workflow";
 import { PromptsProgressLine } from "../prompts-progress";
+import { signLineage } from "../sign-lineage";
 import { UsageError } from "../usage-error";
 
 /** Options of `voxtrail prompts`. */
@@ -46,6 +47,7 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
     progress.clear();
     for (const line of promptsFailureLines(result)) lineOut.write(`${line}\n`);
     lineOut.write(`${promptsSummaryLine(result, performance.now() - started, storeDir)}\n`);
+    await signLineage(runtime.store, lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return promptsSucceeded(result) ? 0 : 1;
   } finally {

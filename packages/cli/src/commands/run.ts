@@ -8,6 +8,7 @@ import {
 } from "@voxtrail/local";
 import { isDone, jobLine, summaryLine } from "../job-lines";
 import { ProgressLine } from "../progress";
+import { signLineage } from "../sign-lineage";
 import { UsageError } from "../usage-error";
 
 /** Options of `voxtrail run`. */
@@ -65,6 +66,7 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
     });
     progress.clear();
     lineOut.write(`${summaryLine(results, performance.now() - started, storeDir)}\n`);
+    await signLineage(runtime.store, lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
     return results.every(isDone) ? 0 : 1;
   } finally {

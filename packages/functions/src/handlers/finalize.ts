@@ -6,6 +6,7 @@ import { FinalizeInput, type FinalizeOutput } from "../state";
 /** Finalize: writes the job report (source, artifacts, per-stage timings) and announces success. */
 export const finalizeStage = defineStage<StageNeeds<"events">>()({
   name: "Finalize",
+  follows: ["Synthesize"],
   input: FinalizeInput,
   endsJob: true,
   // Finalize handles pointers only: no data flows, and the decision says so.

@@ -27,6 +27,7 @@ const FAILURE_REASON_CHARS = 300;
  */
 export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
   name: "Transcribe",
+  follows: ["Ingest"],
   input: ReadTranscriptionInput,
   flows: (deps) => [
     {

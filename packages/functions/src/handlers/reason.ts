@@ -10,6 +10,7 @@ import { ReasonInput, type ReasonResult } from "../state";
  */
 export const reasonStage = defineStage<StageNeeds<"reasoner" | "records">>()({
   name: "Reason",
+  follows: ["Transcribe"],
   input: ReasonInput,
   // The lookup receives entities taken from the transcript and returns a business record.
   flows: (deps) => [

@@ -25,6 +25,9 @@ const PartialJob = JobState.extend({
   synthesize: SynthesizeResult.optional(),
 });
 
+/** The voicemail steps, last first: what a failure record may follow in the job's chain. */
+const FAILURE_FOLLOWS = ["Finalize", "Synthesize", "Reason", "Transcribe", "Ingest"];
+
 /** What the failure recorder works out before its attempt: the failed job's report draft. */
 interface FailedJob {
   jobId: string;
@@ -51,6 +54,8 @@ export const recordFailureStage = defineStage<StageNeeds<"events">>()({
       jobId: failed.jobId,
       inputs: failed.artifacts,
       recordAs: `Record${input.stage}Failure`,
+      // The failed stage's last attempt, or the nearest step before it that left a record.
+      follows: [input.stage, ...FAILURE_FOLLOWS.slice(FAILURE_FOLLOWS.indexOf(input.stage) + 1)],
       carry: failed,
     };
   },

@@ -17,6 +17,7 @@ export type TranscriptionJobNeeds = StageNeeds<"language"> & { transcriptionServ
  */
 export const startTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
   name: "Transcribe",
+  follows: ["Ingest"],
   input: StartTranscriptionInput,
   recorded: "failures",
   flows: (deps) => [

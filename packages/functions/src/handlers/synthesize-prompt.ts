@@ -32,6 +32,7 @@ import { storeSynthesis } from "../synthesis-artifact";
  */
 export const synthesizePromptStage = defineStage<StageNeeds<"synthesizer" | "language">>()({
   name: "SynthesizePrompt",
+  follows: ["PreparePrompts"],
   input: SynthesizePromptInput,
   flows: (deps) => [{ processor: deps.synthesizer.processor, kinds: ["prompt-manifest", "prompt-audio"] }],
   open: async ({ jobId, row, rows }, { deps }): Promise<Opening<PromptOutcome, undefined>> => {

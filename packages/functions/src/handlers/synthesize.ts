@@ -13,6 +13,7 @@ import { storeSynthesis } from "../synthesis-artifact";
  */
 export const synthesizeStage = defineStage<StageNeeds<"synthesizer" | "language" | "replyFormat">>()({
   name: "Synthesize",
+  follows: ["Reason"],
   input: SynthesizeInput,
   flows: (deps) => [{ processor: deps.synthesizer.processor, kinds: ["reply-text", "reply-audio"] }],
   open: (job) => ({ jobId: job.jobId, inputs: [job.reason.replyText], carry: undefined }),

@@ -6,6 +6,7 @@ import { TranscribeInput, type TranscribeResult } from "../state";
 /** Transcribe: runs the configured transcriber on the normalised audio and writes `transcript.json`. */
 export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language">>()({
   name: "Transcribe",
+  follows: ["Ingest"],
   input: TranscribeInput,
   flows: (deps) => [{ processor: deps.transcriber.processor, kinds: ["normalized-audio", "transcript"] }],
   open: (job) => ({ jobId: job.jobId, inputs: [job.normalizedAudio], carry: undefined }),

@@ -34,6 +34,7 @@ interface ReportDraft {
  */
 export const writePromptsReportStage = defineStage<KernelDependencies>()({
   name: "WritePromptsReport",
+  follows: ["PreparePrompts"],
   input: PreparedPrompts,
   flows: () => [],
   open: async (input, { deps }): Promise<Opening<PromptsReportOutput, ReportDraft>> => {

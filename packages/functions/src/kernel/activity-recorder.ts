@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
 import {
   ACTIVITY_RECORD_VERSION,
@@ -42,6 +42,8 @@ export interface AttemptScope {
   stage: string;
   /** The name its records go under: the stage's, or one per prompt (`SynthesizePrompt-<hash>`). */
   recordAs: string;
+  /** The steps whose last attempt a first attempt follows, nearest first (see `StageDefinition.follows`). */
+  follows: readonly string[];
   compute: Boundary;
   inputs: ArtifactRef[];
   now: () => Date;
@@ -81,18 +83,27 @@ export class ActivityRecorder {
     private readonly attempt: number,
     private readonly startedAt: string,
     private readonly jobsInFlight: number | undefined,
+    /** The key of the record this one follows in the job's chain, if any. */
+    private readonly previousKey: string | undefined,
   ) {
     this.activity = { inputs: [...scope.inputs], outputs: [], processors: [], timings: [], measures: {} };
   }
 
-  /** Numbers the attempt (after the stage's earlier records) and starts its clock. */
+  /**
+   * Numbers the attempt (after the stage's earlier records), finds the record it follows in the
+   * job's chain (its previous attempt, else the last attempt of the nearest step in `follows`
+   * that has one) and starts its clock.
+   */
   static async open(scope: AttemptScope): Promise<ActivityRecorder> {
     const startedAt = scope.startedAt ?? scope.now().toISOString();
     const jobsInFlight = scope.jobsInFlight?.();
-    const earlier = await scope.store.list(
-      `${keys.lineagePrefix(scope.jobId)}${scope.recordAs.toLowerCase()}-`,
-    );
-    return new ActivityRecorder(scope, earlier.length + 1, startedAt, jobsInFlight);
+    const earlier = await recordsOf(scope.store, scope.jobId, scope.recordAs);
+    let previousKey = earlier.at(-1);
+    for (const step of previousKey === undefined ? scope.follows : []) {
+      previousKey = (await recordsOf(scope.store, scope.jobId, step)).at(-1);
+      if (previousKey !== undefined) break;
+    }
+    return new ActivityRecorder(scope, earlier.length + 1, startedAt, jobsInFlight, previousKey);
   }
 
   /** Writes the record (the first call only: an attempt has one outcome) and adds its metrics. */
@@ -127,6 +138,9 @@ export class ActivityRecorder {
       sideChannels: POINTERS_ONLY,
       ...(this.sdkCalls.length > 0 ? { sdkCalls: [...this.sdkCalls] } : {}),
       ...(error === undefined ? {} : { error: recordedError(error) }),
+      ...(this.previousKey === undefined
+        ? {}
+        : { previousRecord: await hashedRecord(scope.store, this.previousKey) }),
     };
     if (scope.metrics) addActivityMetrics(scope.metrics, scope.stage, record);
     await scope.store.put(
@@ -136,4 +150,14 @@ export class ActivityRecorder {
     );
     if (scope.endsJob) await writeLineageSummary(scope.store, scope.jobId, scope.now());
   }
+}
+
+/** The keys of a step's records in the job, in attempt order (`<step>-01.json`, `-02`, ...). */
+function recordsOf(store: ObjectStore, jobId: string, step: string): Promise<string[]> {
+  return store.list(`${keys.lineagePrefix(jobId)}${step.toLowerCase()}-`);
+}
+
+/** A record's key with the sha256 of its bytes as stored: what the next record's chain link names. */
+async function hashedRecord(store: ObjectStore, key: string): Promise<{ key: string; sha256: string }> {
+  return { key, sha256: createHash("sha256").update(await store.getBytes(key)).digest("hex") };
 }

@@ -48,6 +48,8 @@ export type Opening<O, C> = {
       inputs: ArtifactRef[];
       /** The name the attempt's records go under, when not the stage's (one per prompt). */
       recordAs?: string;
+      /** The steps this attempt may follow in the job's chain, when not the stage's `follows`. */
+      follows?: readonly string[];
       /**
        * When the work the attempt completes began, if an earlier invocation began it (ISO): the
        * record covers it from then (a transcription job's read step, from its start).
@@ -79,6 +81,12 @@ export interface StageDefinition<D extends KernelDependencies, I, O, C = undefin
   readonly input: z.ZodType<I>;
   /** The job ends with this stage: its lineage summary is written after the attempt's record. */
   readonly endsJob?: boolean;
+  /**
+   * The record names (steps) whose last attempt this stage's first attempt follows in the job's
+   * chain, nearest first: the first with a record is the one (see `ActivityRecord.previousRecord`).
+   * None for a job's first step.
+   */
+  readonly follows?: readonly string[];
   /**
    * `false` for a stage that writes no activity record of its own (the prompt failure recorder:
    * the failed attempt has its record already); its `run` gets an activity that goes nowhere.

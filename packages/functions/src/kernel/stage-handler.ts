@@ -82,6 +82,7 @@ async function runStage<D extends KernelDependencies, I, O, C>(
     jobId: opening.jobId,
     stage: definition.name,
     recordAs: opening.recordAs ?? definition.name,
+    follows: opening.follows ?? definition.follows ?? [],
     compute: deps.compute,
     inputs: opening.inputs,
     now: deps.now ?? (() => new Date()),

@@ -1,15 +1,11 @@
-import {
-  ActivityRecord,
-  isSchemaMismatch,
-  type LineageSummary,
-  type ObjectStore,
-  readJson,
-} from "@voxtrail/core";
+import { createHash } from "node:crypto";
+import { ActivityRecord, isSchemaMismatch, type LineageSummary, type ObjectStore } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 
 /**
  * Writes `lineage-summaries/<jobId>.json`: a copy of every activity record the job has, in key
- * order, so whole-store lineage queries read one object per job. A record that does not parse is
+ * order, with the sha256 of each record's bytes, so whole-store lineage queries read one object
+ * per job and `verify` can tell an edited record from the one the job wrote. A record that does not parse is
  * left out; the summary then no longer names every record, and readers fall back to the records.
  *
  * @example
@@ -19,8 +15,10 @@ export async function writeLineageSummary(store: ObjectStore, jobId: string, now
   const recordKeys = await store.list(keys.lineagePrefix(jobId));
   const records: LineageSummary["records"] = [];
   for (const key of recordKeys) {
+    const bytes = await store.getBytes(key);
     try {
-      records.push({ key, record: await readJson(store, key, ActivityRecord) });
+      const record = ActivityRecord.parse(JSON.parse(bytes.toString("utf8")));
+      records.push({ key, sha256: createHash("sha256").update(bytes).digest("hex"), record });
     } catch (error) {
       if (!(error instanceof SyntaxError || isSchemaMismatch(error))) throw error;
     }
