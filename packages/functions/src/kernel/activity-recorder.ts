@@ -159,5 +159,10 @@ function recordsOf(store: ObjectStore, jobId: string, step: string): Promise<str
 
 /** A record's key with the sha256 of its bytes as stored: what the next record's chain link names. */
 async function hashedRecord(store: ObjectStore, key: string): Promise<{ key: string; sha256: string }> {
-  return { key, sha256: createHash("sha256").update(await store.getBytes(key)).digest("hex") };
+  return {
+    key,
+    sha256: createHash("sha256")
+      .update(await store.getBytes(key))
+      .digest("hex"),
+  };
 }
