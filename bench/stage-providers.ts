@@ -42,7 +42,8 @@ export const STAGE_PROVIDERS: Readonly<Record<BundledFunction, readonly Provider
   // Outcome events.
   finalize: [S3, EVENTBRIDGE],
   recordFailure: [S3, EVENTBRIDGE],
-  preparePrompts: [S3],
+  // Like Ingest: its job claim asks Step Functions whether a claimed execution still runs.
+  preparePrompts: [S3, SFN],
   recordPromptFailure: [S3],
   writePromptsReport: [S3],
 };

@@ -67,7 +67,7 @@ export function deployWorkflow<F extends DeployedFunction>(
   const { bucket, settings } = args;
   // Only a workflow with functions has options for them (the batch workflow has neither).
   const { functions: options } = args as { functions?: WorkflowFunctionOptions };
-  const voicemailStateMachineName = stateMachineNames($app.name, $app.stage).voicemail;
+  const names = stateMachineNames($app.name, $app.stage);
   const functions = Object.fromEntries(
     options === undefined
       ? []
@@ -85,11 +85,13 @@ export function deployWorkflow<F extends DeployedFunction>(
                   ...scope,
                   bucket: bucketName,
                   outcomeBusArn,
-                  voicemailStateMachineName,
+                  voicemailStateMachineName: names.voicemail,
+                  promptsStateMachineName: names.prompts,
                   sonicEndpoint: selection.sonicEndpoint,
                   bedrockModelId: selection.bedrockModelId,
                   recordsUri: selection.recordsUri,
                   transcribeJobPrefix: selection.transcribeJobPrefix,
+                  retainsLineage: settings.retainsLineage,
                 }),
               ),
           }),

@@ -22,6 +22,8 @@ export interface FunctionSettings {
   cartesiaApiKey: sst.Secret | undefined;
   /** Whether each function calls Cartesia with the stage's providers (and so gets the key). */
   callsCartesia: Record<DeployedFunction, boolean>;
+  /** The bucket has Object Lock: lineage writes carry retention (permissions.ts `retainsLineage`). */
+  retainsLineage: boolean;
 }
 
 /** Whether a function calls Cartesia, given the stage's providers. */
@@ -70,6 +72,11 @@ export function functionSettings({
       [FUNCTION_ENVIRONMENT.stage]: $app.stage,
       [FUNCTION_ENVIRONMENT.boundaryPolicy]: boundaryPolicy,
       [FUNCTION_ENVIRONMENT.bucket]: bucketName,
+      ...(config.storage.objectLock
+        ? {
+            [FUNCTION_ENVIRONMENT.lineageRetention]: `${config.storage.objectLock.mode}:${config.storage.objectLock.days}`,
+          }
+        : {}),
       POWERTOOLS_SERVICE_NAME: PIPELINE_METRICS.service,
     }),
   );
@@ -84,6 +91,7 @@ export function functionSettings({
     environment,
     cartesiaApiKey: Object.values(callsCartesia).some(Boolean) ? new sst.Secret(CARTESIA_SECRET) : undefined,
     callsCartesia,
+    retainsLineage: config.storage.objectLock !== undefined,
   };
 }
 

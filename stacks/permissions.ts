@@ -11,6 +11,7 @@ import {
   PROMPTS_WORKFLOW,
   type PromptFunction,
   promptKeys,
+  RETAINED_PREFIXES,
   STAGE_FUNCTIONS,
   type StageFunction,
   VOICEMAIL_INCOMING_PREFIX,
@@ -33,7 +34,7 @@ export interface IamStatement {
  * What one function calls: object keys it reads (GetObject, which HeadObject also needs) and
  * writes (PutObject), as IAM patterns inside the stage's bucket; key prefixes it lists
  * (ListBucket); whether it publishes the outcome event; whether it asks Step Functions if a
- * voicemail execution still runs (DescribeExecution); which configured providers it invokes
+ * voicemail or prompts execution still runs (DescribeExecution); which configured providers it invokes
  * (`transcription-job`: it starts Amazon Transcribe jobs, see {@link transcriptionJobStatements}).
  *
  * `lists` also covers every key the function probes (a GET or HEAD of a key that may be missing,
@@ -49,20 +50,27 @@ export interface StageAccess {
   lists: string[];
   /**
    * Objects it reads by version id (GetObject and HeadObject with `versionId` need
-   * `s3:GetObjectVersion`): Ingest reads exactly the version its event named, and every stage
-   * bucket is versioned.
+   * `s3:GetObjectVersion`): Ingest and PreparePrompts read exactly the version their event named,
+   * and every stage bucket is versioned.
    */
   readsVersions?: string[];
   publishesOutcome: boolean;
   describesVoicemailExecutions: boolean;
+  /** Whether it asks Step Functions if a prompts execution still runs (PreparePrompts' claim). */
+  describesPromptsExecutions?: boolean;
   invokes: Array<"sonic-endpoint" | "bedrock-model" | "records-object" | "transcription-job">;
 }
 
 /** One artifact file of any job. */
 const artifact = (file: ArtifactFile) => keys.artifact("*", file);
-/** Every attempt counts its earlier activity records and writes its own (functions/src/lineage/activity.ts). */
+/**
+ * Every attempt counts its earlier activity records, reads the one it follows to name it by hash
+ * (its chain link), and writes its own (functions/src/kernel/activity-recorder.ts).
+ */
 const LINEAGE = `${KEY_FOLDERS.lineage}*`;
-/** Ingest claims each job before its first artifact, so a duplicate delivery finds the claim. */
+/**
+ * Ingest and PreparePrompts claim each job before any work, so a duplicate delivery finds the claim.
+ */
 const CLAIMS = `${KEY_FOLDERS.claims}*`;
 /**
  * Job reports: Finalize and the failure recorder write them; Ingest reads one to judge a
@@ -76,7 +84,7 @@ const REPORTS = `${KEY_FOLDERS.reports}*`;
  */
 function artifactStage(from: ArtifactFile, to: ArtifactFile[], invokes: StageAccess["invokes"]): StageAccess {
   return {
-    reads: [artifact(from)],
+    reads: [artifact(from), LINEAGE],
     writes: [...to.map(artifact), LINEAGE],
     lists: [LINEAGE],
     publishesOutcome: false,
@@ -108,7 +116,7 @@ export const STAGE_ACCESS: Record<StageFunction, StageAccess> = {
     // A job's claim (functions/src/claims/job-claim.ts): listed, read, created only if absent; a
     // duplicate delivery reads the latest claim's report (probed: missing while that run goes on),
     // and asks whether its execution still runs.
-    reads: [`${VOICEMAIL_INCOMING_PREFIX}*`, CLAIMS, REPORTS],
+    reads: [`${VOICEMAIL_INCOMING_PREFIX}*`, CLAIMS, REPORTS, LINEAGE],
     readsVersions: [`${VOICEMAIL_INCOMING_PREFIX}*`],
     writes: [artifact(ARTIFACT_FILES.normalizedAudio), LINEAGE, CLAIMS],
     lists: [LINEAGE, CLAIMS, REPORTS],
@@ -142,21 +150,27 @@ const PROMPT_REPORT = promptKeys.report("*");
  * The prompts functions' part of the table (handlers in packages/functions/src/handlers/): a rerun
  * reads what an earlier run wrote (rows, results, audio, report) to leave unchanged objects alone.
  * Those reads are probes (the first run finds nothing), so the same keys are in `lists`:
- * PreparePrompts heads rows.jsonl and bad-rows.json (functions/src/prompts/unchanged-object.ts);
+ * PreparePrompts claims the job as Ingest does (a later delivery reads the latest claim and probes
+ * the job's report) and heads rows.jsonl and bad-rows.json (functions/src/prompts/unchanged-object.ts);
  * SynthesizePrompt reads its prompt's result and heads its audio; WritePromptsReport reads every
  * row's result (a row never run has none) and heads the report.
  */
 export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
   preparePrompts: {
-    reads: [`${PROMPTS_INCOMING_PREFIX}*`, PROMPT_ROWS, PROMPT_BAD_ROWS],
-    writes: [PROMPT_ROWS, PROMPT_BAD_ROWS, LINEAGE],
-    lists: [LINEAGE, PROMPT_ROWS, PROMPT_BAD_ROWS],
+    // The claim, as Ingest's: listed, read, created only if absent; a later delivery reads the job's
+    // report (probed: missing until a run ends) and asks whether the claim's execution still runs.
+    // The manifest is read by the version its event named.
+    reads: [`${PROMPTS_INCOMING_PREFIX}*`, PROMPT_ROWS, PROMPT_BAD_ROWS, CLAIMS, PROMPT_REPORT, LINEAGE],
+    readsVersions: [`${PROMPTS_INCOMING_PREFIX}*`],
+    writes: [PROMPT_ROWS, PROMPT_BAD_ROWS, LINEAGE, CLAIMS],
+    lists: [LINEAGE, PROMPT_ROWS, PROMPT_BAD_ROWS, CLAIMS, PROMPT_REPORT],
     publishesOutcome: false,
     describesVoicemailExecutions: false,
+    describesPromptsExecutions: true,
     invokes: [],
   },
   synthesizePrompt: {
-    reads: [PROMPT_RESULTS, PROMPT_AUDIO],
+    reads: [PROMPT_RESULTS, PROMPT_AUDIO, LINEAGE],
     writes: [PROMPT_AUDIO, PROMPT_RESULTS, LINEAGE],
     lists: [LINEAGE, PROMPT_RESULTS, PROMPT_AUDIO],
     publishesOutcome: false,
@@ -172,7 +186,7 @@ export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
     invokes: [],
   },
   writePromptsReport: {
-    reads: [PROMPT_BAD_ROWS, PROMPT_ROWS, PROMPT_RESULTS, PROMPT_REPORT],
+    reads: [PROMPT_BAD_ROWS, PROMPT_ROWS, PROMPT_RESULTS, PROMPT_REPORT, LINEAGE],
     writes: [PROMPT_REPORT, LINEAGE],
     lists: [LINEAGE, PROMPT_RESULTS, PROMPT_REPORT],
     publishesOutcome: false,
@@ -196,6 +210,8 @@ export interface PermissionTargets {
   outcomeBusArn: string;
   /** The voicemail state machine's fixed name ({@link stateMachineNames}): Ingest describes its executions. */
   voicemailStateMachineName: string;
+  /** The prompts state machine's fixed name: PreparePrompts describes its executions. */
+  promptsStateMachineName: string;
   /** VOXTRAIL_SONIC_ENDPOINT, when Sonic on SageMaker is configured. */
   sonicEndpoint?: string | undefined;
   /** VOXTRAIL_BEDROCK_MODEL_ID, when Bedrock is configured (a foundation model id). */
@@ -204,6 +220,12 @@ export interface PermissionTargets {
   recordsUri?: string | undefined;
   /** VOXTRAIL_TRANSCRIBE_JOB_PREFIX, when Amazon Transcribe is configured (stage-config.ts). */
   transcribeJobPrefix?: string | undefined;
+  /**
+   * The bucket has Object Lock: what a function writes under `RETAINED_PREFIXES` carries its
+   * retention (`ObjectLockMode`, `ObjectLockRetainUntilDate`), which S3 authorizes as
+   * `s3:PutObjectRetention` besides `s3:PutObject`.
+   */
+  retainsLineage?: boolean | undefined;
 }
 
 /**
@@ -224,6 +246,12 @@ export function stagePermissions(fn: DeployedFunction, target: PermissionTargets
   if (access.readsVersions && access.readsVersions.length > 0) {
     statements.push({ actions: ["s3:GetObjectVersion"], resources: access.readsVersions.map(object) });
   }
+  const retained = access.writes.filter((pattern) =>
+    RETAINED_PREFIXES.some((prefix) => pattern.startsWith(prefix)),
+  );
+  if (target.retainsLineage && retained.length > 0) {
+    statements.push({ actions: ["s3:PutObjectRetention"], resources: retained.map(object) });
+  }
   if (access.lists.length > 0) {
     statements.push({
       actions: ["s3:ListBucket"],
@@ -235,6 +263,12 @@ export function stagePermissions(fn: DeployedFunction, target: PermissionTargets
     statements.push({
       actions: ["states:DescribeExecution"],
       resources: [executionsOf(target, target.voicemailStateMachineName)],
+    });
+  }
+  if (access.describesPromptsExecutions) {
+    statements.push({
+      actions: ["states:DescribeExecution"],
+      resources: [executionsOf(target, target.promptsStateMachineName)],
     });
   }
   if (access.publishesOutcome)

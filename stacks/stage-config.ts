@@ -158,7 +158,10 @@ export const StageConfig = z
         abortIncompleteUploadsAfterDays: Days,
         /** Deny deleting any version of `lineage/*`, to everyone, and never expire it. */
         protectLineage: z.boolean(),
-        /** S3 Object Lock default retention: bucket-wide, every new object version. */
+        /**
+         * S3 Object Lock retention for the audit trail: each object written under lineage/,
+         * lineage-summaries/, lineage-digests/ and erasures/ is retained this long; caller data never.
+         */
         objectLock: z
           .object({ mode: z.enum(["GOVERNANCE", "COMPLIANCE"]), days: Days })
           .strict()
@@ -187,17 +190,6 @@ export const StageConfig = z
         path: ["workflows", "promptsMaxConcurrency"],
         message: "needed unless the stage creates its Sonic endpoint (then it is the endpoint's capacity)",
       });
-    }
-    const lock = config.storage.objectLock;
-    for (const prefix of ["incoming", "artifacts"] as const) {
-      const expiry = config.storage[prefix].expireAfterDays;
-      if (lock && expiry !== undefined && lock.days > expiry) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["storage", "objectLock", "days"],
-          message: `Object Lock is bucket-wide: ${lock.days} days would keep caller data (${prefix}/, expiring after ${expiry} days) longer than its own rule`,
-        });
-      }
     }
   });
 export type StageConfig = z.infer<typeof StageConfig>;

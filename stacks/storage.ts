@@ -1,4 +1,4 @@
-import { BATCH_RESULTS_PREFIX, KEY_FOLDERS, keys } from "../packages/workflow/src";
+import { BATCH_RESULTS_PREFIX, KEY_FOLDERS, keys, RETAINED_PREFIXES } from "../packages/workflow/src";
 import type { StageConfig } from "./stage-config";
 
 /** The key prefixes whose lifecycle the stage configures (the key layout: packages/workflow/src/key-layout.ts). */
@@ -44,24 +44,26 @@ const LINEAGE_DENIED_ACTIONS = ["s3:DeleteObjectVersion", "s3:BypassGovernanceRe
  *   versions expired after K days, and incomplete multipart uploads aborted bucket-wide. `lineage/` has no
  *   rule: activity records never expire (and noncurrent versions there are never removed).
  * - `protectLineage`: the bucket policy denies `s3:DeleteObjectVersion` (and bypassing governance
- *   retention) on `lineage/*` to every principal, so no version of an activity record can be
- *   removed without first changing the bucket policy, an act CloudTrail records. A plain delete
- *   only adds a delete marker; the record stays as a version. The handlers never delete lineage.
- * - `objectLock`: S3 Object Lock with a default retention, which S3 applies to every new object
- *   version in the bucket, not per prefix. Object Lock needs versioning first ("Configuring S3
- *   Object Lock", https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-configure.html),
- *   and sst creates its versioning resource inside an `apply`, where nothing outside can wait for
- *   it. So Object Lock is switched on by the bucket resource itself (`objectLockEnabled`, through
- *   sst's `transform.bucket`): S3 creates the bucket with Object Lock and versioning together. The
- *   default retention rule is a BucketObjectLockConfiguration that depends on that bucket resource.
- *   Object Lock is never disabled again. The provider treats a change of `objectLockEnabled` as a
- *   replacement (hashicorp/terraform-provider-aws#36529), so turning it on for a stage whose
- *   bucket already exists would replace the bucket (production's `protect` refuses): enable it
- *   there by hand (versioning, then PutObjectLockConfiguration) and `sst refresh` before
- *   deploying. Because it is bucket-wide, caller audio and artifacts are locked too; the stage
- *   configuration refuses a retention longer than their expiry, so the lock never keeps caller
- *   data beyond its own rule. Per-prefix Object Lock would need retention set per object by the
- *   writer (or a dedicated lineage bucket), which the handlers do not do today.
+ *   retention) on the audit trail (`RETAINED_PREFIXES`: activity records, lineage summaries,
+ *   signed digests, erasure records) to every principal, so no version of them can be removed
+ *   without first changing the bucket policy, an act CloudTrail records. A plain delete only adds
+ *   a delete marker; the object stays as a version. The handlers never delete lineage.
+ * - `objectLock`: S3 Object Lock, for the audit trail only. The bucket is created with Object
+ *   Lock enabled (`objectLockEnabled` through sst's `transform.bucket`: S3 then turns versioning
+ *   on with it; Object Lock needs versioning first, "Configuring S3 Object Lock",
+ *   https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-configure.html) but with no
+ *   default retention, which S3 would apply to every new object version, caller audio included,
+ *   and which would then block an erasure request. Instead each object under `RETAINED_PREFIXES`
+ *   (activity records, lineage summaries, signed digests, erasure records) is written with its
+ *   own retention (`ObjectLockMode` and `ObjectLockRetainUntilDate` on the PutObject; the
+ *   functions get `VOXTRAIL_LINEAGE_RETENTION` and `s3:PutObjectRetention` on those prefixes), so
+ *   caller data can always be erased and the audit trail cannot be. Object Lock is never disabled
+ *   again. The provider treats a change of `objectLockEnabled` as a replacement
+ *   (hashicorp/terraform-provider-aws#36529), so turning it on for a stage whose bucket already
+ *   exists would replace the bucket (production's `protect` refuses): enable it there by hand
+ *   (versioning, then PutObjectLockConfiguration with `ObjectLockEnabled` and no rule) and
+ *   `sst refresh` before deploying. A bucket that already has a default retention rule keeps
+ *   applying it to caller data until that rule is removed by hand.
  *
  * @example
  * const { bucket } = storage(config);
@@ -79,8 +81,8 @@ export function storage(config: StageConfig) {
             effect: "deny",
             principals: "*",
             actions: LINEAGE_DENIED_ACTIONS,
-            // Where activity records live: one per stage attempt, immutable.
-            paths: [`${KEY_FOLDERS.lineage}*`],
+            // The audit trail: records (one per stage attempt, immutable), summaries, digests, erasures.
+            paths: RETAINED_PREFIXES.map((prefix) => `${prefix}*`),
           },
         ]
       : [],
@@ -127,18 +129,6 @@ export function storage(config: StageConfig) {
       },
     ],
   });
-  if (settings.objectLock) {
-    new aws.s3.BucketObjectLockConfiguration(
-      "VoicemailObjectLock",
-      {
-        bucket: bucket.name,
-        objectLockEnabled: "Enabled",
-        rule: { defaultRetention: { mode: settings.objectLock.mode, days: settings.objectLock.days } },
-      },
-      // The bucket resource itself, created with Object Lock (and so versioning) enabled.
-      { dependsOn: [bucket.nodes.bucket] },
-    );
-  }
   new aws.s3.BucketNotification("VoicemailEvents", { bucket: bucket.name, eventbridge: true });
   return { bucket };
 }

@@ -32,7 +32,14 @@ export function distributedMapOf(definition: AslDefinition): DistributedMap | un
     Parameters: Record<string, unknown>;
   };
   const writer = map.ResultWriter as { Parameters: Record<string, unknown> };
-  const feederEntry = Object.entries(definition.States).find(([, state]) => state.Next === name);
+  // The state whose output reaches the Map: directly, or through a Choice whose default is the Map
+  // (the prompts workflow's duplicate check).
+  const choice = Object.entries(definition.States).find(
+    ([, state]) => state.Type === "Choice" && (state as { Default?: string }).Default === name,
+  )?.[0];
+  const feederEntry = Object.entries(definition.States).find(
+    ([, state]) => state.Next === name || (choice !== undefined && state.Next === choice),
+  );
   if (feederEntry && feederEntry[1].ResultPath !== undefined) {
     throw new Error(
       `${name}: the state before the Map sets ResultPath; the rehearsal hands items to its output`,
@@ -104,7 +111,12 @@ export function feeding(
   context: MapContext,
   handler: StageHandler<unknown>,
 ): StageHandler<unknown> {
-  return async (event, lambdaContext) => withItems(map, context, await handler(event, lambdaContext));
+  return async (event, lambdaContext) => {
+    const output = await handler(event, lambdaContext);
+    // A duplicate delivery goes to the Duplicate state, not the Map: it has no items.
+    if (typeof output === "object" && output !== null && "duplicate" in output) return output;
+    return withItems(map, context, output);
+  };
 }
 
 /**

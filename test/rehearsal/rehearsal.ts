@@ -284,7 +284,11 @@ export class Rehearsal {
   /** The stage's bucket (versioned, as deployed), its outcome bus, and the records object. */
   async #createStorage(events: EventBridgeClient): Promise<void> {
     const { plan } = this;
-    await this.#setup.send(new CreateBucketCommand({ Bucket: plan.bucket }));
+    // With Object Lock where the stage has it (S3 turns versioning on with it), as the stacks create it.
+    const locked = plan.functions.some((fn) => fn.environment.VOXTRAIL_LINEAGE_RETENTION !== undefined);
+    await this.#setup.send(
+      new CreateBucketCommand({ Bucket: plan.bucket, ObjectLockEnabledForBucket: locked }),
+    );
     await this.#setup.send(
       new PutBucketVersioningCommand({ Bucket: plan.bucket, VersioningConfiguration: { Status: "Enabled" } }),
     );

@@ -36,6 +36,15 @@ describe("IAM actions of the requests the pipeline sends", () => {
     ]);
     expect(s3("PUT", "/b/k?partNumber=1&uploadId=u").permissions[0]?.action).toBe("s3:PutObject");
     expect(s3("POST", "/b/k?uploads").permissions[0]?.action).toBe("s3:PutObject");
+    // A write that sets its own Object Lock retention needs s3:PutObjectRetention too.
+    expect(s3("PUT", "/b/lineage/vm-1/ingest-01.json", { "x-amz-object-lock-mode": "COMPLIANCE" })).toEqual({
+      service: "s3",
+      operation: "PutObject",
+      permissions: [
+        { action: "s3:PutObject", resource: "arn:aws:s3:::b/lineage/vm-1/ingest-01.json" },
+        { action: "s3:PutObjectRetention", resource: "arn:aws:s3:::b/lineage/vm-1/ingest-01.json" },
+      ],
+    });
     expect(s3("DELETE", "/b/k?uploadId=u").permissions[0]?.action).toBe("s3:AbortMultipartUpload");
     expect(s3("GET", "/b/k?uploadId=u").permissions[0]?.action).toBe("s3:ListMultipartUploadParts");
     expect(s3("PUT", "/b/dst", { "x-amz-copy-source": "/b/src%20key?versionId=1" }).permissions).toEqual([

@@ -131,7 +131,19 @@ function s3Actions(request: WireRequest): RequestActions {
           ],
         };
       }
-      return one(query.has("uploadId") ? "UploadPart" : "PutObject", "s3:PutObject", objectArn);
+      if (query.has("uploadId")) return one("UploadPart", "s3:PutObject", objectArn);
+      // Object Lock headers on a PutObject are authorized as s3:PutObjectRetention as well (Amazon
+      // S3 User Guide, "Required permissions" for Object Lock).
+      return request.headers["x-amz-object-lock-mode"] === undefined
+        ? one("PutObject", "s3:PutObject", objectArn)
+        : {
+            service: "s3",
+            operation: "PutObject",
+            permissions: [
+              { action: "s3:PutObject", resource: objectArn },
+              { action: "s3:PutObjectRetention", resource: objectArn },
+            ],
+          };
     }
     case "POST":
       if (query.has("uploads")) return one("CreateMultipartUpload", "s3:PutObject", objectArn);

@@ -48,6 +48,7 @@ const targets = {
   bucket,
   outcomeBusArn: busArn,
   voicemailStateMachineName: names.voicemail,
+  promptsStateMachineName: names.prompts,
 };
 
 /**
@@ -213,10 +214,16 @@ const since = (from: number) => calls.slice(from);
 describe("least privilege: every AWS call a handler makes is in its function's permissions", () => {
   const sfn = new SFNClient(motoClientConfig());
   let firstExecution: string;
+  let promptsExecution: string;
   let jobId: string;
-  const duplicates: Record<"inProgress" | "completed", { answer: unknown; calls: Call[] }> = {
+  let promptsJobId: string;
+  const duplicates: Record<
+    "inProgress" | "completed" | "promptsInProgress",
+    { answer: unknown; calls: Call[] }
+  > = {
     inProgress: { answer: undefined, calls: [] },
     completed: { answer: undefined, calls: [] },
+    promptsInProgress: { answer: undefined, calls: [] },
   };
 
   beforeAll(async () => {
@@ -234,6 +241,17 @@ describe("least privilege: every AWS call a handler makes is in its function's p
       .executionArn as string;
     const executionId = (name: string) =>
       `${stateMachineArn?.replace(":stateMachine:", ":execution:")}:${name}`;
+    // The prompts state machine likewise: PreparePrompts asks whether a claimed job's execution runs.
+    const prompts = await sfn.send(
+      new CreateStateMachineCommand({
+        name: names.prompts,
+        roleArn: "arn:aws:iam::123456789012:role/voxtrail-test",
+        definition: JSON.stringify({ StartAt: "Wait", States: { Wait: { Type: "Pass", End: true } } }),
+      }),
+    );
+    promptsExecution = (
+      await sfn.send(new StartExecutionCommand({ stateMachineArn: prompts.stateMachineArn, input: "{}" }))
+    ).executionArn as string;
 
     const handlers = await handlersOf(STAGE_FUNCTIONS, createStageHandlers);
     const seed = new S3Store({ client: new S3Client(motoClientConfig()), bucket });
@@ -267,6 +285,10 @@ describe("least privilege: every AWS call a handler makes is in its function's p
     await expect(deliver("incoming/voicemail/notes.txt", firstExecution)).rejects.toMatchObject({
       name: "InvalidAudio",
     });
+    // Its second attempt (a retry in the same execution) names the first one's record by hash.
+    await expect(deliver("incoming/voicemail/notes.txt", firstExecution)).rejects.toMatchObject({
+      name: "InvalidAudio",
+    });
     await handlers.recordFailure(
       {
         stage: "Ingest",
@@ -276,10 +298,10 @@ describe("least privilege: every AWS call a handler makes is in its function's p
       context,
     );
 
-    // One prompts job, as the prompts state machine runs it: one prompt synthesized (skipped on a
-    // second attempt, made again once its audio is gone), one refused and recorded, one never
-    // run (the Map did not reach it), then the report.
-    const prompts = await handlersOf(PROMPT_FUNCTIONS, createPromptHandlers);
+    // One prompts job, as the prompts state machine runs it (delivered again while it runs: a
+    // duplicate): one prompt synthesized (skipped on a second attempt, made again once its audio
+    // is gone), one refused and recorded, one never run (the Map did not reach it), then the report.
+    const promptHandlers = await handlersOf(PROMPT_FUNCTIONS, createPromptHandlers);
     const manifest = promptKeys.incomingManifest("menu.csv");
     await seed.put(
       manifest,
@@ -288,10 +310,22 @@ describe("least privilege: every AWS call a handler makes is in its function's p
         contentType: "text/csv",
       },
     );
-    const prepared = (await prompts.preparePrompts(
-      { event: objectCreated(manifest), execution: { id: executionId("prompts"), startTime } },
-      context,
-    )) as PreparedPrompts;
+    const prepare = (id: string) =>
+      promptHandlers.preparePrompts(
+        { event: objectCreated(manifest), execution: { id, startTime } },
+        context,
+      );
+    const prepared = (await prepare(promptsExecution)) as PreparedPrompts;
+    promptsJobId = prepared.jobId;
+    // A retry in the same execution after its rows went missing: a second attempt, which names the
+    // first one's record by hash.
+    await seed.delete(prepared.rows.key);
+    expect(await prepare(promptsExecution)).toMatchObject({ jobId: prepared.jobId, rows: prepared.rows });
+    from = calls.length;
+    duplicates.promptsInProgress.answer = await prepare(
+      `${promptsExecution.slice(0, promptsExecution.lastIndexOf(":"))}:again`,
+    );
+    duplicates.promptsInProgress.calls = since(from);
     const rows = (await seed.getBytes(prepared.rows.key))
       .toString("utf8")
       .trimEnd()
@@ -299,33 +333,34 @@ describe("least privilege: every AWS call a handler makes is in its function's p
       .map((line) => PromptRow.parse(JSON.parse(line)));
     const item = (row: PromptRow) => ({ jobId: prepared.jobId, rows: prepared.rows, row });
     const [welcome, closed] = rows as [PromptRow, PromptRow];
-    expect(await prompts.synthesizePrompt(item(welcome), context)).toEqual({
+    expect(await promptHandlers.synthesizePrompt(item(welcome), context)).toEqual({
       id: "welcome",
       status: "succeeded",
     });
-    expect(await prompts.synthesizePrompt(item(welcome), context)).toEqual({
+    expect(await promptHandlers.synthesizePrompt(item(welcome), context)).toEqual({
       id: "welcome",
       status: "skipped",
     });
     await new S3Client(motoClientConfig()).send(
       new DeleteObjectCommand({ Bucket: bucket, Key: promptKeys.audio(prepared.jobId, "welcome") }),
     );
-    expect(await prompts.synthesizePrompt(item(welcome), context)).toEqual({
+    expect(await promptHandlers.synthesizePrompt(item(welcome), context)).toEqual({
       id: "welcome",
       status: "succeeded",
     });
-    await expect(prompts.synthesizePrompt(item(closed), context)).rejects.toMatchObject({
+    await expect(promptHandlers.synthesizePrompt(item(closed), context)).rejects.toMatchObject({
       name: "SynthesisRejected",
     });
-    await prompts.recordPromptFailure(
+    await promptHandlers.recordPromptFailure(
       { ...item(closed), failure: { Error: "SynthesisRejected", Cause: "{}" } },
       context,
     );
-    await prompts.writePromptsReport(prepared, context);
+    await promptHandlers.writePromptsReport(prepared, context);
   }, 60_000);
 
   afterAll(async () => {
     await sfn.send(new StopExecutionCommand({ executionArn: firstExecution }));
+    await sfn.send(new StopExecutionCommand({ executionArn: promptsExecution }));
   });
 
   it("recorded calls from every deployed function", () => {
@@ -356,6 +391,23 @@ describe("least privilege: every AWS call a handler makes is in its function's p
     expect(duplicates.completed.calls.filter((c) => c.action.startsWith("states:"))).toEqual([]);
   });
 
+  it("answers a second delivery of a manifest during its first execution as a duplicate in progress, writing nothing", () => {
+    expect(duplicates.promptsInProgress.answer).toEqual({
+      jobId: promptsJobId,
+      duplicate: { reason: "in-progress", executionId: promptsExecution, run: 1 },
+    });
+    const { calls: made } = duplicates.promptsInProgress;
+    expect(made.map((c) => [c.action, c.resource])).toContainEqual([
+      "states:DescribeExecution",
+      promptsExecution,
+    ]);
+    expect(made.filter((c) => c.action === "s3:GetObject").map((c) => keyOf(c.resource))).toEqual([
+      `claims/${promptsJobId}/run-01.json`,
+      `prompts/${promptsJobId}/report.json`,
+    ]);
+    expect(made.filter((c) => c.action === "s3:PutObject")).toEqual([]);
+  });
+
   it.each(DEPLOYED_FUNCTIONS)("%s's calls are all allowed by its policy", (fn) => {
     const policy = stagePermissions(fn, targets);
     const denied = calls.filter((c) => c.fn === fn && !allows(policy, c));
@@ -374,7 +426,7 @@ describe("least privilege: every AWS call a handler makes is in its function's p
       ),
     ];
     expect(unused).toEqual([]);
-    if (FUNCTION_ACCESS[fn].describesVoicemailExecutions) {
+    if (FUNCTION_ACCESS[fn].describesVoicemailExecutions || FUNCTION_ACCESS[fn].describesPromptsExecutions) {
       expect(own.some((c) => c.action === "states:DescribeExecution")).toBe(true);
     }
   });
@@ -438,7 +490,9 @@ describe("least privilege: every AWS call a handler makes is in its function's p
 /** Two object ARNs name the same file of the key layout (the job id aside). */
 function matchesSameFile(a: string, b: string): boolean {
   const file = (arn: string) =>
-    arn.replace(/\/(artifacts|lineage|prompts)\/[^/]+\//, "/$1/JOB/").replace(/\/[^/]+\.json$/, "/X.json");
+    arn
+      .replace(/\/(artifacts|lineage|prompts|claims)\/[^/]+\//, "/$1/JOB/")
+      .replace(/\/[^/]+\.json$/, "/X.json");
   return file(a) === file(b);
 }
 
@@ -487,9 +541,13 @@ describe("nothing is wildcarded beyond its prefixes", () => {
           : undefined;
         if (key !== undefined)
           expect(prefixes.some((p) => key.startsWith(p) && key.length > p.length)).toBe(true);
-        // The one other pattern: any execution of the voicemail state machine (run-time ids).
+        // The one other pattern: any execution of the voicemail or prompts state machine (run-time ids).
         else
-          expect(resource === executionsOf(targets, names.voicemail) || !resource.endsWith("*")).toBe(true);
+          expect(
+            [executionsOf(targets, names.voicemail), executionsOf(targets, names.prompts)].includes(
+              resource,
+            ) || !resource.endsWith("*"),
+          ).toBe(true);
       }
     }
     const access = FUNCTION_ACCESS[fn];
@@ -535,6 +593,14 @@ describe("nothing is wildcarded beyond its prefixes", () => {
     expect(holders("s3:GetObject", "arn:aws:s3:::records-bucket/records.jsonl")).toEqual(["reason"]);
     expect(holders("events:PutEvents", busArn)).toEqual(["finalize", "recordFailure"]);
     expect(holders("states:DescribeExecution", executionsOf(targets, names.voicemail))).toEqual(["ingest"]);
+    expect(holders("states:DescribeExecution", executionsOf(targets, names.prompts))).toEqual([
+      "preparePrompts",
+    ]);
+    // Reading the version an event named: the voicemail (Ingest) and the prompts manifest (PreparePrompts).
+    expect(holders("s3:GetObjectVersion", `arn:aws:s3:::${bucket}/incoming/voicemail/*`)).toEqual(["ingest"]);
+    expect(holders("s3:GetObjectVersion", `arn:aws:s3:::${bucket}/incoming/prompts/*`)).toEqual([
+      "preparePrompts",
+    ]);
   });
 
   it("keeps the batch and prompts state machines inside their prefixes and their own state machines", () => {
@@ -611,7 +677,7 @@ describe("Amazon Transcribe: granted only to a stage that configures it", () => 
     // The media Transcribe reads as the caller: normalized.wav, which Transcribe may read anyway.
     expect(stagePermissions("transcribe", targets)[0]).toEqual({
       actions: ["s3:GetObject"],
-      resources: [`arn:aws:s3:::${bucket}/artifacts/*/normalized.wav`],
+      resources: [`arn:aws:s3:::${bucket}/artifacts/*/normalized.wav`, `arn:aws:s3:::${bucket}/lineage/*`],
     });
   });
 

@@ -192,6 +192,7 @@ function targetsOf(
     bucket: bucketOf(evaluation),
     outcomeBusArn: mockArn("aws:cloudwatch/eventBus:EventBus", `voxtrail-${stage}-outcomes`),
     voicemailStateMachineName: `voxtrail-${stage}-voicemail`,
+    promptsStateMachineName: `voxtrail-${stage}-prompts`,
     ...extra,
   };
 }
@@ -216,7 +217,7 @@ function permissionsOf(
   evaluation: Evaluation,
   stage: string,
   fn: DeployedFunction,
-  extra: { sonicEndpoint: string; transcribeJobPrefix?: string },
+  extra: { sonicEndpoint: string; transcribeJobPrefix?: string; retainsLineage?: boolean },
 ) {
   const recordsUri = `s3://${bucketOf(evaluation)}/records/records.jsonl`;
   return stagePermissions(fn, targetsOf(evaluation, stage, { ...extra, recordsUri })).map(asPolicyStatement);
@@ -501,10 +502,11 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
     ]);
   });
 
-  it("lets Ingest describe executions of the voicemail state machine only, and no other function describe any", () => {
-    const { voicemail } = workflowsOf("ci");
+  it("lets Ingest describe executions of the voicemail state machine only, PreparePrompts of the prompts one only, and no other function describe any", () => {
+    const { voicemail, prompts } = workflowsOf("ci");
     expect(holders(evaluation, "states:DescribeExecution", voicemail.executions)).toEqual(["ingest"]);
-    for (const fn of DEPLOYED_FUNCTIONS.filter((fn) => fn !== "ingest")) {
+    expect(holders(evaluation, "states:DescribeExecution", prompts.executions)).toEqual(["preparePrompts"]);
+    for (const fn of DEPLOYED_FUNCTIONS.filter((fn) => fn !== "ingest" && fn !== "preparePrompts")) {
       expect(JSON.stringify(roleStatements(evaluation, fn))).not.toContain("states:");
     }
   });
@@ -756,6 +758,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
         permissionsOf(production, "production", fn, {
           sonicEndpoint: "voxtrail-production-sonic",
           transcribeJobPrefix: "voxtrail-production-",
+          retainsLineage: true,
         }),
       );
     }
@@ -907,24 +910,38 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
     expect(rules.map((r) => (r.filter as { prefix?: string }).prefix)).not.toContain("lineage/");
   });
 
-  it("creates the bucket with Object Lock (and so versioning) on, locks every new object version, and denies removing any version of a lineage record", () => {
+  it("creates the bucket with Object Lock (and so versioning) on, retains the audit trail per object and never caller data, and denies removing any version of it", () => {
     // On the bucket resource itself: S3 enables versioning with it at creation, which Object Lock
     // needs; sst's separate versioning resource is made inside an apply nothing can wait for.
     expect(resource(production, "aws:s3/bucket:Bucket", "VoicemailBucket")).toMatchObject({
       objectLockEnabled: true,
     });
-    expect(ofType(production, "aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration")).toEqual([
-      {
-        bucket: bucketName,
-        objectLockEnabled: "Enabled",
-        rule: { defaultRetention: { mode: "COMPLIANCE", days: 30 } },
-      },
-    ]);
+    // No default retention: it would lock caller audio too, and block its erasure.
+    expect(ofType(production, "aws:s3/bucketObjectLockConfiguration:BucketObjectLockConfiguration")).toEqual(
+      [],
+    );
+    for (const fn of DEPLOYED_FUNCTIONS) {
+      expect(variablesOf(production, fn).VOXTRAIL_LINEAGE_RETENTION).toBe("COMPLIANCE:30");
+    }
+    const object = (key: string) => `arn:aws:s3:::${bucketName}/${key}`;
+    // Whoever writes activity records or summaries puts them with their retention; nothing else is retained.
+    expect(holders(production, "s3:PutObjectRetention", object("lineage/*")).sort()).toEqual(
+      DEPLOYED_FUNCTIONS.filter((fn) => fn !== "recordPromptFailure").sort(),
+    );
+    expect(holders(production, "s3:PutObjectRetention", object("lineage-summaries/*")).sort()).toEqual(
+      ["finalize", "recordFailure"].sort(),
+    );
+    const retained = DEPLOYED_FUNCTIONS.flatMap((fn) =>
+      (roleStatements(production, fn) as Array<{ Action: string[]; Resource: string[] }>)
+        .filter((statement) => statement.Action.includes("s3:PutObjectRetention"))
+        .flatMap((statement) => statement.Resource),
+    );
+    expect(new Set(retained)).toEqual(new Set([object("lineage/*"), object("lineage-summaries/*")]));
     const [policy] = ofType(production, "aws:s3/bucketPolicy:BucketPolicy");
     expect(JSON.parse(policy?.policy as string).Statement).toContainEqual({
       Effect: "Deny",
       Action: ["s3:DeleteObjectVersion", "s3:BypassGovernanceRetention"],
-      Resource: [`arn:aws:s3:::${bucketName}/lineage/*`],
+      Resource: ["lineage/*", "lineage-summaries/*", "lineage-digests/*", "erasures/*"].map(object),
       Principal: { "*": ["*"] },
     });
   });

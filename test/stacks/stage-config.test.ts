@@ -94,15 +94,13 @@ describe("stage configuration (config/stages/)", () => {
     );
   });
 
-  it("refuses an Object Lock retention that would outlive the caller data's own expiry", () => {
+  it("accepts an Object Lock retention longer than the caller data's expiry: it covers the audit trail only", () => {
     const production = subscribedProductionConfig();
     const longer = {
       ...production,
-      storage: { ...production.storage, objectLock: { mode: "GOVERNANCE", days: 31 } },
+      storage: { ...production.storage, objectLock: { mode: "GOVERNANCE", days: 2555 } },
     };
-    expect(() => load("production", longer)).toThrow(
-      /storage\.objectLock\.days: Object Lock is bucket-wide: 31 days would keep caller data \(incoming\/, expiring after 30 days\)/,
-    );
+    expect(load("production", longer).config.storage.objectLock).toEqual({ mode: "GOVERNANCE", days: 2555 });
   });
 
   it("refuses what cannot run in Lambda or is incomplete, naming each field", () => {

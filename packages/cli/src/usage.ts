@@ -8,10 +8,12 @@ Usage:
                [--boundary-policy ENV]
       Upload each voicemail under incoming/voicemail/ in the local store, deliver the S3
       "Object Created" event, and run the voicemail workflow. A directory contributes its .wav
-      files. With no paths, processes the bundled fixtures. A job is claimed by its source
-      (bucket, key, content) before any work: running the same files again skips the jobs
-      already done and redoes the failed or interrupted ones. Exit code 1 unless every job is
-      done.
+      files. With no paths, processes the bundled fixtures. A job is one upload (bucket, key,
+      version), claimed before any work: running the same files again skips the jobs already
+      done and redoes the failed or interrupted ones. Ends by signing the lineage (a digest,
+      with the local key). Exit code 1 unless every job is done; Ctrl-C (SIGINT) or SIGTERM
+      records the attempts in flight as interrupted, removes their temp files, prints the
+      command that resumes and exits 130 or 143.
         --store DIR        local store standing in for the bucket (default .voxtrail)
         --records FILE     JSON Lines business records (default: bundled fixtures)
         --concurrency N    jobs in flight at once (default 2)
@@ -57,7 +59,9 @@ Usage:
       Amazon Connect's 8 kHz mono mu-law WAV, by default; or pcm16); each bad row is reported
       with its line and reason, and the others go on. The batch report is
       prompts/<jobId>/report.json. Running the same manifest again writes nothing for the
-      prompts already done and redoes the failed ones. Exit code 1 unless every row succeeded.
+      prompts already done and redoes the failed ones; a run of a manifest already running
+      elsewhere does nothing. Exit code 1 unless every row succeeded (130 or 143 when
+      interrupted, as for run).
         --concurrency N    prompts synthesized at once: the Map's MaxConcurrency (default 2)
         --json             print the job result and report as JSON on stdout
 

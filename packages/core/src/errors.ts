@@ -138,6 +138,14 @@ export class StageTimedOut extends VoxtrailError {
   readonly retryable = false;
 }
 
+/**
+ * A stage attempt was cut off by the process being interrupted (SIGINT or SIGTERM): it is recorded
+ * as failed then, whatever it does afterwards. Rerunning the job runs the stage again.
+ */
+export class AttemptInterrupted extends VoxtrailError {
+  readonly retryable = false;
+}
+
 /** A provider would send data into a boundary the stage environment's policy does not allow. */
 export class BoundaryViolation extends VoxtrailError {
   readonly retryable = false;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 
 /**
- * The content of `claims/<jobId>/run-NN.json`: which execution runs the job's NN-th run. Written
- * once with a conditional create before any work, so two deliveries of one upload cannot both
- * run it. Pointers and ids only.
+ * The content of `claims/<jobId>/run-NN.json`: which execution runs the job's NN-th run (a
+ * voicemail job, or a prompt job). Written once with a conditional create before any work, so two
+ * deliveries of one upload cannot both run it. Pointers and ids only.
  */
 export const JobClaim = z.object({
   jobId: z.string(),
@@ -23,7 +23,7 @@ export type JobClaim = z.infer<typeof JobClaim>;
 export const DuplicateReason = z.enum(["completed", "in-progress"]);
 export type DuplicateReason = z.infer<typeof DuplicateReason>;
 
-/** What Ingest returns for a delivery of a job that another execution owns. */
+/** What a job's first stage (Ingest, PreparePrompts) returns for a delivery of a job that another execution owns. */
 export const DuplicateDelivery = z.object({
   jobId: z.string(),
   duplicate: z.object({ reason: DuplicateReason, executionId: z.string(), run: z.number().int() }),

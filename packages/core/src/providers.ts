@@ -9,7 +9,19 @@ import type { BusinessRecord, Entities, VoicemailRecord } from "./voicemail-reco
 export interface Transcriber {
   readonly processor: Processor;
   /** Stops, rejecting, when `signal` aborts (the attempt ran out of time). */
-  transcribe(wav16k: Uint8Array, options: { language: string; signal?: AbortSignal }): Promise<Transcript>;
+  transcribe(
+    wav16k: Uint8Array,
+    options: {
+      language: string;
+      signal?: AbortSignal;
+      /**
+       * An existing directory for any temp file the call writes (the stage attempt's, removed with
+       * its content when the attempt ends, however it ends). A transcriber that writes temp files
+       * makes them there, never elsewhere, when given one.
+       */
+      tmpDir?: string;
+    },
+  ): Promise<Transcript>;
 }
 
 /** What a transcription job is started with: its name, the audio's and the output's S3 locations. */

@@ -59,6 +59,12 @@ export interface StageDependencies {
    * nothing but the CLI's own output reaches stdout, and the figures live in the activity records.
    */
   metrics?: Metrics;
+  /**
+   * The process's interrupt (the local runtime's, aborted on SIGINT or SIGTERM): every attempt in
+   * flight then fails at once with `AttemptInterrupted`, recorded, and no later one begins. Lambda
+   * leaves it out.
+   */
+  interrupt?: AbortSignal;
   /** Wall clock, injectable for tests. */
   now?: () => Date;
 }

@@ -5,13 +5,15 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { wavHeader } from "@voxtrail/audio";
 import type { AudioFormat } from "@voxtrail/core";
+import { attemptTmpDir } from "./middleware/temp-dirs";
 
 /**
- * A WAV file built on local disk (the OS temp directory; `/tmp` in Lambda) while audio streams in,
- * so a reply of any length is never held in memory: chunks are appended as they arrive, the header
- * is written last, once the data size is known, and the finished file is streamed into the store.
- * Until `finish()` nothing exists but a temp file, so an interrupted stream leaves no artifact;
- * `discard()` removes the temp file whatever happened.
+ * A WAV file built on local disk (in the stage attempt's temp directory, under `/tmp` in Lambda)
+ * while audio streams in, so a reply of any length is never held in memory: chunks are appended as
+ * they arrive, the header is written last, once the data size is known, and the finished file is
+ * streamed into the store. Until `finish()` nothing exists but a temp file, so an interrupted
+ * stream leaves no artifact; `discard()` removes the temp file whatever happened (and the attempt's
+ * directory goes with the attempt, if work cut off never gets that far).
  *
  * @example
  * const spool = await WavSpool.open(format);
@@ -32,8 +34,12 @@ export class WavSpool {
     private readonly headerBytes: number,
   ) {}
 
-  /** Creates the temp file, with room for the header, in a new directory under `parent`. */
-  static async open(format: AudioFormat, parent: string = tmpdir()): Promise<WavSpool> {
+  /**
+   * Creates the temp file, with room for the header, in a new directory under `parent`: by default
+   * the temp directory of the stage attempt running in this async context (removed when the
+   * attempt ends, however it ends), or, outside any attempt, the OS temp directory.
+   */
+  static async open(format: AudioFormat, parent: string = attemptTmpDir() ?? tmpdir()): Promise<WavSpool> {
     const dir = await mkdtemp(join(parent, "voxtrail-reply-"));
     try {
       const file = await open(join(dir, "reply.wav"), "w+");

@@ -14,8 +14,11 @@ import { writePromptsReportStage } from "./handlers/write-prompts-report";
 import type { KernelDependencies, StageDefinition, StageNeeds } from "./kernel/stage-definition";
 import { type StageHandler, stageHandler } from "./kernel/stage-handler";
 
-/** What the prompts workflow's functions talk to: no transcriber, reasoner, records or event bus. */
-export type PromptDependencies = StageNeeds<"synthesizer" | "language">;
+/**
+ * What the prompts workflow's functions talk to: no transcriber, reasoner, records or event bus;
+ * whether a claimed job's execution still runs (PreparePrompts claims each job).
+ */
+export type PromptDependencies = StageNeeds<"synthesizer" | "language" | "executions">;
 
 // biome-ignore lint/suspicious/noExplicitAny: a table of stages whose inputs and outputs differ.
 type AnyStage<D extends KernelDependencies> = StageDefinition<D, any, any, any>;

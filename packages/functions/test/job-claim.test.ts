@@ -1,11 +1,11 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ExecutionLiveness, JobClaim, type JobReport } from "@voxtrail/core";
+import { type ExecutionLiveness, JobClaim, type JobReport, type PromptsReport } from "@voxtrail/core";
 import { DirectoryStore } from "@voxtrail/storage";
-import { keys } from "@voxtrail/workflow";
+import { keys, promptKeys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
-import { claimJob } from "../src/claims/job-claim";
+import { claimJob, promptsRunEnding, voicemailRunEnding } from "../src/claims/job-claim";
 
 const jobId = "vm-00000000000000000001";
 const source = { bucket: "voxtrail-local", key: "incoming/voicemail/a.wav", etag: '"abc"' };
@@ -37,7 +37,7 @@ async function writeReport(store: DirectoryStore, executionId: string, outcome: 
 }
 
 const claim = (store: DirectoryStore, executionId: string, running: ExecutionLiveness = liveness()) =>
-  claimJob(store, running, { jobId, executionId, source, now });
+  claimJob(store, running, voicemailRunEnding, { jobId, executionId, source, now });
 
 describe("claimJob", () => {
   it("claims a new job as run 1 and writes the claim", async () => {
@@ -108,5 +108,76 @@ describe("claimJob", () => {
     expect(decisions.filter((decision) => decision.claimed)).toHaveLength(1);
     expect(decisions.filter((decision) => !decision.claimed)).toHaveLength(5);
     expect(await store.list(keys.claimPrefix(jobId))).toEqual([keys.claim(jobId, 1)]);
+  });
+});
+
+describe("claimJob for a prompt job", () => {
+  const promptsJobId = "pr-00000000000000000001";
+  const manifest = { bucket: "voxtrail-local", key: "incoming/prompts/menu.csv", etag: '"def"' };
+  const claimPrompts = (store: DirectoryStore, executionId: string, running = liveness()) =>
+    claimJob(store, running, promptsRunEnding, { jobId: promptsJobId, executionId, source: manifest, now });
+
+  /** A prompts report with `failed` failed prompts and `notRun` never run, of three. */
+  async function writePromptsReport(store: DirectoryStore, failed: number, notRun: number) {
+    const report: PromptsReport = {
+      schemaVersion: 1,
+      jobId: promptsJobId,
+      manifest: {
+        kind: "prompt-manifest",
+        uri: "file:///m",
+        key: manifest.key,
+        sha256: "0".repeat(64),
+        bytes: 1,
+        contentType: "text/csv",
+      },
+      totals: {
+        rows: 4,
+        succeeded: 3 - failed - notRun,
+        failed,
+        notRun,
+        badRows: 1,
+        audioBytes: 0,
+        audioMs: 0,
+      },
+      prompts: [],
+      badRows: [],
+    };
+    await store.put(promptKeys.report(promptsJobId), JSON.stringify(report), {
+      contentType: "application/json",
+    });
+  }
+
+  it("is a duplicate in progress while the claiming execution runs, even beside an earlier run's report", async () => {
+    const store = await freshStore();
+    await writePromptsReport(store, 1, 0);
+    expect(await claimPrompts(store, "exec-a", liveness("exec-a"))).toEqual({ claimed: true, run: 1 });
+    expect(await claimPrompts(store, "exec-b", liveness("exec-a"))).toMatchObject({
+      claimed: false,
+      duplicate: { reason: "in-progress", executionId: "exec-a", run: 1 },
+    });
+  });
+
+  it("is a duplicate of a completed job once the report says every prompt succeeded (bad rows aside)", async () => {
+    const store = await freshStore();
+    await claimPrompts(store, "exec-a");
+    await writePromptsReport(store, 0, 0);
+    expect(await claimPrompts(store, "exec-b", liveness("exec-a"))).toMatchObject({
+      claimed: false,
+      duplicate: { reason: "completed", executionId: "exec-a", run: 1 },
+    });
+  });
+
+  it.each([
+    ["failed", 1, 0],
+    ["not-run", 0, 1],
+  ])("claims the next run once a run with %s prompts has ended", async (_, failed, notRun) => {
+    const store = await freshStore();
+    await claimPrompts(store, "exec-a");
+    await writePromptsReport(store, failed, notRun);
+    expect(await claimPrompts(store, "exec-b")).toEqual({ claimed: true, run: 2 });
+    expect(await store.list(keys.claimPrefix(promptsJobId))).toEqual([
+      keys.claim(promptsJobId, 1),
+      keys.claim(promptsJobId, 2),
+    ]);
   });
 });

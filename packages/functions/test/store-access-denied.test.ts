@@ -6,7 +6,7 @@ import { keys, promptKeys } from "@voxtrail/workflow";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
 import { type ProxiedRequest, S3AccessProxy } from "../../storage/test/s3-access-proxy";
-import { claimJob } from "../src/claims/job-claim";
+import { claimJob, voicemailRunEnding } from "../src/claims/job-claim";
 import { preparePromptsStage } from "../src/handlers/prepare-prompts";
 import { readPromptResult } from "../src/handlers/synthesize-prompt";
 import { writePromptsReportStage } from "../src/handlers/write-prompts-report";
@@ -68,11 +68,12 @@ describe("a 403 is never an absent object", () => {
     await direct.put(keys.report(jobId), JSON.stringify(report), { contentType: "application/json" });
     proxy.deny(under("reports/", "GET", "HEAD"));
 
-    const decision = claimJob(
-      denied,
-      { isRunning: async () => false },
-      { jobId, executionId: "exec-b", source, now },
-    );
+    const decision = claimJob(denied, { isRunning: async () => false }, voicemailRunEnding, {
+      jobId,
+      executionId: "exec-b",
+      source,
+      now,
+    });
 
     await expect(decision).rejects.toThrow(StoreAccessDenied);
     await expect(decision).rejects.toThrow(/GetObject under prefix "reports\/".*s3:ListBucket/);

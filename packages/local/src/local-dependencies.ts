@@ -59,6 +59,8 @@ export interface LocalDependencyOptions {
   boundaryPolicy?: BoundaryPolicy;
   /** Without `boundaryPolicy`: the stage environment whose policy file to enforce (`local` by default). */
   policyEnvironment?: string;
+  /** The process's interrupt, for the kernel (see `StageDependencies.interrupt`). */
+  interrupt?: AbortSignal;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
     language: "en",
     replyFormat: options.replyFormat ?? DEFAULT_REPLY_FORMAT,
     maxSourceBytes: 50 * 1024 * 1024,
+    ...(options.interrupt ? { interrupt: options.interrupt } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Gauge, PromptRow, type PromptsReport } from "@voxtrail/core";
+import { DuplicateDelivery, Gauge, PromptRow, type PromptsReport } from "@voxtrail/core";
 import {
   createPromptHandlers,
   type PreparedPrompts,
@@ -18,9 +18,10 @@ import type { LocalWorkflow } from "./workflow-runtime";
 /**
  * The prompts workflow as the local runtime runs it. Its one difference from the cloud: the
  * definition is adapted by `localMapDefinition`, so the Map gets the prepared rows in its input
- * instead of reading rows.jsonl from S3, and PreparePrompts hands them over. The handlers report
- * each job's preparation and each prompt's outcome to `onProgress`, and every prompt attempt
- * records how many prompts were in flight when it started.
+ * instead of reading rows.jsonl from S3, and PreparePrompts hands them over (a duplicate
+ * delivery, which goes to the `Duplicate` state, has none). The handlers report each job's
+ * preparation and each prompt's outcome to `onProgress`, and every prompt attempt records how
+ * many prompts were in flight when it started.
  *
  * @example
  * const runtime = await WorkflowRuntime.start(localPromptsWorkflow(4, console.log), { storeDir: ".voxtrail" });
@@ -60,7 +61,9 @@ function localPromptHandlers(
     ...handlers,
     // The one step the cloud does in the Map's ItemReader: hand the prepared rows to the Map.
     preparePrompts: async (event, context) => {
-      const prepared = (await handlers.preparePrompts(event, context)) as PreparedPrompts;
+      const output = await handlers.preparePrompts(event, context);
+      if (DuplicateDelivery.safeParse(output).success) return output;
+      const prepared = output as PreparedPrompts;
       onProgress({
         type: "prepared",
         jobId: prepared.jobId,

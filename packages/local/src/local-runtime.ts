@@ -43,6 +43,7 @@ export class LocalRuntime {
   private constructor(
     private readonly runtime: WorkflowRuntime<StageFunction, typeof JobReport>,
     private readonly jobsInFlight: Gauge,
+    private readonly interrupt: AbortSignal | undefined,
   ) {}
 
   /** Starts the local Sonic-compatible endpoint (when synthesis is local) and builds the state machine. */
@@ -57,7 +58,7 @@ export class LocalRuntime {
       },
       options,
     );
-    return new LocalRuntime(runtime, jobsInFlight);
+    return new LocalRuntime(runtime, jobsInFlight, options.interrupt);
   }
 
   /** The store the runtime writes to. */
@@ -65,16 +66,22 @@ export class LocalRuntime {
     return this.runtime.store;
   }
 
-  /** Uploads and processes `files`, at most `concurrency` at a time; one job's failure stops no other. */
+  /**
+   * Uploads and processes `files`, at most `concurrency` at a time; one job's failure stops no other.
+   * Once the runtime's `interrupt` has aborted, no further file is started: the results are then
+   * those of the files that were.
+   */
   async run(
     files: InputFile[],
     options: { concurrency: number; onProgress?: (progress: JobProgress) => void },
   ): Promise<JobResult[]> {
-    return mapLimit(files, options.concurrency, async (file) => {
+    const results = await mapLimit(files, options.concurrency, async (file) => {
+      if (this.interrupt?.aborted) return undefined;
       const result = await this.#process(file, options.onProgress);
       options.onProgress?.({ type: "finished", result });
       return result;
     });
+    return results.filter((result) => result !== undefined);
   }
 
   /** Stops the local endpoint, if one was started. */

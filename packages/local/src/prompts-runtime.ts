@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { PromptsReport } from "@voxtrail/core";
+import { DuplicateDelivery, type PromptsReport } from "@voxtrail/core";
 import type { PromptOutcome } from "@voxtrail/functions";
 import { type PromptFunction, promptKeys } from "@voxtrail/workflow";
 import { objectCreatedEvent } from "./events/object-created-event";
@@ -24,14 +24,24 @@ interface ProgressListener {
 }
 
 /** How a prompts job ended; `error` when it failed as a whole (e.g. an unreadable manifest). */
-export type PromptsJobResult = WorkflowJobResult<PromptsReport>;
+export interface PromptsJobResult extends Omit<WorkflowJobResult<PromptsReport>, "status"> {
+  /**
+   * `DUPLICATE`: another execution owns the job (it is running, or its report says every prompt
+   * succeeded); this one did nothing. `report` is then the job's report as it stands, if any.
+   */
+  status: WorkflowJobResult<PromptsReport>["status"] | "DUPLICATE";
+  /** Which execution owns the job, and why this delivery was a duplicate. */
+  duplicate?: DuplicateDelivery["duplicate"];
+}
 
 /**
  * The embedded runtime of the prompts workflow (a `WorkflowRuntime` over `localPromptsWorkflow`):
  * the cloud prompts definition with its Map adapted to run locally, the same handlers, a directory
  * store, and the local Sonic-compatible endpoint. The manifest is put under `incoming/prompts/`
  * (unless an identical one is there already, so a rerun is the same job), turned into the S3
- * event, matched against the rule, and run.
+ * event, matched against the rule, and run. PreparePrompts claims the job first: a run of a
+ * manifest whose job is running elsewhere (another run, or another `voxtrail prompts` on the same
+ * store) or already done ends as `DUPLICATE`, synthesizing nothing.
  *
  * @example
  * const runtime = await PromptsRuntime.start({ storeDir: ".voxtrail", concurrency: 4 });
@@ -78,10 +88,12 @@ export class PromptsRuntime {
    *
    * @example
    * const result = await runtime.runEvent(JSON.parse(message.Body));
+   * result.status; // "SUCCEEDED", "FAILED", "NOT_MATCHED" or "DUPLICATE"
    * result.report?.totals; // when the job got as far as its report
    */
   async runEvent(event: unknown, options: ProgressListener = {}): Promise<PromptsJobResult> {
-    const { result } = await this.runtime.runJob(event, this.runtime.jobOf(event), {
+    const job = this.runtime.jobOf(event);
+    const { result, output } = await this.runtime.runJob(event, job, {
       onStart: () => {
         this.listener.onProgress = options.onProgress;
       },
@@ -89,7 +101,10 @@ export class PromptsRuntime {
         this.listener.onProgress = undefined;
       },
     });
-    return result;
+    const duplicate = DuplicateDelivery.safeParse(output).data;
+    if (!duplicate) return result;
+    const { report } = result;
+    return { ...job, status: "DUPLICATE", duplicate: duplicate.duplicate, ...(report ? { report } : {}) };
   }
 
   /** Stops the local endpoint, if one was started. */

@@ -58,6 +58,12 @@ export interface WorkflowRuntimeOptions {
    * polls); {@link LOCAL_WAIT_MS} by default.
    */
   waitMs?: number;
+  /**
+   * Aborted when the process is interrupted (the CLI's, on SIGINT or SIGTERM): every stage attempt
+   * in flight fails at once with `AttemptInterrupted` and is recorded, and no later one begins, so
+   * each job ends (failed, without a report: a rerun runs it again) and no new job starts.
+   */
+  interrupt?: AbortSignal;
 }
 
 /**
@@ -200,6 +206,7 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
         ...(options.boundaryPolicy ? { boundaryPolicy: options.boundaryPolicy } : {}),
         ...(options.policyEnvironment ? { policyEnvironment: options.policyEnvironment } : {}),
         ...(options.replyFormat ? { replyFormat: options.replyFormat } : {}),
+        ...(options.interrupt ? { interrupt: options.interrupt } : {}),
       });
       const { workflow } = local;
       const functionArns = localFunctionArns(workflow.functions);

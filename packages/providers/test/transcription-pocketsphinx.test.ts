@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -160,6 +160,34 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     expect(await readFile(join(dir, "calls.log"), "utf8")).toMatch(
       /^-infile \S+ -time yes -logfn \/dev\/null\n$/,
     );
+  });
+
+  test("given a tmpDir, writes its temp files there only, and leaves none, finished or aborted", async () => {
+    const tmpDir = await mkdtemp(join(dir, "attempt-"));
+    await rm(join(dir, "calls.log"), { force: true });
+    await new PocketsphinxTranscriber({ command: fake }).transcribe(wav16k(noise()), {
+      language: "en",
+      tmpDir,
+    });
+    const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      const paths = call.split(" ").filter((arg) => arg.startsWith("/") && arg !== "/dev/null");
+      expect(paths.length).toBeGreaterThan(1);
+      for (const path of paths) expect(path.startsWith(`${tmpDir}/voxtrail-pocketsphinx-`)).toBe(true);
+    }
+    expect(await readdir(tmpDir)).toEqual([]);
+
+    const attempt = new AbortController();
+    const aborted = new PocketsphinxTranscriber({ command: join(dir, "sleep") }).transcribe(wav16k(noise()), {
+      language: "en",
+      signal: attempt.signal,
+      tmpDir,
+    });
+    await expect.poll(() => readdir(tmpDir)).toHaveLength(1);
+    attempt.abort(new Error("attempt ended"));
+    await expect(aborted).rejects.toThrow("attempt ended");
+    expect(await readdir(tmpDir)).toEqual([]);
   });
 
   test("turns noise removal off for narrowband (telephone) audio only", async () => {

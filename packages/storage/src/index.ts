@@ -1,3 +1,3 @@
 export { DirectoryStore, type DirectoryStoreOptions } from "./directory-store";
 export { assertValidKey } from "./object-key";
-export { S3Store, type S3StoreOptions } from "./s3-store";
+export { type ObjectRetention, retentionFrom, S3Store, type S3StoreOptions } from "./s3-store";

@@ -34,6 +34,38 @@ export interface S3StoreOptions {
   /** Client to send requests with (region, endpoint, credentials are its concern). */
   client: S3Client;
   bucket: string;
+  /** Object Lock retention for each object written under some keys (the bucket must have Object Lock). */
+  retention?: ObjectRetention | undefined;
+}
+
+/**
+ * S3 Object Lock retention given per object, at write time: every object put under one of
+ * `prefixes` is retained in `mode` for `days` (`ObjectLockMode`, `ObjectLockRetainUntilDate`;
+ * the writer needs `s3:PutObjectRetention`). Objects under other keys get none.
+ */
+export interface ObjectRetention {
+  prefixes: readonly string[];
+  mode: "GOVERNANCE" | "COMPLIANCE";
+  days: number;
+  /** The clock retention is counted from; the system's by default. */
+  now?: () => Date;
+}
+
+/**
+ * Parses a retention setting `MODE:DAYS` (e.g. `COMPLIANCE:30`) for `prefixes`; `undefined` for
+ * an empty setting. Throws a `RangeError` naming the expected form for anything else.
+ *
+ * @example
+ * retentionFrom("GOVERNANCE:365", ["lineage/"]); // { prefixes: ["lineage/"], mode: "GOVERNANCE", days: 365 }
+ */
+export function retentionFrom(
+  setting: string | undefined,
+  prefixes: readonly string[],
+): ObjectRetention | undefined {
+  if (!setting) return undefined;
+  const match = /^(GOVERNANCE|COMPLIANCE):([1-9][0-9]*)$/.exec(setting);
+  if (!match) throw new RangeError("a retention setting is MODE:DAYS, MODE GOVERNANCE or COMPLIANCE");
+  return { prefixes, mode: match[1] as ObjectRetention["mode"], days: Number(match[2]) };
 }
 
 /**
@@ -60,10 +92,12 @@ export interface S3StoreOptions {
 export class S3Store implements ObjectStore {
   readonly bucket: string;
   readonly #client: S3Client;
+  readonly #retention: ObjectRetention | undefined;
 
-  constructor({ client, bucket }: S3StoreOptions) {
+  constructor({ client, bucket, retention }: S3StoreOptions) {
     this.#client = client;
     this.bucket = bucket;
+    this.#retention = retention;
   }
 
   async put(key: string, body: Uint8Array | string | Readable, options: PutOptions): Promise<StoredObject> {
@@ -202,6 +236,17 @@ export class S3Store implements ObjectStore {
     return `s3://${this.bucket}/${key}`;
   }
 
+  /** The Object Lock parameters a put of `key` carries: none outside the retained prefixes. */
+  #retentionOf(key: string): { ObjectLockMode?: ObjectRetention["mode"]; ObjectLockRetainUntilDate?: Date } {
+    const retention = this.#retention;
+    if (!retention?.prefixes.some((prefix) => key.startsWith(prefix))) return {};
+    const from = (retention.now ?? (() => new Date()))().getTime();
+    return {
+      ObjectLockMode: retention.mode,
+      ObjectLockRetainUntilDate: new Date(from + retention.days * 86_400_000),
+    };
+  }
+
   async #putBytes(
     key: string,
     body: Uint8Array,
@@ -220,6 +265,7 @@ export class S3Store implements ObjectStore {
         ChecksumAlgorithm: "SHA256",
         ChecksumSHA256: digest.toString("base64"),
         Metadata: { sha256 },
+        ...this.#retentionOf(key),
         ...condition,
       }),
     );
@@ -238,7 +284,13 @@ export class S3Store implements ObjectStore {
     const hashing = new HashingStream(["sha256"]);
     const upload = new Upload({
       client: this.#client,
-      params: { Bucket: this.bucket, Key: key, Body: hashing, ContentType: contentType },
+      params: {
+        Bucket: this.bucket,
+        Key: key,
+        Body: hashing,
+        ContentType: contentType,
+        ...this.#retentionOf(key),
+      },
     });
     // A body error reaches the upload through the hashing stream, and a failed upload closes that
     // stream, which ends the pipeline: both settle, the upload's outcome is the put's (with any

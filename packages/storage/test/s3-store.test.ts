@@ -11,7 +11,7 @@ import {
 import { StoreAccessDenied } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
-import { S3Store } from "../src/index";
+import { type ObjectRetention, retentionFrom, S3Store } from "../src/index";
 import { describeObjectStoreContract } from "./object-store-contract";
 import { S3AccessProxy } from "./s3-access-proxy";
 
@@ -105,6 +105,50 @@ describe("S3Store", () => {
       }),
     ).rejects.toMatchObject({ name: "NoSuchBucket" });
     await expect(missing.get("k")).rejects.toMatchObject({ name: "NoSuchBucket" });
+  });
+
+  it("retains objects under the configured prefixes with Object Lock, and caller data not at all", async () => {
+    const locked = `voxtrail-locked-${randomUUID()}`;
+    await client.send(new CreateBucketCommand({ Bucket: locked, ObjectLockEnabledForBucket: true }));
+    const now = new Date("2026-12-02T00:00:00.000Z");
+    const retained = new S3Store({
+      client,
+      bucket: locked,
+      retention: { ...(retentionFrom("COMPLIANCE:30", ["lineage/"]) as ObjectRetention), now: () => now },
+    });
+    const record = await retained.put("lineage/vm-1/ingest-01.json", "{}", {
+      contentType: "application/json",
+    });
+    const audio = await retained.put("incoming/voicemail/a.wav", "RIFF", { contentType: "audio/wav" });
+    // HeadObject reports an object's retention (moto 5.2's GetObjectRetention answer does not parse).
+    const lockOf = async (key: string, versionId: string | undefined) => {
+      const head = await client.send(
+        new HeadObjectCommand({ Bucket: locked, Key: key, VersionId: versionId }),
+      );
+      return { mode: head.ObjectLockMode, until: head.ObjectLockRetainUntilDate };
+    };
+    expect(await lockOf(record.key, record.versionId)).toEqual({
+      mode: "COMPLIANCE",
+      until: new Date(now.getTime() + 30 * 86_400_000),
+    });
+    expect(await lockOf(audio.key, audio.versionId)).toEqual({ mode: undefined, until: undefined });
+    // The caller's audio can be erased for good; the record cannot.
+    await retained.delete(audio.key, { versionId: audio.versionId as string });
+    expect(await retained.versions(audio.key)).toEqual([]);
+    await expect(retained.delete(record.key, { versionId: record.versionId as string })).rejects.toThrow();
+    expect(await retained.versions(record.key)).toHaveLength(1);
+  });
+
+  it("parses a retention setting, refusing anything but MODE:DAYS", () => {
+    expect(retentionFrom(undefined, ["lineage/"])).toBeUndefined();
+    expect(retentionFrom("GOVERNANCE:365", ["lineage/"])).toEqual({
+      prefixes: ["lineage/"],
+      mode: "GOVERNANCE",
+      days: 365,
+    });
+    for (const bad of ["GOVERNANCE", "LEGAL:3", "COMPLIANCE:0", "COMPLIANCE:-1", "compliance:3"]) {
+      expect(() => retentionFrom(bad, ["lineage/"]), bad).toThrow(RangeError);
+    }
   });
 
   it("lists more than one page of keys", async () => {

@@ -8,6 +8,11 @@ export const FUNCTION_ENVIRONMENT = {
   eventBus: "VOXTRAIL_EVENT_BUS",
   boundaryPolicy: "VOXTRAIL_BOUNDARY_POLICY",
   language: "VOXTRAIL_LANGUAGE",
+  /**
+   * `MODE:DAYS` (e.g. `COMPLIANCE:30`) when the stage's bucket has Object Lock: the retention each
+   * object written under `RETAINED_PREFIXES` gets.
+   */
+  lineageRetention: "VOXTRAIL_LINEAGE_RETENTION",
 } as const;
 
 /** The `sst.Secret` that holds the Cartesia API key (`npx sst secret set CartesiaApiKey ... --stage NAME`). */

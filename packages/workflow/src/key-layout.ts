@@ -35,7 +35,21 @@ export const KEY_FOLDERS = {
   reports: "reports/",
   events: "events/",
   erasures: "erasures/",
+  lineageDigests: "lineage-digests/",
 } as const;
+
+/**
+ * The audit trail, and only it: activity records, lineage summaries, signed digests and erasure
+ * records. Where a stage configures Object Lock, every object written under these prefixes gets
+ * its own retention; caller data (the voicemail, its artifacts) never does, so an erasure request
+ * can always be honoured.
+ */
+export const RETAINED_PREFIXES: readonly string[] = [
+  KEY_FOLDERS.lineage,
+  KEY_FOLDERS.lineageSummaries,
+  KEY_FOLDERS.lineageDigests,
+  KEY_FOLDERS.erasures,
+];
 
 /** Key layout helpers. */
 export const keys = {

@@ -1,4 +1,11 @@
-import { type AslDefinition, DEFAULT_RETRY, type RetryPolicy, retrier } from "./voicemail-definition";
+import {
+  type AslDefinition,
+  DEFAULT_RETRY,
+  DUPLICATE_CHOICE,
+  DUPLICATE_STATE,
+  type RetryPolicy,
+  retrier,
+} from "./voicemail-definition";
 
 /** The Lambda functions the prompts workflow calls. */
 export const PROMPT_FUNCTIONS = [
@@ -48,9 +55,10 @@ export interface PromptsDefinitionOptions {
 const EXECUTION_PARAMETERS = { "id.$": "$$.Execution.Id", "startTime.$": "$$.Execution.StartTime" };
 
 /**
- * Builds the IVR prompts workflow: `PreparePrompts` (reads and validates the manifest, writes the
- * valid rows as `prompts/<jobId>/rows.jsonl` and the bad rows with their line numbers) ->
- * `SynthesizePrompts`, a Distributed Map reading rows.jsonl from S3 (ItemReader, JSONL) with
+ * Builds the IVR prompts workflow: `PreparePrompts` (claims the job, reads and validates the
+ * manifest, writes the valid rows as `prompts/<jobId>/rows.jsonl` and the bad rows with their
+ * line numbers; a Choice after it ends a duplicate delivery, whose job another execution runs or
+ * has done, in the `Duplicate` Succeed state) -> `SynthesizePrompts`, a Distributed Map reading rows.jsonl from S3 (ItemReader, JSONL) with
  * `MaxConcurrency` set to the endpoint's capacity and a ResultWriter, running `SynthesizePrompt`
  * per row (transient errors retried; any other failure caught and recorded by
  * `RecordPromptFailure`, so one prompt never stops the others) -> `WritePromptsReport`, which
@@ -77,12 +85,22 @@ export function buildPromptsDefinition(options: PromptsDefinitionOptions): AslDe
       [PROMPT_STATES.prepare]: {
         Type: "Task",
         Comment:
-          "Validates every row; writes the valid rows as rows.jsonl and the bad rows with their reasons.",
+          "Claims the job; validates every row; writes the valid rows as rows.jsonl and the bad rows with their reasons.",
         Resource: arns.preparePrompts,
         Parameters: { "event.$": "$", execution: EXECUTION_PARAMETERS },
         TimeoutSeconds: PROMPT_TIMEOUT_SECONDS.preparePrompts,
         Retry: retry,
-        Next: PROMPT_STATES.map,
+        Next: DUPLICATE_CHOICE,
+      },
+      [DUPLICATE_CHOICE]: {
+        Type: "Choice",
+        Comment: "PreparePrompts returns { jobId, duplicate } when another execution owns the job.",
+        Choices: [{ Variable: "$.duplicate", IsPresent: true, Next: DUPLICATE_STATE }],
+        Default: PROMPT_STATES.map,
+      },
+      [DUPLICATE_STATE]: {
+        Type: "Succeed",
+        Comment: "A duplicate delivery: the job is done or running elsewhere; nothing was written.",
       },
       [PROMPT_STATES.map]: {
         Type: "Map",

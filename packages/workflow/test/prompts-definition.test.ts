@@ -2,6 +2,8 @@ import aslValidator from "asl-validator";
 import { describe, expect, it } from "vitest";
 import {
   buildPromptsDefinition,
+  DUPLICATE_CHOICE,
+  DUPLICATE_STATE,
   LOCAL_ITEMS_FIELD,
   LocalMapAdaptationFailed,
   localMapDefinition,
@@ -36,7 +38,8 @@ describe("buildPromptsDefinition", () => {
 
   it("prepares, fans out over a Distributed Map reading rows.jsonl from S3, then writes the report", () => {
     expect(definition.StartAt).toBe(PROMPT_STATES.prepare);
-    expect(definition.States[PROMPT_STATES.prepare]?.Next).toBe(PROMPT_STATES.map);
+    expect(definition.States[PROMPT_STATES.prepare]?.Next).toBe(DUPLICATE_CHOICE);
+    expect(definition.States[DUPLICATE_CHOICE]?.Default).toBe(PROMPT_STATES.map);
     const map = mapOf(definition);
     expect(map).toMatchObject({
       Type: "Map",
@@ -49,6 +52,16 @@ describe("buildPromptsDefinition", () => {
       Next: PROMPT_STATES.report,
     });
     expect(definition.States[PROMPT_STATES.report]?.End).toBe(true);
+  });
+
+  it("ends a duplicate delivery, which PreparePrompts answers with { jobId, duplicate }, in the Duplicate Succeed state", () => {
+    expect(definition.States[DUPLICATE_CHOICE]).toEqual({
+      Type: "Choice",
+      Comment: expect.any(String),
+      Choices: [{ Variable: "$.duplicate", IsPresent: true, Next: DUPLICATE_STATE }],
+      Default: PROMPT_STATES.map,
+    });
+    expect(definition.States[DUPLICATE_STATE]).toMatchObject({ Type: "Succeed" });
   });
 
   it("retries a prompt's transient errors and records any other failure instead of failing the Map", () => {

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { PromptsReport } from "@voxtrail/core";
 import { type PromptsJobResult, PromptsRuntime, selectionFromChoices } from "@voxtrail/local";
 import { promptKeys } from "@voxtrail/workflow";
+import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
 import { PromptsProgressLine } from "../prompts-progress";
 import { signLineage } from "../sign-lineage";
 import { UsageError } from "../usage-error";
@@ -20,7 +21,9 @@ export interface PromptsOptions {
 /**
  * `voxtrail prompts MANIFEST`: runs the IVR prompts workflow locally over a CSV or JSON Lines
  * manifest, with a progress bar, a line per bad row and per failed prompt, and a summary. Resolves
- * to the exit code: 0 when every row became a prompt, 1 otherwise.
+ * to the exit code: 0 when every row became a prompt, 1 otherwise; on SIGINT or SIGTERM, once the
+ * prompts in flight have recorded their interrupted attempts, 130 or 143, after a line saying how
+ * many prompts finished and how to resume (see `listenForInterrupt`).
  */
 export async function promptsCommand(positionals: string[], options: PromptsOptions): Promise<number> {
   const [manifest, ...extra] = positionals;
@@ -35,16 +38,34 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
   const lineOut = options.json ? process.stderr : process.stdout;
   process.stderr.write(`voxtrail: prompts from ${manifest}, ${concurrency} at a time, store ${storeDir}\n`);
   const started = performance.now();
+  const interrupt = listenForInterrupt();
   const runtime = await PromptsRuntime.start({
     storeDir,
     concurrency,
     providers: synthesizerChoice(options),
     policyEnvironment: options["boundary-policy"],
+    interrupt: interrupt.signal,
   });
   const progress = new PromptsProgressLine();
+  /** Prompts done (succeeded now or before) out of the manifest's valid rows, once prepared. */
+  const prompts: { done: number; rows?: number } = { done: 0 };
   try {
-    const result = await runtime.run(resolve(manifest), { onProgress: (event) => progress.update(event) });
+    const result = await runtime.run(resolve(manifest), {
+      onProgress: (event) => {
+        if (event.type === "prepared") prompts.rows = event.rows;
+        if (event.type === "prompt" && event.outcome.status !== "failed") prompts.done += 1;
+        progress.update(event);
+      },
+    });
     progress.clear();
+    if (interrupt.received) {
+      const line =
+        prompts.rows === undefined
+          ? interruptedLine(interrupt.received, 0, 1, "prompts job")
+          : interruptedLine(interrupt.received, prompts.done, prompts.rows, "prompt");
+      process.stderr.write(`${line}\n`);
+      return exitCodeOf(interrupt.received);
+    }
     for (const line of promptsFailureLines(result)) lineOut.write(`${line}\n`);
     lineOut.write(`${promptsSummaryLine(result, performance.now() - started, storeDir)}\n`);
     await signLineage(runtime.store, lineOut);
@@ -56,10 +77,14 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
   }
 }
 
-/** Whether every row of the manifest became a prompt (the job's exit code is 0 only then). */
+/**
+ * Whether every row of the manifest became a prompt (the job's exit code is 0 only then): in this
+ * run, or in an earlier one this run found done (a `completed` duplicate).
+ */
 export function promptsSucceeded(result: PromptsJobResult): boolean {
   const totals = result.report?.totals;
-  return result.status === "SUCCEEDED" && totals !== undefined && totals.succeeded === totals.rows;
+  const ran = result.status === "SUCCEEDED" || result.duplicate?.reason === "completed";
+  return ran && totals !== undefined && totals.succeeded === totals.rows;
 }
 
 /**
@@ -71,6 +96,11 @@ export function promptsSucceeded(result: PromptsJobResult): boolean {
  */
 export function promptsFailureLines(result: PromptsJobResult): string[] {
   if (result.status === "NOT_MATCHED") return [`FAIL ${result.key}  not matched by the prompts rule`];
+  if (result.duplicate?.reason === "in-progress") {
+    return [
+      `skip ${result.jobId}  running in another execution (run ${result.duplicate.run}); nothing written`,
+    ];
+  }
   if (!result.report) return [`FAIL ${result.jobId}  ${result.error?.error}: ${result.error?.cause}`];
   const report: PromptsReport = result.report;
   const lines = [

@@ -6,6 +6,7 @@ import {
   replyFormatNamed,
   selectionFromChoices,
 } from "@voxtrail/local";
+import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
 import { isDone, jobLine, summaryLine } from "../job-lines";
 import { ProgressLine } from "../progress";
 import { signLineage } from "../sign-lineage";
@@ -28,7 +29,9 @@ export interface RunOptions {
 
 /**
  * `voxtrail run`: processes voicemails through the local runtime. Resolves to the exit code:
- * 0 when every job succeeded, 1 otherwise.
+ * 0 when every job succeeded, 1 otherwise; on SIGINT or SIGTERM, once the jobs in flight have
+ * recorded their interrupted attempts, 130 or 143, after a line saying how many jobs finished and
+ * how to resume (see `listenForInterrupt`).
  */
 export async function runCommand(paths: string[], options: RunOptions): Promise<number> {
   const concurrency = Number(options.concurrency);
@@ -48,23 +51,30 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
   );
 
   const started = performance.now();
+  const interrupt = listenForInterrupt();
   const runtime = await LocalRuntime.start({
     storeDir,
     ...(options.records ? { recordsFile: resolve(options.records) } : {}),
     providers,
     replyFormat,
     policyEnvironment: options["boundary-policy"],
+    interrupt: interrupt.signal,
   });
   const progress = new ProgressLine(files.length);
   try {
     const results = await runtime.run(files, {
       concurrency,
       onProgress: (event) => {
-        if (event.type === "finished") progress.print(jobLine(event.result), lineOut);
+        if (event.type === "finished" && !interrupt.received) progress.print(jobLine(event.result), lineOut);
         progress.update(event);
       },
     });
     progress.clear();
+    if (interrupt.received) {
+      const finished = results.filter(isDone).length;
+      process.stderr.write(`${interruptedLine(interrupt.received, finished, files.length, "job")}\n`);
+      return exitCodeOf(interrupt.received);
+    }
     lineOut.write(`${summaryLine(results, performance.now() - started, storeDir)}\n`);
     await signLineage(runtime.store, lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

@@ -20,7 +20,7 @@ export function promptsJobs(
   return {
     workflow: PROMPTS_WORKFLOW,
     words: { upload: "manifest", rule: "stage's prompts rule", report: "prompts report" },
-    duplicateDeliveries: false,
+    duplicateDeliveries: true,
     ending: (report) => ({ status: "SUCCEEDED", report }),
     watch: async (source, store) => {
       const jobId = PROMPTS_WORKFLOW.jobIdFor(source);

@@ -17,7 +17,7 @@ import {
   sourceIdentityOf,
 } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
-import { claimJob } from "../claims/job-claim";
+import { claimJob, voicemailRunEnding } from "../claims/job-claim";
 import {
   defineStage,
   type KernelDependencies,
@@ -54,7 +54,7 @@ export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes
     }
     const identity = sourceIdentityOf(input.event);
     const jobId = jobIdFor(identity);
-    const claim = await claimJob(deps.store, deps.executions, {
+    const claim = await claimJob(deps.store, deps.executions, voicemailRunEnding, {
       jobId,
       executionId: input.execution.id,
       source: identity,

@@ -1,8 +1,14 @@
 import { createHash } from "node:crypto";
-import type { ArtifactRef, BadPromptRow, EventClock } from "@voxtrail/core";
-import { promptKeys, promptsJobIdFor, sourceIdentityOf } from "@voxtrail/workflow";
+import type { ArtifactRef, BadPromptRow, DuplicateDelivery, EventClock } from "@voxtrail/core";
+import { promptKeys, promptsJobIdFor, type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
-import { defineStage, type KernelDependencies, type Opening } from "../kernel/stage-definition";
+import { claimJob, promptsRunEnding } from "../claims/job-claim";
+import {
+  defineStage,
+  type KernelDependencies,
+  type Opening,
+  type StageNeeds,
+} from "../kernel/stage-definition";
 import { manifestLines } from "../prompts/manifest-lines";
 import { MAX_PROMPT_TEXT_CHARS, manifestTypeOf, PromptRowValidator } from "../prompts/prompt-rows";
 import { type PreparedPrompts, PreparePromptsInput } from "../prompts/prompt-state";
@@ -19,20 +25,38 @@ interface PreparedBodies {
 }
 
 /**
- * PreparePrompts: streams the manifest (CSV or JSON Lines) line by line, validates every row, and
- * writes the valid rows as `prompts/<jobId>/rows.jsonl` (what the Map reads) and the bad rows,
- * each with its line number and named reason, as `bad-rows.json`. A bad row never stops the
- * others. When both objects already hold exactly what this run would write (a rerun of the same
- * manifest), nothing is written, not even an activity record.
+ * PreparePrompts: first claims the job for this execution, as Ingest claims a voicemail's
+ * (claims/job-claim.ts: a delivery of a manifest whose job another execution runs, or whose
+ * report says every prompt succeeded, returns `{ jobId, duplicate }` and does nothing else; a job
+ * whose last run ended with prompts not done runs again as the next run). Then it streams the
+ * manifest the event named (its version, or the current object while its etag is the event's)
+ * line by line, validates every row, and writes the valid rows as `prompts/<jobId>/rows.jsonl`
+ * (what the Map reads) and the bad rows, each with its line number and named reason, as
+ * `bad-rows.json`. A bad row never stops the others. When both objects already hold exactly what
+ * this run would write (a rerun of the same manifest), nothing is written, not even an activity
+ * record.
  */
-export const preparePromptsStage = defineStage<KernelDependencies>()({
+export const preparePromptsStage = defineStage<StageNeeds<"executions">>()({
   name: "PreparePrompts",
   input: PreparePromptsInput,
   flows: () => [],
-  open: async (input, { deps, clock }): Promise<Opening<PreparedPrompts, PreparedBodies>> => {
+  open: async (
+    input,
+    { deps, clock },
+  ): Promise<Opening<PreparedPrompts | DuplicateDelivery, PreparedBodies>> => {
     const identity = sourceIdentityOf(input.event);
     const jobId = promptsJobIdFor(identity);
-    const bodies = await readManifest(deps, jobId, identity.key);
+    const claim = await claimJob(deps.store, deps.executions, promptsRunEnding, {
+      jobId,
+      executionId: input.execution.id,
+      source: identity,
+      now: deps.now?.() ?? new Date(),
+    });
+    if (!claim.claimed) {
+      deps.logger.info("duplicate delivery: another execution owns this job", { jobId, ...claim.duplicate });
+      return { jobId, done: { jobId, duplicate: claim.duplicate } };
+    }
+    const bodies = await readManifest(deps, jobId, identity);
     clock.mark("manifest.read");
     const rows = await unchangedObject(
       deps.store,
@@ -75,14 +99,21 @@ export const preparePromptsStage = defineStage<KernelDependencies>()({
 });
 
 /**
- * Reads and validates the manifest under `key`, hashing it as it streams.
+ * Reads and validates exactly the manifest the event named (its version, or the current object
+ * only while its etag is the event's: `ObjectChanged` otherwise), hashing it as it streams.
  * The key is S3's (decoded from an S3 event's form encoding), never `detail.object.key`.
  */
-async function readManifest(deps: KernelDependencies, jobId: string, key: string): Promise<PreparedBodies> {
+async function readManifest(
+  deps: KernelDependencies,
+  jobId: string,
+  identity: SourceIdentity,
+): Promise<PreparedBodies> {
+  const { key } = identity;
+  const named = { versionId: identity.versionId, etag: identity.etag };
   const validator = new PromptRowValidator(manifestTypeOf(key), MAX_PROMPT_TEXT_CHARS);
   const hash = createHash("sha256");
   let manifestBytes = 0;
-  const body = await deps.store.get(key);
+  const body = await deps.store.get(key, named);
   async function* hashed() {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       hash.update(chunk);
@@ -97,7 +128,7 @@ async function readManifest(deps: KernelDependencies, jobId: string, key: string
     if (checked?.ok) rowLines.push(`${JSON.stringify(checked.row)}\n`);
     else if (checked) badRows.push(checked.bad);
   }
-  const head = await deps.store.head(key);
+  const head = await deps.store.head(key, named);
   return {
     jobId,
     manifest: {

@@ -10,12 +10,12 @@ export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language"
   input: TranscribeInput,
   flows: (deps) => [{ processor: deps.transcriber.processor, kinds: ["normalized-audio", "transcript"] }],
   open: (job) => ({ jobId: job.jobId, inputs: [job.normalizedAudio], carry: undefined }),
-  run: async (job, { deps, activity, clock, signal }): Promise<TranscribeResult> => {
+  run: async (job, { deps, activity, clock, signal, tmpDir }): Promise<TranscribeResult> => {
     activity.processors.push(deps.transcriber.processor);
     const audio = await deps.store.getBytes(job.normalizedAudio.key);
     activity.measures.audioMs = job.audioMs;
     const transcript = await clock.span("engine", () =>
-      deps.transcriber.transcribe(audio, { language: deps.language, signal }),
+      deps.transcriber.transcribe(audio, { language: deps.language, signal, tmpDir }),
     );
     const key = keys.artifact(job.jobId, ARTIFACT_FILES.transcript);
     const ref = await putJsonArtifact(deps.store, "transcript", key, transcript);

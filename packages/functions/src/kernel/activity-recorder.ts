@@ -14,11 +14,23 @@ import {
   type ServiceJob,
   type StreamDelivery,
   type Timing,
+  VoxtrailError,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { writeLineageSummary } from "../lineage/lineage-summary";
 import { addActivityMetrics } from "../metrics/activity-metrics";
 import { recordedError } from "../recorded-error";
+
+/** Attempt numbers an attempt tries for its record, from the one it opened with, before giving up. */
+const MAX_NUMBERING_TRIES = 20;
+
+/**
+ * Every attempt number an attempt tried for its record was taken by another attempt of the same
+ * step: far more attempts ran at once than any retry policy makes. Not retried.
+ */
+export class ActivityRecordNumbersTaken extends VoxtrailError {
+  readonly retryable = false;
+}
 
 /** What an attempt has read, written and used so far. */
 export interface Activity {
@@ -59,7 +71,10 @@ export interface AttemptScope {
 
 /**
  * One stage attempt's immutable activity record, written once under `lineage/<jobId>/` whether
- * the attempt succeeds or fails. The attempt number counts the stage's earlier records, so retries
+ * the attempt succeeds or fails, and never over another record: it is created only if absent, and
+ * when an attempt that opened at the same time took its number, it takes the next one (linked to
+ * the record before it), up to {@link MAX_NUMBERING_TRIES} numbers, then
+ * `ActivityRecordNumbersTaken`. The attempt number counts the stage's earlier records, so retries
  * by either engine are visible; the record lists the AWS SDK calls the attempt made with the SDK's
  * own retries (`sdkCalls`, collected by the kernel), and the conditions its timings were measured
  * under (first processor, input bytes, jobs in flight when it started, the stage's measures). Its
@@ -122,32 +137,48 @@ export class ActivityRecorder {
       ...(this.jobsInFlight === undefined ? {} : { jobsInFlight: this.jobsInFlight }),
       ...stageConditions,
     };
-    const record: ActivityRecord = {
-      schemaVersion: ACTIVITY_RECORD_VERSION,
-      activityId: randomUUID(),
-      jobId: scope.jobId,
-      stage: scope.recordAs,
-      attempt: this.attempt,
-      startedAt: this.startedAt,
-      endedAt: scope.now().toISOString(),
-      outcome,
-      compute: scope.compute,
-      ...recorded,
-      conditions,
-      ...(delivery ? { delivery } : {}),
-      sideChannels: POINTERS_ONLY,
-      ...(this.sdkCalls.length > 0 ? { sdkCalls: [...this.sdkCalls] } : {}),
-      ...(error === undefined ? {} : { error: recordedError(error) }),
-      ...(this.previousKey === undefined
-        ? {}
-        : { previousRecord: await hashedRecord(scope.store, this.previousKey) }),
-    };
-    if (scope.metrics) addActivityMetrics(scope.metrics, scope.stage, record);
-    await scope.store.put(
-      keys.lineage(scope.jobId, scope.recordAs, this.attempt),
-      `${JSON.stringify(record, null, 2)}\n`,
-      { contentType: "application/json" },
-    );
+    const activityId = randomUUID();
+    const endedAt = scope.now().toISOString();
+    let attempt = this.attempt;
+    let previousKey = this.previousKey;
+    for (let tries = 1; ; tries++) {
+      const record: ActivityRecord = {
+        schemaVersion: ACTIVITY_RECORD_VERSION,
+        activityId,
+        jobId: scope.jobId,
+        stage: scope.recordAs,
+        attempt,
+        startedAt: this.startedAt,
+        endedAt,
+        outcome,
+        compute: scope.compute,
+        ...recorded,
+        conditions,
+        ...(delivery ? { delivery } : {}),
+        sideChannels: POINTERS_ONLY,
+        ...(this.sdkCalls.length > 0 ? { sdkCalls: [...this.sdkCalls] } : {}),
+        ...(error === undefined ? {} : { error: recordedError(error) }),
+        ...(previousKey === undefined
+          ? {}
+          : { previousRecord: await hashedRecord(scope.store, previousKey) }),
+      };
+      const key = keys.lineage(scope.jobId, scope.recordAs, attempt);
+      const written = await scope.store.putIfAbsent(key, `${JSON.stringify(record, null, 2)}\n`, {
+        contentType: "application/json",
+      });
+      if (written) {
+        if (scope.metrics) addActivityMetrics(scope.metrics, scope.stage, record);
+        break;
+      }
+      if (tries === MAX_NUMBERING_TRIES) {
+        throw new ActivityRecordNumbersTaken(
+          `attempts ${this.attempt} to ${attempt} of ${scope.recordAs} were all recorded by other attempts first`,
+        );
+      }
+      // An attempt that opened at the same time took this number: the next one follows its record.
+      previousKey = key;
+      attempt += 1;
+    }
     if (scope.endsJob) await writeLineageSummary(scope.store, scope.jobId, scope.now());
   }
 }

@@ -6,7 +6,7 @@ import type { Activity } from "./activity-recorder";
 /** What the kernel needs of any stage's dependencies (the voicemail and the prompts ones both have it). */
 export type KernelDependencies = Pick<
   StageDependencies,
-  "store" | "logger" | "compute" | "boundaryPolicy" | "metrics" | "now" | "jobsInFlight"
+  "store" | "logger" | "compute" | "boundaryPolicy" | "metrics" | "now" | "jobsInFlight" | "interrupt"
 >;
 
 /**
@@ -22,15 +22,24 @@ export type StageNeeds<K extends keyof StageDependencies> = KernelDependencies &
 export interface Invocation<D> {
   /** The dependencies, with a store that refuses every call once the attempt has run out of time. */
   deps: D;
-  /** Aborted when the attempt runs out of time (or fails): pass it to every provider call. */
+  /** Aborted when the attempt runs out of time, is interrupted, or fails: pass it to every provider call. */
   signal: AbortSignal;
   /** The invocation's clock, `handler.start` marked when the input had been parsed. */
   clock: EventClock;
 }
 
-/** What a recorded attempt's code gets: the invocation, and the activity its record is made of. */
+/**
+ * What an attempt's code gets: the invocation, the activity its record is made of, and its temp
+ * directory.
+ */
 export interface Attempt<D> extends Invocation<D> {
   activity: Activity;
+  /**
+   * The attempt's own temp directory, removed with everything in it when the attempt ends
+   * (succeeded, failed, timed out or interrupted): every temp file the attempt makes goes here;
+   * pass it on to a provider that writes any (`transcribe(wav, { language, signal, tmpDir })`).
+   */
+  tmpDir: string;
 }
 
 /**

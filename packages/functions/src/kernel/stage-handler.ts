@@ -7,10 +7,13 @@ import type { Context } from "aws-lambda";
 import { enforceBoundaries } from "../lineage/boundary-check";
 import { parseInput } from "../middleware/parse-input";
 import { safeErrors } from "../middleware/safe-errors";
-import { attemptOf, stageAttempt } from "../middleware/stage-attempt";
+import { type AttemptState, attemptOf, openAttemptDir, stageAttempt } from "../middleware/stage-attempt";
+import { inAttemptDir } from "../middleware/temp-dirs";
 import { abortableStore } from "./abortable-store";
 import { type Activity, ActivityRecorder } from "./activity-recorder";
 import type { Invocation, KernelDependencies, StageDefinition } from "./stage-definition";
+
+export { openTempDir, removeTempDir, tempRoot } from "../middleware/temp-dirs";
 
 /** A stage's Lambda handler: `(event, context) => result`, as Lambda and the local runtime call it. */
 export type StageHandler<O> = (event: unknown, context: Context) => Promise<O>;
@@ -32,7 +35,14 @@ export const RECORD_BEFORE_DEADLINE_MS = 500;
  * check before `run`; the AWS SDK calls `run` makes, collected into the record; and the deadline
  * from middy's early timeout: {@link RECORD_BEFORE_DEADLINE_MS} before the invocation's end the
  * attempt fails with `StageTimedOut`, its signal aborts (a provider stream stops) and its store
- * refuses every later read and write.
+ * refuses every later read and write. When `deps.interrupt` aborts (the local runtime's, on SIGINT
+ * or SIGTERM), every attempt in flight fails the same way at once, with `AttemptInterrupted`, and
+ * no later invocation begins.
+ *
+ * Each attempt, once opened (its record first, when it has one), has its own temp directory
+ * (`tmpDir`, under {@link tempRoot}: `<jobId>-<recordAs>-<random>`), removed with its content when
+ * the attempt ends, whether it succeeds, fails, times out or is interrupted; every temp file the
+ * attempt makes goes there (the reply spool finds it through the attempt's async context).
  *
  * @example
  * const handler = stageHandler(transcribeStage, deps);
@@ -52,36 +62,40 @@ export function stageHandler<D extends KernelDependencies, I, O, C>(
   return chain
     .use(safeErrors(deps.logger, definition.name))
     .use(parseInput(definition.name, definition.input))
-    .use(stageAttempt())
-    .handler((event, context) =>
-      runStage(definition, deps, event as I, context),
-    ) as unknown as StageHandler<O>;
+    .use(stageAttempt(definition.name, deps.interrupt))
+    .handler((event, context) => {
+      const state = attemptOf(context);
+      return Promise.race([runStage(definition, deps, event as I, state), state.interrupted]);
+    }) as unknown as StageHandler<O>;
 }
 
 async function runStage<D extends KernelDependencies, I, O, C>(
   definition: StageDefinition<D, I, O, C>,
   deps: D,
   input: I,
-  context: Context,
+  state: AttemptState,
 ): Promise<O> {
-  const state = attemptOf(context);
-  const { signal } = state.controller;
+  const { signal, clock } = state;
   const invocation: Invocation<D> = {
     deps: { ...deps, store: abortableStore(deps.store, signal) },
     signal,
-    clock: state.clock,
+    clock,
   };
   const opening = await definition.open(input, invocation);
   deps.logger.appendKeys({ jobId: opening.jobId, ...opening.logKeys });
   if ("done" in opening) return opening.done;
+  const recordAs = opening.recordAs ?? definition.name;
   if (definition.recorded === false) {
-    return definition.run(input, { ...invocation, activity: detachedActivity() }, opening.carry);
+    const tmpDir = await openAttemptDir(state, `${opening.jobId}-${recordAs}`);
+    return inAttemptDir(tmpDir, () =>
+      definition.run(input, { ...invocation, activity: detachedActivity(), tmpDir }, opening.carry),
+    );
   }
   const recorder = await ActivityRecorder.open({
     store: deps.store,
     jobId: opening.jobId,
     stage: definition.name,
-    recordAs: opening.recordAs ?? definition.name,
+    recordAs,
     follows: opening.follows ?? definition.follows ?? [],
     compute: deps.compute,
     inputs: opening.inputs,
@@ -92,12 +106,17 @@ async function runStage<D extends KernelDependencies, I, O, C>(
     startedAt: opening.startedAt,
     failuresOnly: definition.recorded === "failures",
   });
+  // Ended (timed out, interrupted) while its record was opened: it never began, and writes nothing.
+  signal.throwIfAborted();
   state.recorder = recorder;
+  const tmpDir = await openAttemptDir(state, `${opening.jobId}-${recordAs}`);
   const { activity } = recorder;
-  return collectSdkCalls(recorder.sdkCalls, async () => {
-    enforceBoundaries(deps, activity, definition.name, definition.flows(invocation.deps, input));
-    return definition.run(input, { ...invocation, activity }, opening.carry);
-  });
+  return inAttemptDir(tmpDir, () =>
+    collectSdkCalls(recorder.sdkCalls, async () => {
+      enforceBoundaries(deps, activity, definition.name, definition.flows(invocation.deps, input));
+      return definition.run(input, { ...invocation, activity, tmpDir }, opening.carry);
+    }),
+  );
 }
 
 /** The activity of a stage that writes no record: filled like any other, then dropped. */

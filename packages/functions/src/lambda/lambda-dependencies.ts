@@ -11,13 +11,14 @@ import {
   ROLE_SETTING,
   type RoleBuilders,
 } from "@voxtrail/providers";
-import { S3Store } from "@voxtrail/storage";
+import { retentionFrom, S3Store } from "@voxtrail/storage";
 import {
   CARTESIA_SECRET,
   FUNCTION_ENVIRONMENT,
   PIPELINE_METRICS,
   PROVIDER_CHOICES,
   PROVIDER_ENVIRONMENT,
+  RETAINED_PREFIXES,
   selectionFromEnvironment,
 } from "@voxtrail/workflow";
 import type { StageDependencies } from "../dependencies";
@@ -71,7 +72,12 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
     Object.entries(built).map(([role, provider]) => [role, provider ?? notInLambda(role as ProviderRole)]),
   ) as { [K in R]: Providers[K] };
   return {
-    store: new S3Store({ client: new S3Client({}), bucket: required(env, FUNCTION_ENVIRONMENT.bucket) }),
+    store: new S3Store({
+      client: new S3Client({}),
+      bucket: required(env, FUNCTION_ENVIRONMENT.bucket),
+      // Retention on the audit trail alone (records, summaries, digests, erasure records).
+      retention: retentionFrom(env[FUNCTION_ENVIRONMENT.lineageRetention], RETAINED_PREFIXES),
+    }),
     logger: new Logger({ serviceName: PIPELINE_METRICS.service }),
     metrics: new Metrics({
       namespace: PIPELINE_METRICS.namespace,

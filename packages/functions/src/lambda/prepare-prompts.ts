@@ -1,6 +1,11 @@
+import { SFNClient } from "@aws-sdk/client-sfn";
+import { StepFunctionsLiveness } from "../claims/step-functions-liveness";
 import { preparePromptsStage } from "../handlers/prepare-prompts";
 import { lambdaDependencies } from "./lambda-dependencies";
 import { lambdaHandler } from "./lambda-handler";
 
-/** Lambda entry point of PreparePrompts: no provider. */
-export const handler = lambdaHandler(preparePromptsStage, (env) => lambdaDependencies(env));
+/** Lambda entry point of PreparePrompts: no provider; a claim asks Step Functions whether its owner still runs. */
+export const handler = lambdaHandler(preparePromptsStage, async (env) => ({
+  ...(await lambdaDependencies(env)),
+  executions: new StepFunctionsLiveness(new SFNClient({})),
+}));

@@ -1,10 +1,11 @@
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { BadPromptRow, PromptRow } from "@voxtrail/core";
-import { promptKeys } from "@voxtrail/workflow";
+import { keys, promptKeys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { preparePromptsStage } from "../../src/handlers/prepare-prompts";
+import type { PreparedPrompts } from "../../src/prompts/prompt-state";
 import { invoke, testDependencies } from "../stage-dependencies";
 
 const ROWS = 100_000;
@@ -27,13 +28,16 @@ function manifest(): string {
   return `${lines.join("\n")}\n`;
 }
 
-function objectCreated(bucket: string, key: string, etag: string) {
+function objectCreated(bucket: string, key: string, etag: string, versionId?: string) {
   return {
     event: {
       source: "aws.s3" as const,
       "detail-type": "Object Created" as const,
       time: "2026-11-30T00:00:00Z",
-      detail: { bucket: { name: bucket }, object: { key, etag } },
+      detail: {
+        bucket: { name: bucket },
+        object: { key, etag, ...(versionId === undefined ? {} : { "version-id": versionId }) },
+      },
     },
     execution: {
       id: "arn:aws:states:local:000000000000:execution:test:1",
@@ -50,7 +54,7 @@ describe("preparePrompts on a 100,000-row manifest", () => {
     const stored = await deps.store.put(key, manifest(), { contentType: "text/csv" });
     const input = objectCreated(deps.store.bucket, key, stored.etag ?? "");
 
-    const prepared = await invoke(preparePromptsStage, deps, input);
+    const prepared = (await invoke(preparePromptsStage, deps, input)) as PreparedPrompts;
 
     expect(prepared.rowCount).toBe(ROWS - BAD_LINES.size);
     expect(prepared.badRowCount).toBe(BAD_LINES.size);
@@ -87,9 +91,71 @@ describe("preparePrompts on a 100,000-row manifest", () => {
     // Preparing the same manifest again writes nothing: same pointers, no new record, same files.
     const rowsFile = fileURLToPath(deps.store.uri(prepared.rows.key));
     const before = (await stat(rowsFile)).mtimeMs;
-    const again = await invoke(preparePromptsStage, deps, input);
+    const again = (await invoke(preparePromptsStage, deps, input)) as PreparedPrompts;
     expect(again.rows).toEqual(prepared.rows);
     expect(await deps.store.list(`lineage/${prepared.jobId}/`)).toEqual(records);
     expect((await stat(rowsFile)).mtimeMs).toBe(before);
   }, 120_000);
+});
+
+describe("preparePrompts reads exactly the manifest its event named", () => {
+  const first = "id,text\np1,Press one.\np2,Press two.\n";
+  const second = "id,text\nq1,Something else.\n";
+
+  it("by its version id, though the key was overwritten since", async () => {
+    const { deps } = await testDependencies();
+    const key = promptKeys.incomingManifest("menu.csv");
+    const named = await deps.store.put(key, first, { contentType: "text/csv" });
+    await deps.store.put(key, second, { contentType: "text/csv" });
+    const input = objectCreated(deps.store.bucket, key, named.etag ?? "", named.versionId);
+
+    const prepared = (await invoke(preparePromptsStage, deps, input)) as PreparedPrompts;
+
+    expect(prepared.manifest).toMatchObject({ key, sha256: named.sha256, bytes: named.bytes });
+    expect(prepared.rowCount).toBe(2);
+    const rows = (await deps.store.getBytes(prepared.rows.key)).toString("utf8");
+    expect(rows).toContain('"id":"p1"');
+    expect(rows).not.toContain('"id":"q1"');
+  });
+
+  it("by its etag without a version id: ObjectChanged once the key holds another upload", async () => {
+    const { deps } = await testDependencies();
+    const key = promptKeys.incomingManifest("menu.csv");
+    const named = await deps.store.put(key, first, { contentType: "text/csv" });
+    await deps.store.put(key, second, { contentType: "text/csv" });
+
+    const prepare = invoke(
+      preparePromptsStage,
+      deps,
+      objectCreated(deps.store.bucket, key, named.etag ?? ""),
+    );
+
+    await expect(prepare).rejects.toMatchObject({ name: "ObjectChanged" });
+  });
+});
+
+describe("preparePrompts claims the job before any work", () => {
+  it("answers a second execution while the first runs as a duplicate, and writes nothing", async () => {
+    const key = promptKeys.incomingManifest("menu.csv");
+    const running = new Set(["arn:aws:states:local:000000000000:execution:test:1"]);
+    const { deps } = await testDependencies({
+      executions: { isRunning: async (executionId) => running.has(executionId) },
+    });
+    const stored = await deps.store.put(key, "id,text\np1,Press one.\n", { contentType: "text/csv" });
+    const input = objectCreated(deps.store.bucket, key, stored.etag ?? "", stored.versionId);
+    const prepared = (await invoke(preparePromptsStage, deps, input)) as PreparedPrompts;
+    const before = await deps.store.list("");
+
+    const again = await invoke(preparePromptsStage, deps, {
+      ...input,
+      execution: { ...input.execution, id: "arn:aws:states:local:000000000000:execution:test:2" },
+    });
+
+    expect(again).toEqual({
+      jobId: prepared.jobId,
+      duplicate: { reason: "in-progress", executionId: input.execution.id, run: 1 },
+    });
+    expect(await deps.store.list("")).toEqual(before);
+    expect(await deps.store.list(keys.claimPrefix(prepared.jobId))).toEqual([keys.claim(prepared.jobId, 1)]);
+  });
 });

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { mapLimit, ObjectNotFound, type ObjectStore, VoxtrailError } from "@voxtrail/core";
-import { keys } from "@voxtrail/workflow";
+import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import { z } from "zod";
 import type { DigestSigner } from "./digest-signer";
 
 /** Prefix of the lineage digests and their `.sig` objects. */
-export const LINEAGE_DIGESTS_PREFIX = "lineage-digests/";
+export const LINEAGE_DIGESTS_PREFIX = KEY_FOLDERS.lineageDigests;
 
 /**
  * A signed digest of lineage summaries, on the model of CloudTrail's digest files: for each job

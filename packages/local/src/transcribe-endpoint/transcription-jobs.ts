@@ -1,5 +1,6 @@
 import { normalizeForTranscription } from "@voxtrail/audio";
 import { InvalidAudio, type ObjectStore, type Transcriber } from "@voxtrail/core";
+import { openTempDir, removeTempDir } from "@voxtrail/functions";
 import type { TranscribeEndpointFaults } from "./faults";
 import { ServiceError } from "./json-protocol";
 import { transcribeOutputDocument } from "./transcribe-output-document";
@@ -114,7 +115,7 @@ export class TranscriptionJobs {
     try {
       if (this.faults.failJobsWith !== undefined) throw new JobFailure(this.faults.failJobsWith);
       const { wav } = normalizeForTranscription(await this.store.getBytes(mediaKey));
-      const transcript = await this.transcriber.transcribe(wav, { language: job.LanguageCode });
+      const transcript = await this.#transcribe(wav, job.LanguageCode);
       const document = transcribeOutputDocument(job.TranscriptionJobName, this.accountId, transcript);
       await this.store.put(outputKey, JSON.stringify(document), { contentType: "application/json" });
       job.Transcript = { TranscriptFileUri: this.store.uri(outputKey) };
@@ -129,6 +130,19 @@ export class TranscriptionJobs {
             : "Internal failure";
     }
     job.CompletionTime = Date.now() / 1000;
+  }
+
+  /**
+   * Runs the recogniser with its temp files in a new directory under the process's temp root,
+   * removed when it ends (if this process is cut off first, when it exits).
+   */
+  async #transcribe(wav: Uint8Array, language: string) {
+    const tmpDir = await openTempDir("transcription-job");
+    try {
+      return await this.transcriber.transcribe(wav, { language, tmpDir });
+    } finally {
+      await removeTempDir(tmpDir);
+    }
   }
 
   #job(name: unknown): TranscriptionJob {

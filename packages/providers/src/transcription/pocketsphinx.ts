@@ -84,11 +84,14 @@ export class PocketsphinxTranscriber implements Transcriber {
 
   /**
    * Transcribes a 16 kHz WAV file (mono 16-bit PCM, as `normalizeForTranscription` writes; other
-   * encodings at 16 kHz are converted). `language` must be English (`en`, `en-US`, ...).
+   * encodings at 16 kHz are converted). `language` must be English (`en`, `en-US`, ...). The
+   * recogniser's input and logs are written to a new directory under `tmpDir` (the stage attempt's),
+   * removed when the call ends; without `tmpDir` (a caller outside the stage kernel, e.g. a test),
+   * under the OS temp directory.
    */
   async transcribe(
     wav16k: Uint8Array,
-    options: { language: string; signal?: AbortSignal },
+    options: { language: string; signal?: AbortSignal; tmpDir?: string },
   ): Promise<Transcript> {
     if (!/^en(-|$)/i.test(options.language)) {
       throw new TranscriptionFailed(
@@ -104,6 +107,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     const words = await this.#recognise(
       writeWav(TRANSCRIPTION_FORMAT, encodeSamples(samples, "pcm_s16le")),
       isNarrowband(samples),
+      options.tmpDir ?? tmpdir(),
       options.signal,
     );
     return {
@@ -115,9 +119,14 @@ export class PocketsphinxTranscriber implements Transcriber {
     };
   }
 
-  async #recognise(wav: Uint8Array, narrowband: boolean, signal?: AbortSignal): Promise<TranscriptWord[]> {
+  async #recognise(
+    wav: Uint8Array,
+    narrowband: boolean,
+    parent: string,
+    signal?: AbortSignal,
+  ): Promise<TranscriptWord[]> {
     const deadline = Date.now() + this.#timeoutMs;
-    const dir = await mkdtemp(join(tmpdir(), "voxtrail-pocketsphinx-"));
+    const dir = await mkdtemp(join(parent, "voxtrail-pocketsphinx-"));
     try {
       const input = join(dir, "input.wav");
       await writeFile(input, wav);
