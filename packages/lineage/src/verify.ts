@@ -84,9 +84,12 @@ export interface VerifyOptions {
  * the hash its producer recorded, each input of each successful attempt against what the attempt
  * that produced it wrote, each report's artifacts against the lineage, and that every object under
  * `artifacts/` and `reports/` was written by a recorded attempt. Erased jobs are checked against
- * their erasure record instead: every erased object must be gone. Each job's lineage summary must
- * copy exactly the records the graph was built from: a summary that disagrees is a
- * `summary-mismatch`. A graph read from summaries is refused with `VerifyNeedsRecords`.
+ * their erasure record instead: every erased version must be gone. Every record's chain link and
+ * every summary's record hashes must match the records (`checkChain`, `checkSummaryHashes`), and
+ * each summary must copy exactly the records the graph was built from (else `summary-mismatch`).
+ * With `trustedKeys`, the signed digests and what they signed are checked too
+ * (`verifyDigests`, `checkSignedCoverage`). A graph read from summaries is refused with
+ * `VerifyNeedsRecords`.
  *
  * @example
  * const result = await verify(store, LineageGraph.of(await readLineage(store)));
