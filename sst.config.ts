@@ -25,6 +25,7 @@ export default $config({
     const { prompts } = await import("./stacks/prompts");
     const { observability } = await import("./stacks/observability");
     const { stageParameter } = await import("./stacks/stage-parameter");
+    const { lineageSigning } = await import("./stacks/lineage-signing");
     const { config } = loadStageConfig($app.stage, $cli.paths.root);
     const { bucket } = storage(config);
     const sonic = sonicEndpoint(config);
@@ -32,6 +33,7 @@ export default $config({
     const { stateMachine, outcomeBus, functions } = pipeline({ bucket, settings });
     const batch = voicemailBatch({ bucket, config, settings, voicemailStateMachine: stateMachine });
     const ivr = prompts({ bucket, config, settings, outcomeBusArn: outcomeBus.arn });
+    const signing = lineageSigning({ bucket, settings });
     const { dashboard, topic } = observability({
       config,
       stateMachine,
@@ -44,6 +46,7 @@ export default $config({
       voicemailStateMachine: stateMachine,
       promptsStateMachine: ivr.stateMachine,
       batchStateMachine: batch.stateMachine,
+      lineageSigningKey: signing.key,
     });
     return {
       bucket: bucket.name,
@@ -55,6 +58,7 @@ export default $config({
       dashboard: dashboard.dashboardName,
       alarmTopic: topic.arn,
       stageParameter: parameter.name,
+      lineageSigningKey: signing.key.arn,
     };
   },
 });

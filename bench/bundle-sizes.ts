@@ -32,10 +32,14 @@ export const HEAVY_PACKAGES = [...PROVIDER_PACKAGES, "zod", "sst"] as const;
 /** One of {@link HEAVY_PACKAGES}. */
 export type HeavyPackage = (typeof HEAVY_PACKAGES)[number];
 
-/** Every Lambda function with its entry file, as the workflows name them (relative to the repository). */
+/**
+ * Every Lambda function with its entry file, as the workflows and stacks/lineage-signing.ts name
+ * them (relative to the repository).
+ */
 export const FUNCTION_ENTRIES: readonly { fn: BundledFunction; entry: string }[] = [
   ...Object.entries(VOICEMAIL_WORKFLOW.entryFiles),
   ...Object.entries(PROMPTS_WORKFLOW.entryFiles),
+  ["lineageSigner", "sign-lineage"],
 ].map(([fn, file]) => ({ fn: fn as BundledFunction, entry: `packages/functions/src/lambda/${file}.ts` }));
 
 // sst puts a banner like this one on every ESM function bundle so that the CommonJS code bundled in it

@@ -8,14 +8,19 @@ export const PROVIDER_PACKAGES = [
   "@aws-sdk/client-bedrock-runtime",
   "@aws-sdk/client-sagemaker-runtime",
   "@aws-sdk/client-transcribe",
+  "@aws-sdk/client-kms",
+  "@aws-sdk/client-datazone",
   "@cartesia/cartesia-js",
 ] as const;
 
 /** One of {@link PROVIDER_PACKAGES}. */
 export type ProviderPackage = (typeof PROVIDER_PACKAGES)[number];
 
-/** Every Lambda function of the voicemail and prompts workflows. */
-export type BundledFunction = FunctionOf<typeof VOICEMAIL_WORKFLOW> | FunctionOf<typeof PROMPTS_WORKFLOW>;
+/** Every Lambda function of the stage: the voicemail and prompts workflows', and the lineage signer. */
+export type BundledFunction =
+  | FunctionOf<typeof VOICEMAIL_WORKFLOW>
+  | FunctionOf<typeof PROMPTS_WORKFLOW>
+  | "lineageSigner";
 
 const S3 = "@aws-sdk/client-s3";
 const SFN = "@aws-sdk/client-sfn";
@@ -23,6 +28,7 @@ const EVENTBRIDGE = "@aws-sdk/client-eventbridge";
 const BEDROCK = "@aws-sdk/client-bedrock-runtime";
 const SAGEMAKER = "@aws-sdk/client-sagemaker-runtime";
 const TRANSCRIBE = "@aws-sdk/client-transcribe";
+const KMS = "@aws-sdk/client-kms";
 const CARTESIA = "@cartesia/cartesia-js";
 
 /**
@@ -46,6 +52,8 @@ export const STAGE_PROVIDERS: Readonly<Record<BundledFunction, readonly Provider
   preparePrompts: [S3, SFN],
   recordPromptFailure: [S3],
   writePromptsReport: [S3],
+  // Reads summaries and writes digests; signs with the stage's KMS key.
+  lineageSigner: [S3, KMS],
 };
 
 /** How `fn`'s bundled `packages` differ from {@link STAGE_PROVIDERS}: providers beyond it, and missing. */

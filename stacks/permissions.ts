@@ -238,27 +238,7 @@ export interface PermissionTargets {
  */
 export function stagePermissions(fn: DeployedFunction, target: PermissionTargets): IamStatement[] {
   const access = FUNCTION_ACCESS[fn];
-  const object = (pattern: string) => `arn:${target.partition}:s3:::${target.bucket}/${pattern}`;
-  const statements: IamStatement[] = [
-    { actions: ["s3:GetObject"], resources: access.reads.map(object) },
-    { actions: ["s3:PutObject"], resources: access.writes.map(object) },
-  ];
-  if (access.readsVersions && access.readsVersions.length > 0) {
-    statements.push({ actions: ["s3:GetObjectVersion"], resources: access.readsVersions.map(object) });
-  }
-  const retained = access.writes.filter((pattern) =>
-    RETAINED_PREFIXES.some((prefix) => pattern.startsWith(prefix)),
-  );
-  if (target.retainsLineage && retained.length > 0) {
-    statements.push({ actions: ["s3:PutObjectRetention"], resources: retained.map(object) });
-  }
-  if (access.lists.length > 0) {
-    statements.push({
-      actions: ["s3:ListBucket"],
-      resources: [`arn:${target.partition}:s3:::${target.bucket}`],
-      conditions: [{ test: "StringLike", variable: "s3:prefix", values: access.lists }],
-    });
-  }
+  const statements = objectStatements(access, target);
   if (access.describesVoicemailExecutions) {
     statements.push({
       actions: ["states:DescribeExecution"],
@@ -305,6 +285,97 @@ export function stagePermissions(fn: DeployedFunction, target: PermissionTargets
     statements.push(...transcriptionJobStatements(target));
   }
   return statements.filter((s) => s.resources.length > 0);
+}
+
+/** The bucket's part of a function's access, and where its statements point. */
+type ObjectAccess = Pick<StageAccess, "reads" | "writes" | "lists" | "readsVersions">;
+type ObjectTargets = Pick<PermissionTargets, "partition" | "bucket" | "retainsLineage">;
+
+/**
+ * The S3 statements of `access`: GetObject, PutObject, GetObjectVersion, PutObjectRetention on
+ * what it writes under `RETAINED_PREFIXES` when the bucket has Object Lock, and ListBucket
+ * conditioned on the prefixes it lists. Statements that would name nothing are left out.
+ */
+function objectStatements(access: ObjectAccess, target: ObjectTargets): IamStatement[] {
+  const object = (pattern: string) => `arn:${target.partition}:s3:::${target.bucket}/${pattern}`;
+  const statements: IamStatement[] = [
+    { actions: ["s3:GetObject"], resources: access.reads.map(object) },
+    { actions: ["s3:PutObject"], resources: access.writes.map(object) },
+  ];
+  if (access.readsVersions && access.readsVersions.length > 0) {
+    statements.push({ actions: ["s3:GetObjectVersion"], resources: access.readsVersions.map(object) });
+  }
+  const retained = access.writes.filter((pattern) =>
+    RETAINED_PREFIXES.some((prefix) => pattern.startsWith(prefix)),
+  );
+  if (target.retainsLineage && retained.length > 0) {
+    statements.push({ actions: ["s3:PutObjectRetention"], resources: retained.map(object) });
+  }
+  if (access.lists.length > 0) {
+    statements.push({
+      actions: ["s3:ListBucket"],
+      resources: [`arn:${target.partition}:s3:::${target.bucket}`],
+      conditions: [{ test: "StringLike", variable: "s3:prefix", values: access.lists }],
+    });
+  }
+  return statements.filter((s) => s.resources.length > 0);
+}
+
+/**
+ * What the lineage signer (packages/functions/src/lambda/sign-lineage.ts, `writeDigest`) does in
+ * the bucket: list and read every job summary (a HEAD for its hash; a summary deleted since it was
+ * listed is a probe, hence the list grant on the whole prefix), list and read the digests to chain
+ * to the latest, and write the next digest and its `.sig` (retained, as lineage is).
+ */
+export const LINEAGE_SIGNER_ACCESS: ObjectAccess = {
+  reads: [`${keys.lineageSummaries}*`, `${KEY_FOLDERS.lineageDigests}*`],
+  writes: [`${KEY_FOLDERS.lineageDigests}*`],
+  lists: [`${keys.lineageSummaries}*`, `${KEY_FOLDERS.lineageDigests}*`],
+};
+
+/** Where the lineage signer's permissions point. */
+export interface SignerTargets extends ObjectTargets {
+  /** The stage's signing key (`aws.kms.Key`, ECC_NIST_P256 for SIGN_VERIFY), by ARN. */
+  signingKeyArn: string;
+}
+
+/**
+ * The lineage signer's statements: {@link LINEAGE_SIGNER_ACCESS} in the bucket, and on the stage's
+ * signing key alone `kms:Sign` (the digest's signature) and `kms:GetPublicKey` (the key's
+ * fingerprint, which every digest names), the two KMS calls `KmsSigner` makes. Both take resource
+ * type `key` (Service Authorization Reference, "Actions, resources, and condition keys for AWS Key
+ * Management Service"). The key's own policy is KMS's default, which lets IAM policies of the
+ * account grant its use.
+ *
+ * @example
+ * lineageSignerPermissions({ partition: "aws", bucket: "b", signingKeyArn: "arn:aws:kms:eu-west-1:123456789012:key/1234abcd-…" });
+ */
+export function lineageSignerPermissions(target: SignerTargets): IamStatement[] {
+  return [
+    ...objectStatements(LINEAGE_SIGNER_ACCESS, target),
+    { actions: ["kms:Sign", "kms:GetPublicKey"], resources: [target.signingKeyArn] },
+  ];
+}
+
+/**
+ * The key policy KMS gives a key created without one ("Default key policy", AWS KMS Developer
+ * Guide), written out so it is reviewed with the stacks: it lets the account's IAM policies grant
+ * the key's use (KMS honours an IAM policy only where the key policy says so), so the signer's role
+ * is the one role of the stage granted `kms:Sign` on it (stacks/permissions.ts).
+ */
+export function accountKeyPolicy(scope: ArnScope) {
+  return {
+    Version: "2012-10-17",
+    Statement: [
+      {
+        Sid: "Enable IAM User Permissions",
+        Effect: "Allow",
+        Principal: { AWS: `arn:${scope.partition}:iam::${scope.account}:root` },
+        Action: "kms:*",
+        Resource: "*",
+      },
+    ],
+  };
 }
 
 /** Amazon Transcribe's output document of any job: the service writes it, the read step reads it. */

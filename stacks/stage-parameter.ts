@@ -6,18 +6,20 @@ import { type StageResources, stageParameterName } from "../packages/workflow/sr
  * machine without the deploy's outputs. A plain String: it holds names and ARNs, no secret.
  *
  * @example
- * stageParameter({ bucket, voicemailStateMachine, promptsStateMachine, batchStateMachine });
+ * stageParameter({ bucket, voicemailStateMachine, promptsStateMachine, batchStateMachine, lineageSigningKey });
  */
 export function stageParameter({
   bucket,
   voicemailStateMachine,
   promptsStateMachine,
   batchStateMachine,
+  lineageSigningKey,
 }: {
   bucket: sst.aws.Bucket;
   voicemailStateMachine: aws.sfn.StateMachine;
   promptsStateMachine: aws.sfn.StateMachine;
   batchStateMachine: aws.sfn.StateMachine;
+  lineageSigningKey: aws.kms.Key;
 }) {
   const region = aws.getRegionOutput().region;
   return new aws.ssm.Parameter("StageResources", {
@@ -25,8 +27,15 @@ export function stageParameter({
     type: "String",
     description: `Resources of the voxtrail stage ${$app.stage}`,
     value: $util
-      .all([region, bucket.name, voicemailStateMachine.arn, promptsStateMachine.arn, batchStateMachine.arn])
-      .apply(([region, bucketName, voicemailArn, promptsArn, batchArn]) => {
+      .all([
+        region,
+        bucket.name,
+        voicemailStateMachine.arn,
+        promptsStateMachine.arn,
+        batchStateMachine.arn,
+        lineageSigningKey.arn,
+      ])
+      .apply(([region, bucketName, voicemailArn, promptsArn, batchArn, signingKeyArn]) => {
         const resources: StageResources = {
           stage: $app.stage,
           region,
@@ -34,6 +43,7 @@ export function stageParameter({
           voicemailStateMachineArn: voicemailArn,
           promptsStateMachineArn: promptsArn,
           batchStateMachineArn: batchArn,
+          lineageSigningKeyArn: signingKeyArn,
         };
         return JSON.stringify(resources);
       }),

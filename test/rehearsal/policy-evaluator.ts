@@ -47,11 +47,19 @@ export class PolicyEvaluator {
   readonly #account: string;
   readonly #bucketArn: string;
   readonly #bucketPolicy: PolicyDocument | undefined;
+  readonly #keyPolicies: ReadonlyMap<string, PolicyDocument>;
 
-  constructor(options: { account: string; bucket: string; bucketPolicy: PolicyDocument | undefined }) {
+  constructor(options: {
+    account: string;
+    bucket: string;
+    bucketPolicy: PolicyDocument | undefined;
+    /** Each KMS key's key policy, by key ARN: KMS honours IAM policies only where its key policy says so. */
+    keyPolicies?: Record<string, PolicyDocument>;
+  }) {
     this.#account = options.account;
     this.#bucketArn = `arn:aws:s3:::${options.bucket}`;
     this.#bucketPolicy = options.bucketPolicy && normalizedPrincipals(options.bucketPolicy);
+    this.#keyPolicies = new Map(Object.entries(options.keyPolicies ?? {}));
   }
 
   /** IAM's decision on `request`. */
@@ -65,11 +73,12 @@ export class PolicyEvaluator {
     };
     const onBucket =
       request.resource === this.#bucketArn || request.resource.startsWith(`${this.#bucketArn}/`);
+    const resourcePolicy = onBucket ? this.#bucketPolicy : this.#keyPolicies.get(request.resource);
     const simulation: Simulation = {
       identityPolicies: request.role.policies.map((p) => ({ name: p.name, policy: p.document })),
       serviceControlPolicies: [],
       resourceControlPolicies: [],
-      ...(onBucket && this.#bucketPolicy ? { resourcePolicy: this.#bucketPolicy } : {}),
+      ...(resourcePolicy ? { resourcePolicy } : {}),
       request: {
         principal,
         action: request.action,
@@ -100,9 +109,13 @@ export class PolicyEvaluator {
             : "no identity-based policy allows the action",
       };
     }
-    const grant = getGrantReasons(result.result.analysis)[0];
+    // The role's own statement when one grants it (a key policy that trusts the account grants
+    // alongside it); a resource policy's only when none does.
+    const grants = getGrantReasons(result.result.analysis);
+    const grant = grants.find((g) => g.policyType !== "resource") ?? grants[0];
     if (!grant) return { ...base, allowed: true };
-    const policy = grant.policyType === "resource" ? "bucket policy" : grant.policyIdentifier;
+    const policy =
+      grant.policyType === "resource" ? (onBucket ? "bucket policy" : "key policy") : grant.policyIdentifier;
     return {
       ...base,
       allowed: true,

@@ -8,7 +8,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
-import type { StageHandler } from "@voxtrail/functions";
+import type { DigestRun, StageHandler } from "@voxtrail/functions";
 import {
   BUNDLED_RECORDS_FILE,
   BUNDLED_VOICEMAILS_DIR,
@@ -37,6 +37,8 @@ import {
 import { FunctionHost } from "./function-host";
 import { type Decision, PolicyEvaluator } from "./policy-evaluator";
 import { taskHandlers } from "./service-integrations";
+import { signedDigest } from "./signed-digest";
+import { deployKeys } from "./signing-keys";
 import { REJECTED_VOICE_ID, startSonicStandIn } from "./sonic-stand-in";
 import type { StagePlan } from "./stage-plan";
 import { RehearsalExecutions, startStepFunctionsStandIn } from "./step-functions-stand-in";
@@ -57,6 +59,7 @@ const WAIT_MS = 500;
 /** The workflows a rehearsal can run, in the order it runs them. */
 export const WORKFLOWS = [
   "voicemail",
+  "lineageDigest",
   "duplicate",
   "duplicateWhileRunning",
   "invalidAudio",
@@ -136,6 +139,7 @@ export class Rehearsal {
   /** Each Distributed Map execution's item results, by execution ARN. */
   readonly #items = new Map<string, unknown[]>();
   #setup!: S3Client;
+  #motoEndpoint = "";
   #workflow: Workflow | undefined;
   #runs = 0;
 
@@ -148,11 +152,13 @@ export class Rehearsal {
       account: plan.account,
       bucket: plan.bucket,
       bucketPolicy: plan.bucketPolicy,
+      keyPolicies: Object.fromEntries(plan.keys.map((key) => [key.arn, key.policy])),
     });
   }
 
   static async start(options: RehearsalOptions): Promise<Rehearsal> {
-    const rehearsal = new Rehearsal(options.plan, options.log ?? (() => undefined));
+    const plan = await deployKeys(options.plan, options.motoEndpoint);
+    const rehearsal = new Rehearsal(plan, options.log ?? (() => undefined));
     try {
       await rehearsal.#standUp(options);
     } catch (error) {
@@ -173,6 +179,7 @@ export class Rehearsal {
       s3: options.motoEndpoint,
       events: options.motoEndpoint,
       ssm: options.motoEndpoint,
+      kms: options.motoEndpoint,
       states: stepFunctions.url,
       sagemaker: sonic.url,
     };
@@ -237,6 +244,7 @@ export class Rehearsal {
         `SageMaker endpoint ${plan.sonicEndpoint} -> ${sonic.url} (flite behind Sonic's wire format, not Sonic); boundary stays aws-account`,
       );
     }
+    this.#motoEndpoint = options.motoEndpoint;
     const hosts = this.#hosts;
     for (const fn of plan.functions) {
       const host = new FunctionHost(
@@ -322,6 +330,12 @@ export class Rehearsal {
     for (const workflow of workflows) {
       this.log(`${workflow}: running`);
       this.#workflow = workflow;
+      if (workflow === "lineageDigest") {
+        const run = await this.#runSchedules();
+        runs.push(run);
+        this.log(`${workflow}: ${run.outcome} (expected ${run.expected})`);
+        continue;
+      }
       let event: unknown;
       switch (workflow) {
         case "voicemail":
@@ -404,6 +418,54 @@ export class Rehearsal {
   }
 
   /**
+   * EventBridge Scheduler: each schedule invokes its function with its input, as the schedule's
+   * role (`lambda:InvokeFunction`), as its hour comes. The lineage signer's run is then checked as
+   * an auditor would: the digest it wrote verifies with the key's public half from KMS.
+   */
+  async #runSchedules(): Promise<WorkflowRun> {
+    const expected = EXPECTED_OUTCOMES.lineageDigest;
+    const outcomes: string[] = [];
+    for (const schedule of this.plan.schedules) {
+      const decision = await this.#evaluator.authorize({
+        role: schedule.role,
+        action: "lambda:InvokeFunction",
+        resource: schedule.targetArn,
+      });
+      this.#recordDecisions(
+        `schedule ${schedule.logicalName}`,
+        "scheduler",
+        "target: lambda:InvokeFunction",
+        [decision],
+      );
+      const host = this.#hosts.get(schedule.targetArn);
+      if (!decision.allowed || !host) {
+        outcomes.push(`NOT_STARTED ${decision.allowed ? "no function" : "AccessDenied"}`);
+        continue;
+      }
+      try {
+        const run = (await host.invoke(schedule.input)) as DigestRun;
+        outcomes.push(await signedDigest(run, { plan: this.plan, motoEndpoint: this.#motoEndpoint }));
+      } catch (error) {
+        const { name, message } = error as Error;
+        outcomes.push(`FAILED ${name}: ${message}`);
+      }
+    }
+    const outcome = outcomes.sort().join(" + ") || "NOT_STARTED no schedule";
+    return {
+      workflow: "lineageDigest",
+      stateMachine: "-",
+      status: outcome.startsWith("SUCCEEDED")
+        ? "SUCCEEDED"
+        : outcome.startsWith("FAILED")
+          ? "FAILED"
+          : "NOT_STARTED",
+      expected,
+      ok: meets(outcome, expected),
+      outcome,
+    };
+  }
+
+  /**
    * Takes statement `index` (1-based) of the role's policy `policy` away until the returned
    * function puts it back: the next runs are authorized without it.
    */
@@ -413,6 +475,7 @@ export class Rehearsal {
       .concat(
         this.plan.stateMachines.map((m) => m.role),
         this.plan.rules.map((r) => r.role),
+        this.plan.schedules.map((s) => s.role),
       )
       .find((r) => r.logicalName === statement.role);
     const document = role?.policies.find((p) => p.name === statement.policy)?.document;
@@ -596,10 +659,13 @@ const PROMPTS_MANIFEST = [
  * allows for caller audio; dev's, Cartesia Ink, is a third party, which dev's allows); a delivery
  * of the same upload again is a duplicate, after the first run or during it; a file that is not
  * audio fails in Ingest, and the failure recorder records it; the batch's voicemail is a duplicate
- * of the first, and its missing key fails its item, not the batch.
+ * of the first, and its missing key fails its item, not the batch. The hourly lineage signer, its
+ * hour come after the first voicemail, writes a digest whose signature verifies with its KMS key's
+ * public half.
  */
 const EXPECTED_OUTCOMES: Record<Workflow, string> = {
   voicemail: "SUCCEEDED",
+  lineageDigest: "SUCCEEDED signed",
   duplicate: "SUCCEEDED duplicate",
   duplicateWhileRunning: "SUCCEEDED + SUCCEEDED duplicate",
   invalidAudio: "FAILED IngestFailed: InvalidAudio",

@@ -161,6 +161,20 @@ describe("IAM actions of the requests the pipeline sends", () => {
     ).toThrow(UnmappedRequest);
   });
 
+  it("maps the lineage signer's KMS calls to kms:Sign and kms:GetPublicKey on the key's ARN, by ARN or id, never an alias", () => {
+    const arn = "arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+    expect(json("kms", "TrentService.Sign", { KeyId: arn, Message: "AA==" })).toEqual({
+      service: "kms",
+      operation: "Sign",
+      permissions: [{ action: "kms:Sign", resource: arn }],
+    });
+    expect(
+      json("kms", "TrentService.GetPublicKey", { KeyId: "1234abcd-12ab-34cd-56ef-1234567890ab" }).permissions,
+    ).toEqual([{ action: "kms:GetPublicKey", resource: arn }]);
+    expect(() => json("kms", "TrentService.Sign", { KeyId: "alias/lineage" })).toThrow(UnmappedRequest);
+    expect(() => json("kms", "TrentService.Decrypt", { KeyId: arn })).toThrow(/no IAM mapping/);
+  });
+
   it("refuses to map what it does not know, so no call is waved through", () => {
     expect(() => json("states", "AWSStepFunctions.DeleteStateMachine", {})).toThrow(/no IAM mapping/);
     expect(() => s3("POST", "/b?delete")).toThrow(UnmappedRequest);

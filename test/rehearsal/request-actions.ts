@@ -74,6 +74,8 @@ export function requestActions(service: string, request: WireRequest, scope: Arn
       return bedrockRuntimeActions(request, scope);
     case "transcribe":
       return transcribeActions(request, scope);
+    case "kms":
+      return kmsActions(request, scope);
     default:
       throw new UnmappedRequest(`no IAM mapping for the ${service} service`);
   }
@@ -304,4 +306,28 @@ function transcribeActions(request: WireRequest, scope: ArnScope): RequestAction
     default:
       throw new UnmappedRequest(`no IAM mapping for transcribe ${target || "(no X-Amz-Target)"}`);
   }
+}
+
+/**
+ * AWS KMS (JSON 1.1, `X-Amz-Target: TrentService.<Operation>`): the lineage signer's `Sign` and
+ * `GetPublicKey`, each `kms:<Operation>` on the key (resource type `key`,
+ * `arn:${Partition}:kms:${Region}:${Account}:key/${KeyId}`; Service Authorization Reference for
+ * AWS KMS). The key is named by ARN or id; an alias is not mapped (the signer is given the ARN).
+ */
+function kmsActions(request: WireRequest, scope: ArnScope): RequestActions {
+  const target = String(request.headers["x-amz-target"] ?? "");
+  const operation = target.startsWith("TrentService.") ? target.slice("TrentService.".length) : "";
+  if (operation !== "Sign" && operation !== "GetPublicKey") {
+    throw new UnmappedRequest(`no IAM mapping for kms ${target || "(no X-Amz-Target)"}`);
+  }
+  const keyId = String(
+    (JSON.parse(request.body?.toString("utf8") || "{}") as { KeyId?: unknown }).KeyId ?? "",
+  );
+  if (keyId === "" || keyId.startsWith("alias/") || keyId.includes(":alias/")) {
+    throw new UnmappedRequest(`kms ${operation} names its key by alias or not at all`);
+  }
+  const resource = keyId.startsWith("arn:")
+    ? keyId
+    : `arn:aws:kms:${scope.region}:${scope.account}:key/${keyId}`;
+  return { service: "kms", operation, permissions: [{ action: `kms:${operation}`, resource }] };
 }

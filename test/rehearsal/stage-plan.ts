@@ -56,6 +56,27 @@ export interface RulePlan {
   role: RolePlan;
 }
 
+/** One EventBridge Scheduler schedule and the function it invokes, as its role. */
+export interface SchedulePlan {
+  logicalName: string;
+  /** `rate(1 hour)`, `cron(...)`. */
+  expression: string;
+  targetArn: string;
+  /** The event the schedule invokes its target with. */
+  input: unknown;
+  role: RolePlan;
+}
+
+/** A KMS key the stacks create: its ARN as the mocks name it (KMS assigns the real id at deploy). */
+export interface KeyPlan {
+  logicalName: string;
+  arn: string;
+  keySpec: string;
+  keyUsage: string;
+  /** Its key policy, evaluated with every request on the key as KMS does. */
+  policy: PolicyDocument;
+}
+
 /** Everything the rehearsal needs of a stage, read from the resources the stacks registered. */
 export interface StagePlan {
   stage: string;
@@ -69,6 +90,8 @@ export interface StagePlan {
   functions: FunctionPlan[];
   stateMachines: StateMachinePlan[];
   rules: RulePlan[];
+  schedules: SchedulePlan[];
+  keys: KeyPlan[];
 }
 
 type Inputs = Record<string, unknown>;
@@ -133,6 +156,23 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
       role: roleByArn(String(target.inputs.roleArn)),
     };
   });
+  const schedules = ofType("aws:scheduler/schedule:Schedule").map((r): SchedulePlan => {
+    const target = r.inputs.target as { arn: string; roleArn: string; input?: string };
+    return {
+      logicalName: r.name,
+      expression: String(r.inputs.scheduleExpression),
+      targetArn: target.arn,
+      input: JSON.parse(target.input ?? "{}"),
+      role: roleByArn(target.roleArn),
+    };
+  });
+  const keys = ofType("aws:kms/key:Key").map((r) => ({
+    logicalName: r.name,
+    arn: mockArn("aws:kms/key:Key", r.name),
+    keySpec: String(r.inputs.customerMasterKeySpec ?? "SYMMETRIC_DEFAULT"),
+    keyUsage: String(r.inputs.keyUsage ?? "ENCRYPT_DECRYPT"),
+    policy: JSON.parse(String(r.inputs.policy ?? "{}")) as PolicyDocument,
+  }));
   const bucketResource = ofType("aws:s3/bucket:Bucket")[0] ?? ofType("aws:s3/bucketV2:BucketV2")[0];
   if (!bucketResource) throw new Error("the stacks register no bucket");
   const bucketPolicy = ofType("aws:s3/bucketPolicy:BucketPolicy")[0]?.inputs.policy;
@@ -148,6 +188,8 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
     functions,
     stateMachines,
     rules,
+    schedules,
+    keys,
   };
 }
 

@@ -1,4 +1,5 @@
 import { CreateEventBusCommand, EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { CreateKeyCommand, KMSClient } from "@aws-sdk/client-kms";
 import { CreateBucketCommand, DeleteObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
   CreateStateMachineCommand,
@@ -14,7 +15,9 @@ import {
   EventBridgePublisher,
   type PreparedPrompts,
   type StageDependencies,
+  signLineageDigest,
 } from "@voxtrail/functions";
+import { KmsSigner } from "@voxtrail/lineage";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
 import { PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
@@ -28,6 +31,8 @@ import {
   executionsOf,
   FUNCTION_ACCESS,
   type IamStatement,
+  LINEAGE_SIGNER_ACCESS,
+  lineageSignerPermissions,
   promptsStateMachinePermissions,
   stagePermissions,
   stateMachineNames,
@@ -56,7 +61,7 @@ const targets = {
  * whether it was a GET or HEAD of a key that was not there (404 here, where moto checks no IAM).
  */
 interface Call {
-  fn: DeployedFunction;
+  fn: DeployedFunction | "lineageSigner";
   command: string;
   action: string;
   resource: string;
@@ -82,6 +87,10 @@ function authorization(command: string, input: Record<string, string>): Omit<Cal
       return { action: "events:PutEvents", resource: busArn };
     case "DescribeExecutionCommand":
       return { action: "states:DescribeExecution", resource: input.executionArn as string };
+    case "SignCommand":
+      return { action: "kms:Sign", resource: input.KeyId as string };
+    case "GetPublicKeyCommand":
+      return { action: "kms:GetPublicKey", resource: input.KeyId as string };
     default:
       throw new Error(`no IAM mapping for ${command}: add it here and to stacks/permissions.ts`);
   }
@@ -124,7 +133,10 @@ interface Recordable {
 }
 
 /** An SDK client whose commands are recorded under the function that sent them. */
-function recorded<C extends S3Client | EventBridgeClient | SFNClient>(client: C, fn: DeployedFunction): C {
+function recorded<C extends S3Client | EventBridgeClient | SFNClient | KMSClient>(
+  client: C,
+  fn: Call["fn"],
+): C {
   (client as unknown as Recordable).middlewareStack.add(
     (next, context) => async (args) => {
       const command = context.commandName ?? "unknown";
@@ -698,5 +710,55 @@ describe("Amazon Transcribe: granted only to a stage that configures it", () => 
       { actions: ["transcribe:GetTranscriptionJob"], resources: [jobs] },
     ]);
     expect(transcriptionJobsOf(scope, prefix)).toBe(jobs);
+  });
+});
+
+describe("least privilege: the lineage signer's calls are in its permissions, and it uses them all", () => {
+  const signerCalls = () => calls.filter((c) => c.fn === "lineageSigner");
+  let signingKeyArn: string;
+  let runs: Array<Awaited<ReturnType<typeof signLineageDigest>>>;
+
+  beforeAll(async () => {
+    // The summaries the pipeline above wrote are what it signs.
+    const kms = new KMSClient(motoClientConfig());
+    const key = await kms.send(new CreateKeyCommand({ KeySpec: "ECC_NIST_P256", KeyUsage: "SIGN_VERIFY" }));
+    signingKeyArn = key.KeyMetadata?.Arn as string;
+    const deps = {
+      store: new S3Store({ client: recorded(new S3Client(motoClientConfig()), "lineageSigner"), bucket }),
+      signer: new KmsSigner({ keyId: signingKeyArn, client: recorded(kms, "lineageSigner") }),
+    };
+    // The next hour's run, with no job finished since, reads the digest and writes nothing.
+    runs = [await signLineageDigest(deps), await signLineageDigest(deps)];
+  });
+
+  it("signs the jobs the pipeline finished, then finds nothing new", () => {
+    expect(runs[0]?.digest).toMatch(/^lineage-digests\/.+\.json$/);
+    expect(runs[0]?.jobs).toBeGreaterThan(0);
+    expect(runs[1]).toEqual({ digest: null, jobs: 0 });
+  });
+
+  it("makes only calls its policy allows: the bucket's summaries and digests, and Sign and GetPublicKey on its key", () => {
+    const policy = lineageSignerPermissions({ partition: "aws", bucket, signingKeyArn });
+    expect(signerCalls().filter((c) => !allows(policy, c))).toEqual([]);
+    expect(new Set(signerCalls().map((c) => c.action))).toEqual(
+      new Set(["s3:ListBucket", "s3:GetObject", "s3:PutObject", "kms:GetPublicKey", "kms:Sign"]),
+    );
+  });
+
+  it("uses every object pattern and prefix it is granted", () => {
+    const object = (pattern: string) => `arn:aws:s3:::${bucket}/${pattern}`;
+    const own = signerCalls();
+    const unused = [
+      ...LINEAGE_SIGNER_ACCESS.reads.filter(
+        (p) => !own.some((c) => c.action === "s3:GetObject" && matches(object(p), c.resource)),
+      ),
+      ...LINEAGE_SIGNER_ACCESS.writes.filter(
+        (p) => !own.some((c) => c.action === "s3:PutObject" && matches(object(p), c.resource)),
+      ),
+      ...LINEAGE_SIGNER_ACCESS.lists.filter(
+        (p) => !own.some((c) => c.action === "s3:ListBucket" && matches(p, c.prefix ?? "")),
+      ),
+    ];
+    expect(unused).toEqual([]);
   });
 });

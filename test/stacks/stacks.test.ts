@@ -28,9 +28,13 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { lambdaDependencies } from "../../packages/functions/src/lambda/lambda-dependencies";
 import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../stacks/mocks/evaluation";
 import {
+  accountKeyPolicy,
   DEPLOYED_FUNCTIONS,
   type DeployedFunction,
+  type IamStatement,
+  lineageSignerPermissions,
   type PermissionTargets,
+  policyDocument,
   stagePermissions,
 } from "../../stacks/permissions";
 import { stageSelection } from "../../stacks/stage-config";
@@ -240,6 +244,25 @@ function holders(evaluation: Evaluation, action: string, arn: string): DeployedF
       const statement = s as { Action: string[]; Resource: string[] };
       return statement.Action.includes(action) && statement.Resource.includes(arn);
     }),
+  );
+}
+
+/** The stage's lineage signing key, as the mocks name it. */
+const SIGNING_KEY_ARN = mockArn("aws:kms/key:Key", "LineageSigningKey");
+
+/** A statement of stacks/permissions.ts as the role's inline policy holds it. */
+function statementOf(statement: IamStatement) {
+  return policyDocument([statement]).Statement[0];
+}
+
+/** The statements of the lineage signer's role (stacks/lineage-signing.ts). */
+function signerStatements(evaluation: Evaluation): unknown[] {
+  const signer = resource(evaluation, "aws:lambda/function:Function", "LineageSignerFunction");
+  const role = evaluation.resources.find(
+    (r) => r.type === "aws:iam/role:Role" && r.inputs.name === String(signer.role).split("/").pop(),
+  );
+  return ((role?.inputs.inlinePolicies ?? []) as Array<{ policy: string }>).flatMap(
+    (p) => JSON.parse(p.policy).Statement,
   );
 }
 
@@ -649,8 +672,51 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
       voicemailStateMachineArn: workflows.voicemail.arn,
       promptsStateMachineArn: workflows.prompts.arn,
       batchStateMachineArn: workflows.batch.arn,
+      lineageSigningKeyArn: SIGNING_KEY_ARN,
     };
     expect(JSON.parse(parameters[0]?.value as string)).toEqual(expected);
+  });
+
+  it("signs the lineage every hour with a P-256 KMS key for signing, which only the lineage signer may use", () => {
+    expect(resource(evaluation, "aws:kms/key:Key", "LineageSigningKey")).toMatchObject({
+      customerMasterKeySpec: "ECC_NIST_P256",
+      keyUsage: "SIGN_VERIFY",
+      deletionWindowInDays: 30,
+    });
+    expect(JSON.parse(resource(evaluation, "aws:kms/key:Key", "LineageSigningKey").policy as string)).toEqual(
+      accountKeyPolicy({ partition: "aws", region: MOCK_REGION, account: MOCK_ACCOUNT }),
+    );
+    const signer = resource(evaluation, "aws:lambda/function:Function", "LineageSignerFunction");
+    expect(signer).toMatchObject({
+      runtime: "nodejs22.x",
+      handler: "packages/functions/src/lambda/sign-lineage.handler",
+      memorySize: 512,
+      timeout: 900,
+    });
+    const variables = (signer.environment as { variables: Record<string, string> }).variables;
+    expect(variables).toMatchObject({
+      VOXTRAIL_BUCKET: bucketName,
+      VOXTRAIL_LINEAGE_SIGNING_KEY: SIGNING_KEY_ARN,
+    });
+    expect(variables.VOXTRAIL_LINEAGE_RETENTION).toBeUndefined();
+    expect(signerStatements(evaluation)).toEqual(
+      lineageSignerPermissions({ partition: "aws", bucket: bucketName, signingKeyArn: SIGNING_KEY_ARN }).map(
+        statementOf,
+      ),
+    );
+    for (const fn of DEPLOYED_FUNCTIONS)
+      expect(JSON.stringify(roleStatements(evaluation, fn)), fn).not.toContain("kms:");
+    const schedule = resource(evaluation, "aws:scheduler/schedule:Schedule", "LineageDigestsSchedule");
+    const signerArn = mockArn("aws:lambda/function:Function", signer.name as string);
+    expect(schedule).toMatchObject({
+      scheduleExpression: "rate(1 hour)",
+      state: "ENABLED",
+      target: { arn: signerArn },
+    });
+    expect(inlineStatements(evaluation, "LineageDigestsRole")).toEqual([
+      { Effect: "Allow", Action: ["lambda:InvokeFunction"], Resource: [signerArn] },
+    ]);
+    expect(evaluation.outputs).toMatchObject({ lineageSigningKey: SIGNING_KEY_ARN });
   });
 
   it("does not protect a non-production stage from removal", () => {
@@ -937,6 +1003,16 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
         .flatMap((statement) => statement.Resource),
     );
     expect(new Set(retained)).toEqual(new Set([object("lineage/*"), object("lineage-summaries/*")]));
+    // The lineage signer's digests are retained as well.
+    const signer = resource(production, "aws:lambda/function:Function", "LineageSignerFunction");
+    expect((signer.environment as { variables: Record<string, string> }).variables).toMatchObject({
+      VOXTRAIL_LINEAGE_RETENTION: "COMPLIANCE:30",
+    });
+    expect(signerStatements(production)).toContainEqual({
+      Effect: "Allow",
+      Action: ["s3:PutObjectRetention"],
+      Resource: [object("lineage-digests/*")],
+    });
     const [policy] = ofType(production, "aws:s3/bucketPolicy:BucketPolicy");
     expect(JSON.parse(policy?.policy as string).Statement).toContainEqual({
       Effect: "Deny",

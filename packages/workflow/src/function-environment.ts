@@ -13,6 +13,8 @@ export const FUNCTION_ENVIRONMENT = {
    * object written under `RETAINED_PREFIXES` gets.
    */
   lineageRetention: "VOXTRAIL_LINEAGE_RETENTION",
+  /** The ARN of the stage's KMS key (ECC_NIST_P256, SIGN_VERIFY) the lineage signer signs digests with. */
+  lineageSigningKey: "VOXTRAIL_LINEAGE_SIGNING_KEY",
 } as const;
 
 /** The `sst.Secret` that holds the Cartesia API key (`npx sst secret set CartesiaApiKey ... --stage NAME`). */

@@ -17,6 +17,8 @@ export interface StageResources {
   promptsStateMachineArn?: string;
   /** ARN of the voicemail batch state machine, once the stage deploys it. */
   batchStateMachineArn?: string;
+  /** ARN of the KMS key the stage's lineage digests are signed with, once the stage deploys it. */
+  lineageSigningKeyArn?: string;
 }
 
 /** Name of the SSM parameter that holds a stage's {@link StageResources}. */

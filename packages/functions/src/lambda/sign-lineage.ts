@@ -1,0 +1,40 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
+import { S3Client } from "@aws-sdk/client-s3";
+import middy from "@middy/core";
+import { KmsSigner } from "@voxtrail/lineage";
+import { retentionFrom, S3Store } from "@voxtrail/storage";
+import { FUNCTION_ENVIRONMENT, PIPELINE_METRICS, RETAINED_PREFIXES } from "@voxtrail/workflow";
+import { type DigestRun, signLineageDigest } from "../handlers/sign-lineage-digest";
+import { safeErrors } from "../middleware/safe-errors";
+import { builtOnce } from "./built-once";
+import { required } from "./lambda-dependencies";
+
+const logger = new Logger({ serviceName: PIPELINE_METRICS.service });
+
+/**
+ * The stage's bucket (digests written with the stage's lineage retention, when its bucket has
+ * Object Lock) and its KMS signing key, from the environment, built on the first invocation; the
+ * signer reads the key's public half once per execution environment.
+ */
+const dependencies = builtOnce(async () => ({
+  store: new S3Store({
+    client: new S3Client({}),
+    bucket: required(process.env, FUNCTION_ENVIRONMENT.bucket),
+    retention: retentionFrom(process.env[FUNCTION_ENVIRONMENT.lineageRetention], RETAINED_PREFIXES),
+  }),
+  signer: new KmsSigner({ keyId: required(process.env, FUNCTION_ENVIRONMENT.lineageSigningKey) }),
+}));
+
+/**
+ * Lambda entry point of the lineage signer, which EventBridge Scheduler invokes every hour
+ * (stacks/lineage-signing.ts): it writes and signs the next lineage digest with the stage's KMS
+ * key, and logs what it covered. A failure is logged by name and fails the invocation.
+ */
+export const handler = middy<unknown, DigestRun>(async () => {
+  const run = await signLineageDigest(await dependencies());
+  logger.info("lineage digest", { ...run });
+  return run;
+})
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .use(safeErrors(logger, "SignLineage"));
