@@ -1,5 +1,5 @@
-import { readdir, stat } from "node:fs/promises";
-import { basename, join, relative, sep } from "node:path";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { basename, join, relative, resolve, sep } from "node:path";
 
 /** A file to upload, with the name it gets under `incoming/voicemail/`. */
 export interface InputFile {
@@ -7,21 +7,41 @@ export interface InputFile {
   name: string;
 }
 
+/** Options of {@link collectInputFiles}. */
+export interface CollectOptions {
+  /**
+   * Directories a walk never enters (the run's own store: a second `voxtrail run .` must not take
+   * the uploads and replies the first one stored there for new voicemails).
+   */
+  exclude?: string[];
+}
+
 /**
- * Expands the command line's paths: a file is taken as it is (whatever it holds: bad input is the
- * pipeline's to report); a directory contributes its `.wav` files, recursively, named by their
- * path inside it. Two inputs that would get the same name are refused.
+ * Expands the command line's paths: a regular file is taken as it is (whatever it holds: bad input
+ * is the pipeline's to report), anything else named is refused (reading a FIFO would block); a directory contributes its `.wav` files, recursively, named by their
+ * path inside it. A walk follows symbolic links (to files, and to directories it has not entered
+ * yet, so a link loop ends), skips what is not a regular file (a FIFO would block the read
+ * forever), and never enters `exclude`. Two inputs that would get the same name are refused.
+ *
+ * @example
+ * await collectInputFiles(["calls"], { exclude: ["calls/.voxtrail"] }); // [{ path: "calls/001.wav", name: "001.wav" }, ...]
  */
-export async function collectInputFiles(paths: string[]): Promise<InputFile[]> {
+export async function collectInputFiles(paths: string[], options: CollectOptions = {}): Promise<InputFile[]> {
+  const excluded = await Promise.all((options.exclude ?? []).map(realDir));
   const files: InputFile[] = [];
   for (const path of paths) {
     const info = await stat(path).catch(() => undefined);
     if (!info) throw new Error(`no such file or directory: ${path}`);
     if (info.isDirectory()) {
-      const found = (await walk(path)).filter((file) => file.toLowerCase().endsWith(".wav")).sort();
+      const entered = new Set(excluded);
+      const found = (await walk(path, entered)).filter((file) => file.toLowerCase().endsWith(".wav")).sort();
       files.push(...found.map((file) => ({ path: file, name: relative(path, file).split(sep).join("/") })));
-    } else {
+    } else if (info.isFile()) {
       files.push({ path, name: basename(path) });
+    } else {
+      throw new Error(
+        `${path} is not a regular file (a FIFO, socket or device): name voicemail files or directories`,
+      );
     }
   }
   const seen = new Map<string, string>();
@@ -34,14 +54,23 @@ export async function collectInputFiles(paths: string[]): Promise<InputFile[]> {
   return files;
 }
 
-async function walk(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((entry) => {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) return walk(path);
-      return Promise.resolve(entry.isFile() ? [path] : []);
-    }),
-  );
+/** The regular files under `dir`, through symbolic links; `entered` holds real paths already walked. */
+async function walk(dir: string, entered: Set<string>): Promise<string[]> {
+  const real = await realDir(dir);
+  if (entered.has(real)) return [];
+  entered.add(real);
+  const nested: string[][] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    // A link is judged by what it points at; a dangling one is skipped.
+    const info = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
+    if (info?.isDirectory()) nested.push(await walk(path, entered));
+    else if (info?.isFile()) nested.push([path]);
+  }
   return nested.flat();
+}
+
+/** A directory's real path (links resolved), or its absolute path when it does not exist. */
+function realDir(dir: string): Promise<string> {
+  return realpath(dir).catch(() => resolve(dir));
 }

@@ -41,10 +41,12 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
     );
   }
   const { providers, replyFormat } = runChoices(options);
-  const files = await collectInputFiles(paths.length > 0 ? paths : [BUNDLED_VOICEMAILS_DIR]);
+  const storeDir = resolve(options.store);
+  const files = await collectInputFiles(paths.length > 0 ? paths : [BUNDLED_VOICEMAILS_DIR], {
+    exclude: [storeDir],
+  });
   if (files.length === 0)
     throw new UsageError(`no .wav files found in ${paths.join(", ") || BUNDLED_VOICEMAILS_DIR}`);
-  const storeDir = resolve(options.store);
   const lineOut = options.json ? process.stderr : process.stdout;
   process.stderr.write(
     `voxtrail: ${files.length} voicemail(s), ${concurrency} at a time, store ${storeDir}\n`,

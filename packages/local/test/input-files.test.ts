@@ -1,0 +1,56 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { collectInputFiles } from "../src/input-files";
+
+describe("collectInputFiles: what a directory of voicemails contributes", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "voxtrail-inputs-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("never walks into the run's own store, so a second run of `.` finds only the caller's files", async () => {
+    await writeFile(join(dir, "001.wav"), "a");
+    await mkdir(join(dir, ".voxtrail", "incoming", "voicemail"), { recursive: true });
+    await writeFile(join(dir, ".voxtrail", "incoming", "voicemail", "001.wav"), "a");
+    await mkdir(join(dir, ".voxtrail", "artifacts", "vm-1"), { recursive: true });
+    await writeFile(join(dir, ".voxtrail", "artifacts", "vm-1", "reply.wav"), "r");
+    const files = await collectInputFiles([dir], { exclude: [join(dir, ".voxtrail")] });
+    expect(files.map((f) => f.name)).toEqual(["001.wav"]);
+    // Without the exclusion the store's copies are taken for voicemails (the bug this guards).
+    expect((await collectInputFiles([dir])).map((f) => f.name)).toContain(
+      ".voxtrail/artifacts/vm-1/reply.wav",
+    );
+  });
+
+  it("follows symbolic links to files and directories, ends a link loop, and skips dangling links", async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), "voxtrail-inputs-target-"));
+    try {
+      await writeFile(join(elsewhere, "linked.wav"), "l");
+      await mkdir(join(elsewhere, "more"));
+      await writeFile(join(elsewhere, "more", "deep.wav"), "d");
+      await symlink(join(elsewhere, "linked.wav"), join(dir, "linked.wav"));
+      await symlink(join(elsewhere, "more"), join(dir, "more"));
+      await symlink(dir, join(dir, "loop"));
+      await symlink(join(elsewhere, "gone.wav"), join(dir, "gone.wav"));
+      const files = await collectInputFiles([dir]);
+      expect(files.map((f) => f.name)).toEqual(["linked.wav", "more/deep.wav"]);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it("skips what is not a regular file, such as a FIFO named like a voicemail, instead of blocking on it", async () => {
+    await writeFile(join(dir, "good.wav"), "g");
+    execFileSync("mkfifo", [join(dir, "pipe.wav")]);
+    expect((await collectInputFiles([dir])).map((f) => f.name)).toEqual(["good.wav"]);
+    await expect(collectInputFiles([join(dir, "pipe.wav")])).rejects.toThrow(
+      /pipe\.wav is not a regular file/,
+    );
+  });
+});
