@@ -208,3 +208,8 @@ export class PromptFormatUnknown extends InvalidPromptRow {}
 export class PromptManifestUnreadable extends VoxtrailError {
   readonly retryable = false;
 }
+
+/** The manifest holds no prompt rows at all: it is empty, only blank lines, or a CSV header alone. */
+export class PromptManifestEmpty extends VoxtrailError {
+  readonly retryable = false;
+}

@@ -66,7 +66,9 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
       process.stderr.write(`${line}\n`);
       return exitCodeOf(interrupt.received);
     }
-    for (const line of promptsFailureLines(result)) lineOut.write(`${line}\n`);
+    // A job that failed as a whole (e.g. PromptManifestEmpty) is an error: its line goes to stderr.
+    const failureOut = result.error ? process.stderr : lineOut;
+    for (const line of promptsFailureLines(result)) failureOut.write(`${line}\n`);
     lineOut.write(`${promptsSummaryLine(result, performance.now() - started, storeDir)}\n`);
     await signLineage(runtime.store, lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -89,7 +91,7 @@ export function promptsSucceeded(result: PromptsJobResult): boolean {
 
 /**
  * One line per bad row and per prompt that did not succeed, in manifest order; or one line for a
- * job that ended without a report.
+ * job that ended without a report, with its error's name and message.
  *
  * @example
  * promptsFailureLines(result); // ["bad  line 7 p7  PromptTextEmpty: ...", "FAIL line 9 p9  ..."]
@@ -101,7 +103,9 @@ export function promptsFailureLines(result: PromptsJobResult): string[] {
       `skip ${result.jobId}  running in another execution (run ${result.duplicate.run}); nothing written`,
     ];
   }
-  if (!result.report) return [`FAIL ${result.jobId}  ${result.error?.error}: ${result.error?.cause}`];
+  if (!result.report) {
+    return [`FAIL ${result.jobId}  ${result.error?.error}: ${causeMessage(result.error?.cause)}`];
+  }
   const report: PromptsReport = result.report;
   const lines = [
     ...report.badRows.map((row) => ({
@@ -137,6 +141,16 @@ export function promptsSummaryLine(result: PromptsJobResult, elapsedMs: number, 
     ...(totals.notRun > 0 ? [`${totals.notRun} not run`] : []),
   ];
   return `${totals.rows} row(s): ${counts.join(", ")} in ${seconds(elapsedMs)}; ${(totals.audioMs / 1000).toFixed(1)} s of audio in ${location}/${promptKeys.jobPrefix(result.jobId)}, report ${promptKeys.report(result.jobId)}`;
+}
+
+/** The message of a Fail state's cause: Lambda reports it as JSON `{errorType, errorMessage}`. */
+function causeMessage(cause: string | undefined): string | undefined {
+  try {
+    const { errorMessage } = JSON.parse(cause ?? "");
+    return typeof errorMessage === "string" ? errorMessage : cause;
+  } catch {
+    return cause;
+  }
 }
 
 function seconds(ms: number): string {

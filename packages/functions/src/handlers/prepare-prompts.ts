@@ -1,5 +1,11 @@
 import { createHash } from "node:crypto";
-import type { ArtifactRef, BadPromptRow, DuplicateDelivery, EventClock } from "@voxtrail/core";
+import {
+  type ArtifactRef,
+  type BadPromptRow,
+  type DuplicateDelivery,
+  type EventClock,
+  PromptManifestEmpty,
+} from "@voxtrail/core";
 import { promptKeys, promptsJobIdFor, type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
 import { claimJob, promptsRunEnding } from "../claims/job-claim";
@@ -34,7 +40,7 @@ interface PreparedBodies {
  * (what the Map reads) and the bad rows, each with its line number and named reason, as
  * `bad-rows.json`. A bad row never stops the others. When both objects already hold exactly what
  * this run would write (a rerun of the same manifest), nothing is written, not even an activity
- * record.
+ * record. A manifest without a single row, good or bad, is `PromptManifestEmpty`.
  */
 export const preparePromptsStage = defineStage<StageNeeds<"executions">>()({
   name: "PreparePrompts",
@@ -102,6 +108,7 @@ export const preparePromptsStage = defineStage<StageNeeds<"executions">>()({
  * Reads and validates exactly the manifest the event named (its version, or the current object
  * only while its etag is the event's: `ObjectChanged` otherwise), hashing it as it streams.
  * The key is S3's (decoded from an S3 event's form encoding), never `detail.object.key`.
+ * `PromptManifestEmpty` when it has no rows.
  */
 async function readManifest(
   deps: KernelDependencies,
@@ -127,6 +134,11 @@ async function readManifest(
     const checked = validator.check(line);
     if (checked?.ok) rowLines.push(`${JSON.stringify(checked.row)}\n`);
     else if (checked) badRows.push(checked.bad);
+  }
+  if (rowLines.length === 0 && badRows.length === 0) {
+    throw new PromptManifestEmpty(
+      "the manifest has no prompt rows: add one line per prompt with its id and text (in a CSV, under the header row id,text)",
+    );
   }
   const head = await deps.store.head(key, named);
   return {

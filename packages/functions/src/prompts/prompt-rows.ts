@@ -15,7 +15,7 @@ import {
   PromptTextInvalidUtf8,
   PromptTextTooLong,
 } from "@voxtrail/core";
-import type { ManifestLine } from "./manifest-lines";
+import { MAX_MANIFEST_LINE_BYTES, type ManifestLine } from "./manifest-lines";
 
 /**
  * Longest prompt text accepted, in characters (code points). Sonic takes one transcript per
@@ -49,8 +49,9 @@ export function manifestTypeOf(key: string): ManifestType {
  * Validates a manifest's lines one at a time: each line is decoded on its own (a line that is not
  * UTF-8 is a bad row, the next line is fine), parsed as a CSV record under the header row or as a
  * JSON object, and checked. Blank lines are skipped. Each row comes out valid (`ok`) or as a bad
- * row naming its line and reason; ids must be unique (ignoring case: they name files). A CSV
- * header that is unreadable or lacks `id` and `text` is `PromptManifestUnreadable`.
+ * row naming its line and reason; ids must be unique (ignoring case: they name files). A line
+ * manifestLines found too long is a bad row (`PromptTextTooLong`). A CSV header that is too long,
+ * unreadable or lacks `id` and `text` is `PromptManifestUnreadable`.
  *
  * @example
  * const validator = new PromptRowValidator("csv");
@@ -71,6 +72,7 @@ export class PromptRowValidator {
 
   /** Checks one line: a row, or `undefined` for the header and blank lines. */
   check(input: ManifestLine): { ok: true; row: PromptRow } | { ok: false; bad: BadPromptRow } | undefined {
+    if (input.tooLongBytes !== undefined) return this.#tooLong(input.line, input.tooLongBytes);
     let text: string;
     try {
       text = this.#decoder.decode(input.bytes);
@@ -94,6 +96,23 @@ export class PromptRowValidator {
       if (error instanceof InvalidPromptRow) return bad(input.line, raw?.id, error);
       throw error;
     }
+  }
+
+  /** A line manifestLines did not keep: a bad row, or, for a CSV's header, the whole manifest. */
+  #tooLong(line: number, bytes: number): { ok: false; bad: BadPromptRow } {
+    const over = `${bytes} bytes, over the ${MAX_MANIFEST_LINE_BYTES}-byte limit for one line`;
+    if (this.type === "csv" && this.#columns === undefined) {
+      throw new PromptManifestUnreadable(
+        `the CSV header row is ${over}: the first line must be the header, naming the columns`,
+      );
+    }
+    return bad(
+      line,
+      undefined,
+      new PromptTextTooLong(
+        `line ${line} is ${over}: a prompt's text is at most ${this.maxTextChars} characters; shorten it or split it into several prompts`,
+      ),
+    );
   }
 
   #validate(raw: RawRow, line: number): PromptRow {
@@ -215,7 +234,11 @@ function csvFields(text: string, line: number): string[] {
       at += 1;
       for (;;) {
         const quote = text.indexOf('"', at);
-        if (quote < 0) throw new PromptRowMalformed(`line ${line} has an unterminated quoted field`);
+        if (quote < 0) {
+          throw new PromptRowMalformed(
+            `line ${line} ends inside a quoted field: a quoted field cannot span lines (newlines inside quotes are not supported), so put its text on one line and close the quote`,
+          );
+        }
         value += text.slice(at, quote);
         if (text[quote + 1] === '"') {
           value += '"';

@@ -159,3 +159,27 @@ describe("preparePrompts claims the job before any work", () => {
     expect(await deps.store.list(keys.claimPrefix(prepared.jobId))).toEqual([keys.claim(prepared.jobId, 1)]);
   });
 });
+
+describe("preparePrompts on a manifest without rows", () => {
+  it.each([
+    ["an empty file", "empty.csv", ""],
+    ["only blank lines", "blank.jsonl", "\n  \r\n\n"],
+    ["a CSV header alone", "header.csv", "id,text,voice\r\n"],
+  ])("fails with PromptManifestEmpty on %s", async (_case, name, body) => {
+    const { deps } = await testDependencies();
+    const key = promptKeys.incomingManifest(name);
+    const stored = await deps.store.put(key, body, { contentType: "text/plain" });
+
+    const prepare = invoke(
+      preparePromptsStage,
+      deps,
+      objectCreated(deps.store.bucket, key, stored.etag ?? ""),
+    );
+
+    await expect(prepare).rejects.toMatchObject({
+      name: "PromptManifestEmpty",
+      retryable: false,
+      message: expect.stringMatching(/^the manifest has no prompt rows: add one line per prompt/),
+    });
+  });
+});

@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { BadPromptRow, PromptRow } from "@voxtrail/core";
 import { describe, expect, it } from "vitest";
-import { manifestLines } from "../../src/prompts/manifest-lines";
+import { MAX_MANIFEST_LINE_BYTES, manifestLines } from "../../src/prompts/manifest-lines";
 import {
   type ManifestType,
   manifestTypeOf,
@@ -42,6 +42,84 @@ describe("manifestLines", () => {
       [3, ""],
       [4, "ef"],
     ]);
+  });
+});
+
+describe("manifestLines on a line longer than MAX_MANIFEST_LINE_BYTES", () => {
+  const MiB = 1024 * 1024;
+
+  /** A CSV whose line 3 is a row of about 50 MB, between two good rows, in chunks of 1 MiB. */
+  function* withHugeRow(): Generator<Buffer> {
+    yield Buffer.from("id,text\np1,Press one.\np2,");
+    const chunk = Buffer.alloc(MiB, "a");
+    for (let i = 0; i < 50; i++) yield chunk;
+    yield Buffer.from("\r\np3,Press three.\n");
+  }
+
+  it("keeps none of it, and the validator makes it a bad row between the good ones", async () => {
+    const validator = new PromptRowValidator("csv");
+    const rows: PromptRow[] = [];
+    const bad: BadPromptRow[] = [];
+    for await (const line of manifestLines(Readable.from(withHugeRow()))) {
+      expect(line.bytes.byteLength).toBeLessThanOrEqual(MAX_MANIFEST_LINE_BYTES);
+      const checked = validator.check(line);
+      if (checked?.ok) rows.push(checked.row);
+      else if (checked) bad.push(checked.bad);
+    }
+    expect(rows.map((row) => [row.line, row.id])).toEqual([
+      [2, "p1"],
+      [4, "p3"],
+    ]);
+    expect(bad).toEqual([
+      {
+        line: 3,
+        error: "PromptTextTooLong",
+        message: `line 3 is ${50 * MiB + 3} bytes, over the ${MAX_MANIFEST_LINE_BYTES}-byte limit for one line: a prompt's text is at most 1000 characters; shorten it or split it into several prompts`,
+      },
+    ]);
+  });
+
+  it("marks a line one byte over the limit, and not one at the limit ending in CRLF", async () => {
+    const atLimit = Buffer.alloc(MAX_MANIFEST_LINE_BYTES, "a");
+    const lines = [];
+    for await (const line of manifestLines(
+      Readable.from([atLimit, Buffer.from("\r\n"), atLimit, Buffer.from("b\n")]),
+    )) {
+      lines.push({ line: line.line, bytes: line.bytes.byteLength, tooLongBytes: line.tooLongBytes });
+    }
+    expect(lines).toEqual([
+      { line: 1, bytes: MAX_MANIFEST_LINE_BYTES, tooLongBytes: undefined },
+      { line: 2, bytes: 0, tooLongBytes: MAX_MANIFEST_LINE_BYTES + 1 },
+    ]);
+  });
+
+  it("refuses the whole manifest when it is a CSV's header row", async () => {
+    const header = Buffer.concat([Buffer.from("id,text,"), Buffer.alloc(MAX_MANIFEST_LINE_BYTES, "x")]);
+    await expect(validate([header, Buffer.from("\np1,Hi.\n")], "csv")).rejects.toThrow(
+      expect.objectContaining({
+        name: "PromptManifestUnreadable",
+        message: expect.stringMatching(/^the CSV header row is \d+ bytes, over the 65536-byte limit/),
+      }),
+    );
+  });
+});
+
+describe("PromptRowValidator on a quote left open at the end of a line", () => {
+  it("makes that line a bad row saying a quoted field cannot span lines, and reads the next rows as rows", async () => {
+    const csv = 'id,text\np2,"Press one\nfor sales, press two."\np4,Press four.\np5,"Press five."\n';
+    const { rows, bad } = await validate(Buffer.from(csv), "csv");
+    expect(rows.map((row) => [row.line, row.id, row.text])).toEqual([
+      [4, "p4", "Press four."],
+      [5, "p5", "Press five."],
+    ]);
+    expect(bad.map((row) => row.line)).toEqual([2, 3]);
+    expect(bad[0]).toEqual({
+      line: 2,
+      error: "PromptRowMalformed",
+      message:
+        "line 2 ends inside a quoted field: a quoted field cannot span lines (newlines inside quotes are not supported), so put its text on one line and close the quote",
+    });
+    for (const row of bad) expect(row.message).not.toMatch(/Press|sales/);
   });
 });
 
