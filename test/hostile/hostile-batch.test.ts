@@ -81,6 +81,29 @@ const CORPUS: Record<string, Handling> = {
 
 const GOOD_VOICEMAIL = "damaged-order.wav";
 
+/**
+ * Copies of the good voicemail under names no store takes: each fails alone when it is uploaded,
+ * with a cause that names the rule and says what to do, and the rest of the batch runs on. `onDisk`
+ * is the name's bytes (a name that is not UTF-8 reaches the walk with U+FFFD in its place).
+ */
+const BAD_NAMES: Array<{ name: string; onDisk?: Buffer; cause: string }> = [
+  {
+    name: "bad\nname.wav",
+    cause: "InvalidKey: object key must not contain NUL or other control characters; rename the file",
+  },
+  { name: "back\\slash.wav", cause: "InvalidKey: object key must not contain a backslash; rename the file" },
+  {
+    name: `${"a".repeat(247)}.wav`,
+    cause: "InvalidKey: directory store key segments must be at most 250 bytes of UTF-8; rename the file",
+  },
+  {
+    name: "latin1-\uFFFD.wav",
+    onDisk: Buffer.from("latin1-\xff.wav", "latin1"),
+    cause:
+      "InputNameNotUtf8: the file's name is not valid UTF-8, so it cannot be read by name or stored under it; rename the file",
+  },
+];
+
 async function otherCustomersRecords(customerName: string): Promise<BusinessRecord[]> {
   const lines = (await readFile(BUNDLED_RECORDS_FILE, "utf8")).split("\n").filter((line) => line.trim());
   return lines
@@ -103,6 +126,10 @@ beforeAll(async () => {
     await copyFile(join(BAD_FIXTURES_DIR, name), join(batch, name));
   }
   await writeGeneratedEntries(batch);
+  for (const { name, onDisk } of BAD_NAMES) {
+    const path = onDisk ? Buffer.concat([Buffer.from(`${batch}/`), onDisk]) : join(batch, name);
+    await copyFile(join(BUNDLED_VOICEMAILS_DIR, GOOD_VOICEMAIL), path);
+  }
   run = await runCli([
     "run",
     batch,
@@ -131,7 +158,9 @@ async function outcomeEvents(jobId: string): Promise<Array<{ detail: Record<stri
 
 describe("a batch of hostile voicemails and one good one, run together by `voxtrail run`", () => {
   it("gives every file of the batch exactly one result: nothing is lost", () => {
-    expect([...results.keys()].sort()).toEqual([...Object.keys(CORPUS), GOOD_VOICEMAIL].sort());
+    expect([...results.keys()].sort()).toEqual(
+      [...Object.keys(CORPUS), GOOD_VOICEMAIL, ...BAD_NAMES.map((entry) => entry.name)].sort(),
+    );
     expect(run.code).toBe(1);
   });
 
@@ -143,7 +172,7 @@ describe("a batch of hostile voicemails and one good one, run together by `voxtr
   });
 
   it("shows the user no stack trace, on stdout or stderr", () => {
-    expect(run.stderr).toContain("15 job(s): 8 succeeded, 7 failed");
+    expect(run.stderr).toContain("19 job(s): 8 succeeded, 11 failed");
     expect(run.stdout).not.toMatch(/\n\s+at /);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
@@ -179,6 +208,20 @@ describe("a batch of hostile voicemails and one good one, run together by `voxtr
           VoicemailRecord.parse(await json(keys.artifact(result.jobId, "record.json"))),
         );
       }
+    });
+  });
+
+  describe.each(BAD_NAMES)("a file named $name (JSON-quoted)", ({ name, cause }) => {
+    it("fails alone at its upload, saying why and what to do, and starts no job", () => {
+      expect(results.get(name)).toMatchObject({
+        status: "FAILED",
+        jobId: "-",
+        error: { error: "UploadFailed", cause },
+      });
+      // Its line shows a name with control characters quoted, so one file is one line.
+      expect(run.stderr).toContain(
+        `FAIL ${/\p{Cc}/u.test(name) ? JSON.stringify(name) : name}  -  UploadFailed`,
+      );
     });
   });
 });

@@ -4,7 +4,7 @@ import type { JobResult } from "@voxtrail/local";
 /** One line per job: outcome, name, job id, and per-stage times (or the failed stage and cause). */
 export function jobLine(result: JobResult): string {
   const mark = result.status === "SUCCEEDED" ? "ok  " : result.status === "DUPLICATE" ? "skip" : "FAIL";
-  const head = `${mark} ${result.file.name}  ${result.jobId}`;
+  const head = `${mark} ${displayName(result.file.name)}  ${result.jobId}`;
   if (result.status === "NOT_MATCHED") return `${head}  not matched by the workflow's rule`;
   if (result.status === "DUPLICATE")
     return result.duplicate?.reason === "completed"
@@ -14,6 +14,11 @@ export function jobLine(result: JobResult): string {
   if (result.status === "FAILED")
     return `${head}  ${result.error?.error}: ${result.error?.cause}${times ? `  (${times})` : ""}`;
   return `${head}  ${times}`;
+}
+
+/** A file's name as one line can show it: quoted, with escapes, when it holds control characters. */
+function displayName(name: string): string {
+  return /\p{Cc}/u.test(name) ? JSON.stringify(name) : name;
 }
 
 /** The closing summary: counts, wall time, where to look. */

@@ -15,6 +15,7 @@ export * from "./outcome-event";
 export * from "./prompt-report";
 export * from "./providers";
 export * from "./read-json";
+export * from "./system-errors";
 export * from "./timing";
 export * from "./timing-sample";
 export * from "./transcript";

@@ -13,4 +13,5 @@ export * from "./run-choices";
 export * from "./sonic-endpoint/server";
 export * from "./state-machine/local-state-machine";
 export * from "./transcribe-endpoint/server";
+export * from "./upload-failure";
 export * from "./workflow-runtime";

@@ -4,6 +4,7 @@ import { keys, type StageFunction, transcriptionModeOf, VOICEMAIL_WORKFLOW } fro
 import { objectCreatedEvent } from "./events/object-created-event";
 import type { InputFile } from "./input-files";
 import type { StateTransition } from "./state-machine/local-state-machine";
+import { InputNameNotUtf8, uploadFailure } from "./upload-failure";
 import { uploadOnce } from "./upload-once";
 import { type WorkflowJobResult, WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflow-runtime";
 
@@ -67,9 +68,10 @@ export class LocalRuntime {
   }
 
   /**
-   * Uploads and processes `files`, at most `concurrency` at a time; one job's failure stops no other.
-   * Once the runtime's `interrupt` has aborted, no further file is started: the results are then
-   * those of the files that were.
+   * Uploads and processes `files`, at most `concurrency` at a time; one job's failure stops no other,
+   * and neither does a file that cannot be uploaded (see {@link uploadFailure}): it fails alone,
+   * so the run resolves only once every other job has ended. Once the runtime's `interrupt` has
+   * aborted, no further file is started: the results are then those of the files that were.
    */
   async run(
     files: InputFile[],
@@ -77,7 +79,9 @@ export class LocalRuntime {
   ): Promise<JobResult[]> {
     const results = await mapLimit(files, options.concurrency, async (file) => {
       if (this.interrupt?.aborted) return undefined;
-      const result = await this.#process(file, options.onProgress);
+      const result = await this.#process(file, options.onProgress).catch((error: unknown) =>
+        uploadFailure(file, error),
+      );
       options.onProgress?.({ type: "finished", result });
       return result;
     });
@@ -127,6 +131,13 @@ export class LocalRuntime {
   /** Uploads `file` under `incoming/voicemail/` and runs the event its arrival makes. */
   async #process(file: InputFile, onProgress?: (progress: JobProgress) => void): Promise<JobResult> {
     const { store } = this;
+    // A name that was not UTF-8 on disk reaches us with U+FFFD in place of its bytes: no path
+    // opens it again, and no key can name it.
+    if (file.path.includes("\uFFFD")) {
+      throw new InputNameNotUtf8(
+        "the file's name is not valid UTF-8, so it cannot be read by name or stored under it",
+      );
+    }
     const key = keys.incomingVoicemail(file.name);
     const stored = await uploadOnce(store, key, file.path, contentTypeOf(file.name));
     onProgress?.({ type: "uploaded", file, key });
