@@ -133,3 +133,27 @@ describe("voxtrail run killed with SIGKILL mid-batch, then run again", () => {
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
   }, 900_000);
 });
+
+describe("two voxtrail run of the same file on one store at once", () => {
+  it("both exit 0: one runs the job, the other waits for it and reports it done; nothing runs twice", async () => {
+    const storeDir = join(workDir, "twice-at-once");
+    const file = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
+    const args = ["run", file, "--store", storeDir, "--json"];
+    const runs = await Promise.all([runCli(args), runCli(args)]);
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const results = runs.map((run) => (JSON.parse(run.stdout) as JobResult[])[0]);
+    expect(results.map((result) => result?.status).sort()).toEqual(["DUPLICATE", "SUCCEEDED"]);
+    const waited = runs[results.findIndex((result) => result?.status === "DUPLICATE")];
+    expect(results.find((result) => result?.status === "DUPLICATE")?.duplicate).toMatchObject({
+      reason: "completed",
+      run: 1,
+    });
+    expect(waited?.stderr).toMatch(
+      /^wait no-message\.wav {2}vm-\S+ {2}running in another execution \(run 1\); waiting for it to end$/m,
+    );
+    expect(waited?.stderr).toContain("1 already done, 0 failed");
+    const store = new DirectoryStore({ root: storeDir });
+    const jobId = results[0]?.jobId as string;
+    expect(await store.list(keys.claimPrefix(jobId))).toEqual([keys.claim(jobId, 1)]);
+  }, 300_000);
+});

@@ -16,6 +16,11 @@ export function jobLine(result: JobResult): string {
   return `${head}  ${times}`;
 }
 
+/** The line said once when a job is running in another execution and this run waits for it. */
+export function waitingLine(name: string, jobId: string, run: number): string {
+  return `wait ${displayName(name)}  ${jobId}  running in another execution (run ${run}); waiting for it to end`;
+}
+
 /** A file's name as one line can show it: quoted, with escapes, when it holds control characters. */
 function displayName(name: string): string {
   return /\p{Cc}/u.test(name) ? JSON.stringify(name) : name;

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { DuplicateDelivery, Gauge, type JobReport, mapLimit } from "@voxtrail/core";
 import { createStageHandlers } from "@voxtrail/functions";
 import { keys, type StageFunction, transcriptionModeOf, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
@@ -14,6 +15,7 @@ export type LocalRuntimeOptions = Omit<WorkflowRuntimeOptions, "endpoint">;
 /** Progress of one job, for a progress display. */
 export type JobProgress =
   | { type: "uploaded"; file: InputFile; key: string }
+  | { type: "waiting"; file: InputFile; jobId: string; run: number }
   | { type: "stage"; file: InputFile; transition: StateTransition }
   | { type: "finished"; result: JobResult };
 
@@ -128,7 +130,13 @@ export class LocalRuntime {
     };
   }
 
-  /** Uploads `file` under `incoming/voicemail/` and runs the event its arrival makes. */
+  /**
+   * Uploads `file` under `incoming/voicemail/` and runs the event its arrival makes. When another
+   * execution is running the job (another `voxtrail run` on the same store and file), it waits for
+   * that one, asking again every {@link WAIT_FOR_OTHER_MS}: the answer is then the job as that
+   * execution left it (done, or taken over if its process died), or, once `interrupt` aborts, the
+   * in-progress duplicate.
+   */
   async #process(file: InputFile, onProgress?: (progress: JobProgress) => void): Promise<JobResult> {
     const { store } = this;
     // A name that was not UTF-8 on disk reaches us with U+FFFD in place of its bytes: no path
@@ -142,9 +150,23 @@ export class LocalRuntime {
     const stored = await uploadOnce(store, key, file.path, contentTypeOf(file.name));
     onProgress?.({ type: "uploaded", file, key });
     const event = objectCreatedEvent(store.bucket, stored, new Date());
-    return this.runEvent(event, { file, ...(onProgress ? { onProgress } : {}) });
+    const deliver = () => this.runEvent(event, { file, ...(onProgress ? { onProgress } : {}) });
+    let result = await deliver();
+    while (result.duplicate?.reason === "in-progress" && !this.interrupt?.aborted) {
+      onProgress?.({ type: "waiting", file, jobId: result.jobId, run: result.duplicate.run });
+      const waited = await delay(WAIT_FOR_OTHER_MS, undefined, { signal: this.interrupt }).then(
+        () => true,
+        () => false,
+      );
+      if (!waited) break;
+      result = await deliver();
+    }
+    return result;
   }
 }
+
+/** How often a run asks again about a job another execution is running. */
+export const WAIT_FOR_OTHER_MS = 1000;
 
 /** The key's name below `incoming/voicemail/`, or the whole key outside that prefix. */
 function nameOf(key: string): string {

@@ -1,14 +1,24 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import type { ObjectStore, StoredObject } from "@voxtrail/core";
+
+/**
+ * Largest file created with `putIfAbsent` (whose body is held in memory): above the pipeline's
+ * 50 MB source limit, so every file Ingest would accept is covered; a larger one (which Ingest
+ * refuses anyway) is streamed with a plain put.
+ */
+const ATOMIC_CREATE_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Uploads the file at `path` under `key` unless the key's current object already holds the same
  * bytes (by sha256, where the store recorded one), in which case that object is the upload. A job
  * is one object version, so running the same file twice names the same job (done once), while a
  * file uploaded again after its erasure (the key then holds no current object) is a new version
- * and a new job.
+ * and a new job. Two runs uploading the same file to an empty key at once create it once: the
+ * first write is `putIfAbsent`, and the run that loses finds the winner's identical object.
  *
  * @example
  * const stored = await uploadOnce(store, "incoming/voicemail/call.wav", "calls/call.wav", "audio/wav");
@@ -20,8 +30,29 @@ export async function uploadOnce(
   contentType: string,
 ): Promise<StoredObject> {
   const current = await store.head(key);
-  if (current?.sha256 !== undefined && current.sha256 === (await sha256Of(path))) return current;
+  const sha256 = await sha256Of(path);
+  if (current?.sha256 !== undefined && current.sha256 === sha256) return current;
+  if (!current && (await stat(path)).size <= ATOMIC_CREATE_MAX_BYTES) {
+    const created = await store.putIfAbsent(key, await readFile(path), { contentType });
+    if (created) return created;
+    const winner = await described(store, key);
+    if (winner?.sha256 === sha256) return winner;
+  }
   return store.put(key, createReadStream(path), { contentType });
+}
+
+/**
+ * The object another run has just created at `key`, once its description (sha256, version id) is
+ * written: a store may make the bytes visible first (the directory store links the file, then
+ * writes its sidecar). Gives up after about two seconds and returns what `head` says then.
+ */
+async function described(store: ObjectStore, key: string): Promise<StoredObject | undefined> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const head = await store.head(key);
+    if (!head || head.sha256 !== undefined) return head;
+    await delay(20);
+  }
+  return store.head(key);
 }
 
 async function sha256Of(path: string): Promise<string> {

@@ -7,7 +7,7 @@ import {
   selectionFromChoices,
 } from "@voxtrail/local";
 import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
-import { isDone, jobLine, summaryLine } from "../job-lines";
+import { isDone, jobLine, summaryLine, waitingLine } from "../job-lines";
 import { ProgressLine } from "../progress";
 import { signLineage } from "../sign-lineage";
 import { UsageError } from "../usage-error";
@@ -28,8 +28,9 @@ export interface RunOptions {
 }
 
 /**
- * `voxtrail run`: processes voicemails through the local runtime. Resolves to the exit code:
- * 0 when every job succeeded, 1 otherwise; on SIGINT or SIGTERM, once the jobs in flight have
+ * `voxtrail run`: processes voicemails through the local runtime, waiting for any job another run
+ * on the same store is running. Resolves to the exit code: 0 when every job is done (here or by
+ * that other run), 1 otherwise; on SIGINT or SIGTERM, once the jobs in flight have
  * recorded their interrupted attempts, 130 or 143, after a line saying how many jobs finished and
  * how to resume (see `listenForInterrupt`).
  */
@@ -63,11 +64,17 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
     interrupt: interrupt.signal,
   });
   const progress = new ProgressLine(files.length);
+  /** Jobs another execution is running, which this run waits for (said once each). */
+  const waiting = new Set<string>();
   try {
     const results = await runtime.run(files, {
       concurrency,
       onProgress: (event) => {
         if (event.type === "finished" && !interrupt.received) progress.print(jobLine(event.result), lineOut);
+        if (event.type === "waiting" && !waiting.has(event.jobId)) {
+          waiting.add(event.jobId);
+          progress.print(waitingLine(event.file.name, event.jobId, event.run), lineOut);
+        }
         progress.update(event);
       },
     });
