@@ -63,10 +63,10 @@ interface DataChunk {
 
 /**
  * Reads and checks a WAV file's header: walks its RIFF chunks (skipping LIST, fact and any other
- * chunk, honouring the pad byte after odd-sized ones), understands WAVE_FORMAT_EXTENSIBLE, and
- * accepts 16-bit PCM, 32-bit float, 8-bit A-law and mu-law, mono or stereo, 8 to 48 kHz. The RIFF
- * size is not trusted; a data size of 0xFFFFFFFF (left by streaming writers) means "to the end of
- * the file", rounded down to whole frames.
+ * chunk, honouring the pad byte after odd-sized ones, or doing without it where a writer left it
+ * out), understands WAVE_FORMAT_EXTENSIBLE, and accepts 16-bit PCM, 32-bit float, 8-bit A-law
+ * and mu-law, mono or stereo, 8 to 48 kHz. The RIFF size is not trusted; a data size of 0xFFFFFFFF
+ * (left by streaming writers) means "to the end of the file", rounded down to whole frames.
  *
  * @throws InvalidAudio when the bytes are empty, not WAV, truncated, malformed or unsupported; the
  * message says what is wrong and never quotes the file's contents.
@@ -124,9 +124,26 @@ function findChunks(bytes: Uint8Array, view: DataView): { format?: FormatChunk; 
     const body = offset + CHUNK_HEADER_BYTES;
     if (id === "fmt ") format ??= readFormat(view, body, size);
     else if (id === "data") data ??= { offset: body, declaredBytes: size };
-    offset = body + size + (size % 2);
+    offset = nextChunkOffset(bytes, body + size, size);
   }
   return { format, data };
+}
+
+/**
+ * Where the next chunk starts, after a chunk of `size` bytes whose body ends at `end`: after the
+ * pad byte that follows an odd-sized body, unless the writer left that byte out (no plausible
+ * chunk header starts after it, but one starts right at `end`).
+ */
+function nextChunkOffset(bytes: Uint8Array, end: number, size: number): number {
+  if (size % 2 === 0) return end;
+  const padded = end + 1;
+  return !startsChunk(bytes, padded) && startsChunk(bytes, end) ? end : padded;
+}
+
+/** Whether a plausible chunk header starts at `offset`: 8 bytes, the first 4 printable ASCII. */
+function startsChunk(bytes: Uint8Array, offset: number): boolean {
+  if (offset + CHUNK_HEADER_BYTES > bytes.length) return false;
+  return bytes.subarray(offset, offset + 4).every((byte) => byte >= 0x20 && byte <= 0x7e);
 }
 
 function readFormat(view: DataView, body: number, size: number): FormatChunk {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeMono16, downmixToMono, encodeMuLaw, encodeSamples } from "../src/index";
 import { invalidAudioMessage } from "./invalid-audio";
-import { chunk, fmtBody, int16Bytes, pcm16Wav, riff } from "./riff";
+import { ascii, chunk, fmtBody, int16Bytes, pcm16Wav, riff, unpaddedChunk } from "./riff";
 
 describe("decodeMono16", () => {
   it("decodes 16-bit mono PCM as it is", () => {
@@ -54,6 +54,15 @@ describe("decodeMono16", () => {
       chunk("LIST", new Uint8Array(10).fill(0x80)),
     ]);
     expect(Array.from(decodeMono16(bytes).samples)).toEqual([0, 0, 0]);
+  });
+
+  it("decodes the same samples whether an odd-sized chunk before the data has its pad byte or not", () => {
+    const fmt = chunk("fmt ", fmtBody({ tag: 1, channels: 1, sampleRate: 8000, bits: 16 }));
+    const data = chunk("data", int16Bytes([5, -5, 1234, -32768]));
+    const padded = decodeMono16(riff([fmt, chunk("LIST", ascii("INFOabc")), data]));
+    const unpadded = decodeMono16(riff([fmt, unpaddedChunk("LIST", ascii("INFOabc")), data]));
+    expect(Array.from(unpadded.samples)).toEqual([5, -5, 1234, -32768]);
+    expect(Array.from(unpadded.samples)).toEqual(Array.from(padded.samples));
   });
 
   it("throws InvalidAudio for what parseWav rejects", () => {

@@ -12,6 +12,11 @@ export function chunk(id: string, body: Uint8Array, declaredSize = body.length):
   return bytes;
 }
 
+/** One chunk as a writer that omits the pad byte writes it: id, size field and body, nothing after. */
+export function unpaddedChunk(id: string, body: Uint8Array): Uint8Array {
+  return chunk(id, body).subarray(0, 8 + body.length);
+}
+
 /** A RIFF file of the given form holding `chunks`; the RIFF size is computed unless overridden. */
 export function riff(chunks: Uint8Array[], options: { form?: string; riffSize?: number } = {}): Uint8Array {
   const body = concat([ascii(options.form ?? "WAVE"), ...chunks]);

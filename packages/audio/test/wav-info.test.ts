@@ -12,6 +12,7 @@ import {
   pcm16Wav,
   riff,
   STANDARD_GUID_TAIL,
+  unpaddedChunk,
 } from "./riff";
 
 const MONO_16: FmtFields = { tag: 1, channels: 1, sampleRate: 8000, bits: 16 };
@@ -82,6 +83,64 @@ describe("parseWav: accepted files", () => {
     expect(info.dataOffset).toBe(12 + 14 + 24 + 12 + 8);
     expect(info.dataBytes).toBe(4);
     expect(Array.from(bytes.subarray(info.dataOffset, info.dataOffset + 4))).toEqual([7, 0, 0xf9, 0xff]);
+  });
+
+  describe("an odd-sized chunk before the data", () => {
+    const samples = int16Bytes([7, -7, 300]);
+    const padded = riff([
+      chunk("fmt ", fmtBody(MONO_16)),
+      chunk("LIST", ascii("INFOx")), // 5 bytes + 1 pad byte
+      chunk("data", samples),
+    ]);
+    const unpadded = riff([
+      chunk("fmt ", fmtBody(MONO_16)),
+      unpaddedChunk("LIST", ascii("INFOx")), // 5 bytes, the pad byte left out
+      chunk("data", samples),
+    ]);
+
+    function samplesOf(bytes: Uint8Array): number[] {
+      const info = parseWav(bytes);
+      return Array.from(bytes.subarray(info.dataOffset, info.dataOffset + info.dataBytes));
+    }
+
+    it("is read as before when its pad byte is there", () => {
+      expect(parseWav(padded)).toMatchObject({ dataOffset: 12 + 24 + 14 + 8, dataBytes: 6 });
+      expect(samplesOf(padded)).toEqual(Array.from(samples));
+    });
+
+    it("is read without its pad byte, with the same samples", () => {
+      expect(unpadded.length).toBe(padded.length - 1);
+      expect(parseWav(unpadded)).toMatchObject({ dataOffset: 12 + 24 + 13 + 8, dataBytes: 6 });
+      expect(samplesOf(unpadded)).toEqual(Array.from(samples));
+    });
+
+    it.each([
+      ["fmt ", [unpaddedChunk("junk", ascii("abc")), chunk("fmt ", fmtBody(MONO_16))]],
+      [
+        "fact",
+        [
+          chunk("fmt ", fmtBody(MONO_16)),
+          unpaddedChunk("junk", ascii("abc")),
+          chunk("fact", new Uint8Array(4)),
+        ],
+      ],
+      [
+        "LIST",
+        [chunk("fmt ", fmtBody(MONO_16)), unpaddedChunk("junk", ascii("abc")), chunk("LIST", ascii("INFO"))],
+      ],
+    ])("is read without its pad byte before a %s chunk", (_, chunks) => {
+      expect(samplesOf(riff([...chunks, chunk("data", samples)]))).toEqual(Array.from(samples));
+    });
+
+    it("keeps the pad byte when it is a printable byte and a chunk follows it", () => {
+      const bytes = riff([
+        chunk("fmt ", fmtBody(MONO_16)),
+        chunk("LIST", ascii("INFOx")),
+        chunk("data", samples),
+      ]);
+      bytes[12 + 24 + 13] = "x".charCodeAt(0); // "xdat" would also look like a chunk id
+      expect(samplesOf(bytes)).toEqual(Array.from(samples));
+    });
   });
 
   it("accepts an odd-length 8-bit data chunk and the pad byte after it", () => {
@@ -181,6 +240,20 @@ describe("parseWav: rejected files", () => {
     [
       "a file without a data chunk",
       riff([chunk("fmt ", fmtBody(MONO_16)), chunk("LIST", ascii("INFO"))]),
+      "invalid WAV file: it has no data chunk",
+    ],
+    [
+      "a file without a data chunk after an odd-sized chunk without its pad byte",
+      riff([chunk("fmt ", fmtBody(MONO_16)), unpaddedChunk("LIST", ascii("INFOx"))]),
+      "invalid WAV file: it has no data chunk",
+    ],
+    [
+      "a file whose bytes after an odd-sized chunk are no chunk, padded or not",
+      riff([
+        chunk("fmt ", fmtBody(MONO_16)),
+        unpaddedChunk("LIST", ascii("INFOx")),
+        Uint8Array.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
+      ]),
       "invalid WAV file: it has no data chunk",
     ],
     [

@@ -24,9 +24,10 @@ export interface AttemptState {
  * Middy middleware that makes each invocation's attempt: before the handler, an AbortController
  * and a clock (`handler.start` marked) on the context, for {@link attemptOf}; after it, the
  * attempt's record as succeeded; on an error (the handler's, or middy's early timeout), the
- * signal aborted first, so late work stops, then the record as failed. An invocation whose
- * handler opened no record writes none. Either way, the attempt's temp directory, if it opened
- * one, is removed last, with everything in it.
+ * signal aborted first, so late work stops, then the record as failed (an error writing it, such
+ * as a full disk, becomes the invocation's error, still made safe by the middlewares after this
+ * one). An invocation whose handler opened no record writes none. Either way, the attempt's temp
+ * directory, if it opened one, is removed last, with everything in it.
  *
  * With `interrupt` (the process's, aborted on SIGINT or SIGTERM), the attempt's signal aborts with
  * it too, and its `interrupted` rejects with `AttemptInterrupted` (the kernel races the handler
@@ -72,6 +73,11 @@ export function stageAttempt(
       state.controller.abort(request.error);
       try {
         await state.recorder?.record("failed", request.error);
+      } catch (error) {
+        // The record could not be written (the disk is full, ...): that is the attempt's error now.
+        // Thrown from here, middy would skip the middlewares after this one (safeErrors among
+        // them) and the error would leave as it is, path and all, instead of by its meaning.
+        request.error = error as Error;
       } finally {
         await removeAttemptDir(state);
       }
