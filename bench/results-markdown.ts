@@ -1,6 +1,7 @@
 import { type BundlesResult, kb, mismatchLabel } from "./bundle-sizes";
 import type { LineageQueryResult } from "./lineage-queries";
 import type { Machine } from "./machine";
+import type { ManifestMemoryResult } from "./manifest-memory";
 import type { AccuracyRow } from "./measurement-accuracy";
 import type { OverheadResult } from "./overhead";
 import type { PromptsScalingResult } from "./prompts-scaling";
@@ -14,6 +15,7 @@ export interface BenchResults {
   wallMs: Record<string, number>;
   overhead?: OverheadResult;
   streamingMemory?: StreamingMemoryResult;
+  manifestMemory?: ManifestMemoryResult;
   measurementAccuracy?: AccuracyRow[];
   transcriptionWer?: TranscriptionWerResult;
   promptsScaling?: PromptsScalingResult;
@@ -70,6 +72,13 @@ export function resultsMarkdown(results: BenchResults): string {
         .join(", ");
     out.push(
       `| Transcription accuracy (${wer.engine}): word error rate over the ${wer.rows.length / 2} bundled voicemails, 8 kHz mu-law telephony copies vs 16 kHz originals | **${wer.corpusWer.telephony.toFixed(3)} vs ${wer.corpusWer.wideband.toFixed(3)}**; telephony: ${perVoicemail("telephony")}; wideband: ${perVoicemail("wideband")} | ${wer.ratio.toFixed(2)}x |`,
+    );
+  }
+  const manifest = results.manifestMemory;
+  if (manifest) {
+    const { small, longLine } = manifest;
+    out.push(
+      `| Manifest memory: PreparePrompts over a ${(longLine.manifestBytes / 1e6).toFixed(1)} MB manifest with one ${((longLine.manifestBytes - small.manifestBytes) / 1e6).toFixed(1)} MB line vs a ${(small.manifestBytes / 1000).toFixed(1)} KB one, each in its own process: peak RSS increase during the handler | ${longLine.increaseMb} MB vs ${small.increaseMb} MB (peaks ${longLine.peakMb} / ${small.peakMb} MB); ${longLine.rows} rows and ${longLine.badRows} bad vs ${small.rows} and ${small.badRows}; ${seconds(longLine.ms)} vs ${seconds(small.ms)} | **+${manifest.extraMb} MB** (bound: 50 MB) |`,
     );
   }
   const scaling = results.promptsScaling;

@@ -5,7 +5,7 @@
  * it can, and the ratios are the figures to read. Meant to finish in under ten minutes on 2 cores.
  *
  *   npm run bench
- *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, accuracy, wer, prompts, lineage, bundles)
+ *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, prompts, lineage, bundles)
  *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
  *   npm run bench -- --only bundles --import-rounds 9   # more import rounds per Lambda bundle (default 5)
@@ -25,6 +25,7 @@ import { parseArgs, promisify } from "node:util";
 import { benchBundles, bundlesTable } from "./bundle-sizes";
 import { benchLineageQueries, lineageTable } from "./lineage-queries";
 import { describeMachine } from "./machine";
+import { benchManifestMemory } from "./manifest-memory";
 import { benchMeasurementAccuracy } from "./measurement-accuracy";
 import { benchOverhead } from "./overhead";
 import { benchPromptsScaling, promptsScalingTable } from "./prompts-scaling";
@@ -32,7 +33,16 @@ import { type BenchResults, resultsMarkdown } from "./results-markdown";
 import { benchStreamingMemory } from "./streaming-memory";
 import { benchTranscriptionWer } from "./transcription-wer";
 
-const SECTIONS = ["overhead", "memory", "accuracy", "wer", "prompts", "lineage", "bundles"] as const;
+const SECTIONS = [
+  "overhead",
+  "memory",
+  "manifest",
+  "accuracy",
+  "wer",
+  "prompts",
+  "lineage",
+  "bundles",
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
@@ -80,6 +90,9 @@ await section("overhead", async () => {
 });
 await section("memory", async () => {
   results.streamingMemory = await benchStreamingMemory({ log });
+});
+await section("manifest", async () => {
+  results.manifestMemory = await benchManifestMemory({ log });
 });
 await section("accuracy", async () => {
   results.measurementAccuracy = await benchMeasurementAccuracy({ log });

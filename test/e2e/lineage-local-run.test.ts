@@ -12,7 +12,7 @@ let results: JobResult[];
 beforeAll(async () => {
   store = await mkdtemp(join(tmpdir(), "voxtrail-lineage-e2e-"));
   const files = (await collectInputFiles([BUNDLED_VOICEMAILS_DIR])).filter((file) =>
-    ["billing.wav", "reschedule.wav"].includes(file.name),
+    ["voicemail/billing.wav", "voicemail/reschedule.wav"].includes(file.name),
   );
   const runtime = await LocalRuntime.start({ storeDir: store });
   try {

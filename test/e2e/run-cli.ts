@@ -8,17 +8,19 @@ import type { StageStandIn } from "../support/stage-stand-in";
 const BIN = fileURLToPath(new URL("../../packages/cli/bin/voxtrail.js", import.meta.url));
 
 /**
- * Runs the `voxtrail` command as a user would, with extra environment variables, and collects its
- * exit code and output.
+ * Runs the `voxtrail` command as a user would, with extra environment variables (and in `cwd`,
+ * when given), and collects its exit code and output.
  */
 export function runCli(
   args: string[],
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, ...env },
+      ...(cwd ? { cwd } : {}),
     });
     let stdout = "";
     let stderr = "";

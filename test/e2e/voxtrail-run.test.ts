@@ -40,7 +40,8 @@ describe("voxtrail run on the bundled fixtures", () => {
       f.endsWith(".wav"),
     );
     expect(results).toHaveLength(wavs.length);
-    expect(results.map((r) => r.file.name).sort()).toEqual(wavs.sort());
+    // Named by their path from the directory's parent: `voicemail/billing.wav`, ...
+    expect(results.map((r) => r.file.name).sort()).toEqual(wavs.map((f) => `voicemail/${f}`).sort());
     expect(results.filter((r) => r.status !== "SUCCEEDED")).toEqual([]);
     expect(code).toBe(0);
   });

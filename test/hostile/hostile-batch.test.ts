@@ -140,7 +140,13 @@ beforeAll(async () => {
     "--concurrency",
     "2",
   ]);
-  results = new Map((JSON.parse(run.stdout) as JobResult[]).map((result) => [result.file.name, result]));
+  // The batch directory's files are named `batch/<entry>` (their path from its parent).
+  results = new Map(
+    (JSON.parse(run.stdout) as JobResult[]).map((result) => [
+      result.file.name.replace(/^batch\//, ""),
+      result,
+    ]),
+  );
 }, 600_000);
 
 afterAll(async () => {
@@ -181,7 +187,7 @@ describe("a batch of hostile voicemails and one good one, run together by `voxtr
     it("is handled: a named error in Ingest, or a correct result", async () => {
       const result = results.get(entry) as JobResult;
       const report = JobReport.parse(result.report);
-      expect(report.source.key).toBe(keys.incomingVoicemail(entry));
+      expect(report.source.key).toBe(keys.incomingVoicemail(`batch/${entry}`));
       const [event] = await outcomeEvents(result.jobId);
       if ("failsWith" in handling) {
         expect(result.status).toBe("FAILED");
@@ -220,7 +226,7 @@ describe("a batch of hostile voicemails and one good one, run together by `voxtr
       });
       // Its line shows a name with control characters quoted, so one file is one line.
       expect(run.stderr).toContain(
-        `FAIL ${/\p{Cc}/u.test(name) ? JSON.stringify(name) : name}  -  UploadFailed`,
+        `FAIL ${/\p{Cc}/u.test(name) ? JSON.stringify(`batch/${name}`) : `batch/${name}`}  -  UploadFailed`,
       );
     });
   });

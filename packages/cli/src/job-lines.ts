@@ -1,5 +1,6 @@
 import type { JobReport, Timing } from "@voxtrail/core";
 import type { JobResult } from "@voxtrail/local";
+import { failText } from "./fail-cause";
 
 /** One line per job: outcome, name, job id, and per-stage times (or the failed stage and cause). */
 export function jobLine(result: JobResult): string {
@@ -11,8 +12,7 @@ export function jobLine(result: JobResult): string {
       ? `${head}  already done (run ${result.duplicate.run}); nothing written`
       : `${head}  running in another execution (run ${result.duplicate?.run}); nothing written`;
   const times = result.report ? stageTimes(result.report) : "";
-  if (result.status === "FAILED")
-    return `${head}  ${result.error?.error}: ${result.error?.cause}${times ? `  (${times})` : ""}`;
+  if (result.status === "FAILED") return `${head}  ${failText(result.error)}${times ? `  (${times})` : ""}`;
   return `${head}  ${times}`;
 }
 

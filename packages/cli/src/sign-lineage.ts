@@ -1,4 +1,4 @@
-import type { ObjectStore } from "@voxtrail/core";
+import { type ObjectStore, systemErrorMeaning } from "@voxtrail/core";
 import { defaultSigningKeyPath, LocalSigner, writeDigest } from "@voxtrail/lineage";
 
 /**
@@ -21,7 +21,9 @@ export async function signLineage(store: ObjectStore, out: NodeJS.WritableStream
         : `lineage signed already: no job to add to the digests (key ${fingerprint})\n`,
     );
   } catch (error) {
-    const { name, message } = error instanceof Error ? error : new Error(String(error));
+    // A failed system call by its meaning (DiskFull, ...), never with the path Node puts in its message.
+    const { name, message } =
+      systemErrorMeaning(error) ?? (error instanceof Error ? error : new Error(String(error)));
     out.write(`lineage NOT signed: ${name}: ${message}\n`);
   }
 }

@@ -204,6 +204,21 @@ export class PromptIdDuplicate extends InvalidPromptRow {}
 /** The row asks for an audio format the prompts workflow does not produce. */
 export class PromptFormatUnknown extends InvalidPromptRow {}
 
+/**
+ * The row's language (or, without one, the default language) is not one the configured
+ * synthesizer speaks. The message names the language, the languages it speaks and what to do.
+ */
+export class PromptLanguageUnsupported extends InvalidPromptRow {}
+
+/**
+ * A synthesized prompt's audio cannot be speech of its text: near silent, or too short for its
+ * number of words. The message gives the measured level or duration and the threshold, never the
+ * text. Not retried: the same text gets the same audio.
+ */
+export class PromptAudioImplausible extends VoxtrailError {
+  readonly retryable = false;
+}
+
 /** The manifest as a whole cannot be read as prompts: unknown file type. */
 export class PromptManifestUnreadable extends VoxtrailError {
   readonly retryable = false;

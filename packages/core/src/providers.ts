@@ -96,5 +96,10 @@ export interface SynthesisStream extends AsyncIterable<Uint8Array> {
 /** Streams speech for a text. */
 export interface Synthesizer {
   readonly processor: Processor;
+  /**
+   * The languages it speaks (ISO 639-1 codes, e.g. `en`), when it declares them: a request in any
+   * other language is not spoken, whatever audio comes back.
+   */
+  readonly languages?: readonly string[];
   synthesize(request: SynthesisRequest): SynthesisStream;
 }

@@ -1,5 +1,5 @@
 import { readdir, realpath, stat } from "node:fs/promises";
-import { basename, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 
 /** A file to upload, with the name it gets under `incoming/voicemail/`. */
 export interface InputFile {
@@ -18,13 +18,16 @@ export interface CollectOptions {
 
 /**
  * Expands the command line's paths: a regular file is taken as it is (whatever it holds: bad input
- * is the pipeline's to report), anything else named is refused (reading a FIFO would block); a directory contributes its `.wav` files, recursively, named by their
- * path inside it. A walk follows symbolic links (to files, and to directories it has not entered
- * yet, so a link loop ends), skips what is not a regular file (a FIFO would block the read
- * forever), and never enters `exclude`. Two inputs that would get the same name are refused.
+ * is the pipeline's to report), anything else named is refused (reading a FIFO would block); a
+ * directory contributes its `.wav` files, recursively. Each file is named by its path from its
+ * argument's parent: `001.wav` for the file `calls/001.wav`, `mon/001.wav` and `tue/001.wav` for
+ * the directories `mon/` and `tue/` (`.` is named by the directory it is), so the files of two
+ * directories never collide. A walk follows symbolic links (to files, and to directories it has
+ * not entered yet, so a link loop ends), skips what is not a regular file, and never enters
+ * `exclude`. Two inputs that would still get the same name are refused.
  *
  * @example
- * await collectInputFiles(["calls"], { exclude: ["calls/.voxtrail"] }); // [{ path: "calls/001.wav", name: "001.wav" }, ...]
+ * await collectInputFiles(["calls"], { exclude: ["calls/.voxtrail"] }); // [{ path: "calls/001.wav", name: "calls/001.wav" }, ...]
  */
 export async function collectInputFiles(paths: string[], options: CollectOptions = {}): Promise<InputFile[]> {
   const excluded = await Promise.all((options.exclude ?? []).map(realDir));
@@ -35,7 +38,10 @@ export async function collectInputFiles(paths: string[], options: CollectOptions
     if (info.isDirectory()) {
       const entered = new Set(excluded);
       const found = (await walk(path, entered)).filter((file) => file.toLowerCase().endsWith(".wav")).sort();
-      files.push(...found.map((file) => ({ path: file, name: relative(path, file).split(sep).join("/") })));
+      const parent = dirname(resolve(path));
+      files.push(
+        ...found.map((file) => ({ path: file, name: relative(parent, resolve(file)).split(sep).join("/") })),
+      );
     } else if (info.isFile()) {
       files.push({ path, name: basename(path) });
     } else {

@@ -21,7 +21,7 @@ import {
   SonicSageMakerSynthesizer,
 } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
-import type { ProviderSelection } from "@voxtrail/workflow";
+import { type ProviderSelection, SYNTHESIZER_LANGUAGES } from "@voxtrail/workflow";
 import { StoreEventPublisher } from "./events/store-event-publisher";
 import { FLITE_VERSION } from "./flite/flite-engine";
 import type { SonicEndpoint } from "./sonic-endpoint/server";
@@ -126,6 +126,8 @@ export function localSonicSynthesizer(endpoint: Pick<SonicEndpoint, "url">): Syn
     client,
     endpointName: LOCAL_SONIC_ENDPOINT_NAME,
     voiceId: "slt",
+    // flite speaks English only.
+    languages: SYNTHESIZER_LANGUAGES.local,
     processor: {
       provider: "local-sonic-endpoint",
       model: "flite (cmu_us_slt) behind Sonic's SageMaker wire format; not Sonic",

@@ -72,14 +72,28 @@ export class LocalRuntime {
   /**
    * Uploads and processes `files`, at most `concurrency` at a time; one job's failure stops no other,
    * and neither does a file that cannot be uploaded (see {@link uploadFailure}): it fails alone,
-   * so the run resolves only once every other job has ended. Once the runtime's `interrupt` has
-   * aborted, no further file is started: the results are then those of the files that were.
+   * so the run resolves only once every other job has ended. Every file is checked first (a name
+   * that is not UTF-8, or that the store refuses as a key), and those that fail are reported
+   * before any job starts. Once the runtime's `interrupt` has aborted, no further file is started:
+   * the results are then those of the files that were. Results are in the order of `files`.
    */
   async run(
     files: InputFile[],
     options: { concurrency: number; onProgress?: (progress: JobProgress) => void },
   ): Promise<JobResult[]> {
+    const refused = new Map<InputFile, JobResult>();
+    for (const file of files) {
+      const failure = await this.#check(file).then(
+        () => undefined,
+        (error: unknown) => uploadFailure(file, error),
+      );
+      if (!failure) continue;
+      refused.set(file, failure);
+      options.onProgress?.({ type: "finished", result: failure });
+    }
     const results = await mapLimit(files, options.concurrency, async (file) => {
+      const failure = refused.get(file);
+      if (failure) return failure;
       if (this.interrupt?.aborted) return undefined;
       const result = await this.#process(file, options.onProgress).catch((error: unknown) =>
         uploadFailure(file, error),
@@ -88,6 +102,20 @@ export class LocalRuntime {
       return result;
     });
     return results.filter((result) => result !== undefined);
+  }
+
+  /**
+   * Rejects when `file` cannot be uploaded under its name: a name that was not UTF-8 on disk
+   * reaches us with U+FFFD in place of its bytes (no path opens it again, no key can name it),
+   * and a key the store refuses (asking the store to describe it applies its key rules).
+   */
+  async #check(file: InputFile): Promise<void> {
+    if (file.path.includes("\uFFFD")) {
+      throw new InputNameNotUtf8(
+        "the file's name is not valid UTF-8, so it cannot be read by name or stored under it",
+      );
+    }
+    await this.store.head(keys.incomingVoicemail(file.name));
   }
 
   /** Stops the local endpoint, if one was started. */
@@ -139,13 +167,6 @@ export class LocalRuntime {
    */
   async #process(file: InputFile, onProgress?: (progress: JobProgress) => void): Promise<JobResult> {
     const { store } = this;
-    // A name that was not UTF-8 on disk reaches us with U+FFFD in place of its bytes: no path
-    // opens it again, and no key can name it.
-    if (file.path.includes("\uFFFD")) {
-      throw new InputNameNotUtf8(
-        "the file's name is not valid UTF-8, so it cannot be read by name or stored under it",
-      );
-    }
     const key = keys.incomingVoicemail(file.name);
     const stored = await uploadOnce(store, key, file.path, contentTypeOf(file.name));
     onProgress?.({ type: "uploaded", file, key });

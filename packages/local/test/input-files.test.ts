@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { collectInputFiles } from "../src/input-files";
 
@@ -21,11 +21,31 @@ describe("collectInputFiles: what a directory of voicemails contributes", () => 
     await mkdir(join(dir, ".voxtrail", "artifacts", "vm-1"), { recursive: true });
     await writeFile(join(dir, ".voxtrail", "artifacts", "vm-1", "reply.wav"), "r");
     const files = await collectInputFiles([dir], { exclude: [join(dir, ".voxtrail")] });
-    expect(files.map((f) => f.name)).toEqual(["001.wav"]);
+    expect(files.map((f) => f.name)).toEqual([`${basename(dir)}/001.wav`]);
     // Without the exclusion the store's copies are taken for voicemails (the bug this guards).
     expect((await collectInputFiles([dir])).map((f) => f.name)).toContain(
-      ".voxtrail/artifacts/vm-1/reply.wav",
+      `${basename(dir)}/.voxtrail/artifacts/vm-1/reply.wav`,
     );
+  });
+
+  it("names files by their path from the argument's parent, so two directories' 001.wav never collide", async () => {
+    for (const day of ["mon", "tue"]) {
+      await mkdir(join(dir, day, "late"), { recursive: true });
+      await writeFile(join(dir, day, "001.wav"), day);
+      await writeFile(join(dir, day, "late", "002.wav"), day);
+    }
+    const files = await collectInputFiles([join(dir, "mon"), join(dir, "tue")]);
+    expect(files.map((f) => f.name)).toEqual([
+      "mon/001.wav",
+      "mon/late/002.wav",
+      "tue/001.wav",
+      "tue/late/002.wav",
+    ]);
+    // A file named on its own is named by itself; the same name twice is still refused.
+    expect((await collectInputFiles([join(dir, "mon", "001.wav")])).map((f) => f.name)).toEqual(["001.wav"]);
+    await expect(
+      collectInputFiles([join(dir, "mon", "001.wav"), join(dir, "tue", "001.wav")]),
+    ).rejects.toThrow(/would both be uploaded as 001\.wav: rename one/);
   });
 
   it("follows symbolic links to files and directories, ends a link loop, and skips dangling links", async () => {
@@ -39,7 +59,10 @@ describe("collectInputFiles: what a directory of voicemails contributes", () => 
       await symlink(dir, join(dir, "loop"));
       await symlink(join(elsewhere, "gone.wav"), join(dir, "gone.wav"));
       const files = await collectInputFiles([dir]);
-      expect(files.map((f) => f.name)).toEqual(["linked.wav", "more/deep.wav"]);
+      expect(files.map((f) => f.name)).toEqual([
+        `${basename(dir)}/linked.wav`,
+        `${basename(dir)}/more/deep.wav`,
+      ]);
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }
@@ -48,7 +71,7 @@ describe("collectInputFiles: what a directory of voicemails contributes", () => 
   it("skips what is not a regular file, such as a FIFO named like a voicemail, instead of blocking on it", async () => {
     await writeFile(join(dir, "good.wav"), "g");
     execFileSync("mkfifo", [join(dir, "pipe.wav")]);
-    expect((await collectInputFiles([dir])).map((f) => f.name)).toEqual(["good.wav"]);
+    expect((await collectInputFiles([dir])).map((f) => f.name)).toEqual([`${basename(dir)}/good.wav`]);
     await expect(collectInputFiles([join(dir, "pipe.wav")])).rejects.toThrow(
       /pipe\.wav is not a regular file/,
     );

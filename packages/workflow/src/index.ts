@@ -11,6 +11,7 @@ export * from "./rule-pattern";
 export * from "./source-event";
 export * from "./stage-resources";
 export * from "./stages";
+export * from "./synthesizer-languages";
 export * from "./transcription-job-states";
 export * from "./voicemail-batch-definition";
 export * from "./voicemail-definition";

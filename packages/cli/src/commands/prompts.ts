@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { PromptsReport } from "@voxtrail/core";
 import { type PromptsJobResult, PromptsRuntime, selectionFromChoices } from "@voxtrail/local";
 import { promptKeys } from "@voxtrail/workflow";
+import { failText } from "../fail-cause";
 import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
 import { PromptsProgressLine } from "../prompts-progress";
 import { signLineage } from "../sign-lineage";
@@ -104,7 +105,7 @@ export function promptsFailureLines(result: PromptsJobResult): string[] {
     ];
   }
   if (!result.report) {
-    return [`FAIL ${result.jobId}  ${result.error?.error}: ${causeMessage(result.error?.cause)}`];
+    return [`FAIL ${result.jobId}  ${failText(result.error)}`];
   }
   const report: PromptsReport = result.report;
   const lines = [
@@ -141,16 +142,6 @@ export function promptsSummaryLine(result: PromptsJobResult, elapsedMs: number, 
     ...(totals.notRun > 0 ? [`${totals.notRun} not run`] : []),
   ];
   return `${totals.rows} row(s): ${counts.join(", ")} in ${seconds(elapsedMs)}; ${(totals.audioMs / 1000).toFixed(1)} s of audio in ${location}/${promptKeys.jobPrefix(result.jobId)}, report ${promptKeys.report(result.jobId)}`;
-}
-
-/** The message of a Fail state's cause: Lambda reports it as JSON `{errorType, errorMessage}`. */
-function causeMessage(cause: string | undefined): string | undefined {
-  try {
-    const { errorMessage } = JSON.parse(cause ?? "");
-    return typeof errorMessage === "string" ? errorMessage : cause;
-  } catch {
-    return cause;
-  }
 }
 
 function seconds(ms: number): string {

@@ -5,6 +5,7 @@ import {
   type DuplicateDelivery,
   type EventClock,
   PromptManifestEmpty,
+  type Synthesizer,
 } from "@voxtrail/core";
 import { promptKeys, promptsJobIdFor, type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
@@ -18,7 +19,14 @@ import {
 import { manifestLines } from "../prompts/manifest-lines";
 import { MAX_PROMPT_TEXT_CHARS, manifestTypeOf, PromptRowValidator } from "../prompts/prompt-rows";
 import { type PreparedPrompts, PreparePromptsInput } from "../prompts/prompt-state";
+import { spokenLanguages } from "../prompts/spoken-languages";
 import { unchangedObject } from "../prompts/unchanged-object";
+
+/**
+ * What PreparePrompts talks to: the job claims, the default language, and the synthesizer only
+ * when the runtime has one anyway (the local runtime), for the languages it declares.
+ */
+type PreparePromptsDependencies = StageNeeds<"executions" | "language"> & { synthesizer?: Synthesizer };
 
 /** What PreparePrompts works out before its attempt: the manifest, and the two bodies to write. */
 interface PreparedBodies {
@@ -40,9 +48,12 @@ interface PreparedBodies {
  * (what the Map reads) and the bad rows, each with its line number and named reason, as
  * `bad-rows.json`. A bad row never stops the others. When both objects already hold exactly what
  * this run would write (a rerun of the same manifest), nothing is written, not even an activity
- * record. A manifest without a single row, good or bad, is `PromptManifestEmpty`.
+ * record. A row in a language the configured synthesizer does not speak (the row's, or `language`
+ * for a row without one) is a bad row, `PromptLanguageUnsupported` (see `spokenLanguages`: the
+ * synthesizer is not built here). A manifest without a single row, good or bad, is
+ * `PromptManifestEmpty`.
  */
-export const preparePromptsStage = defineStage<StageNeeds<"executions">>()({
+export const preparePromptsStage = defineStage<PreparePromptsDependencies>()({
   name: "PreparePrompts",
   input: PreparePromptsInput,
   flows: () => [],
@@ -111,13 +122,13 @@ export const preparePromptsStage = defineStage<StageNeeds<"executions">>()({
  * `PromptManifestEmpty` when it has no rows.
  */
 async function readManifest(
-  deps: KernelDependencies,
+  deps: PreparePromptsDependencies,
   jobId: string,
   identity: SourceIdentity,
 ): Promise<PreparedBodies> {
   const { key } = identity;
   const named = { versionId: identity.versionId, etag: identity.etag };
-  const validator = new PromptRowValidator(manifestTypeOf(key), MAX_PROMPT_TEXT_CHARS);
+  const validator = new PromptRowValidator(manifestTypeOf(key), MAX_PROMPT_TEXT_CHARS, spokenLanguages(deps));
   const hash = createHash("sha256");
   let manifestBytes = 0;
   const body = await deps.store.get(key, named);

@@ -14,6 +14,7 @@ import {
   type Opening,
   type StageNeeds,
 } from "../kernel/stage-definition";
+import { checkedPromptAudio } from "../prompts/prompt-audio-check";
 import { type PromptOutcome, SynthesizePromptInput } from "../prompts/prompt-state";
 import { storeSynthesis } from "../synthesis-artifact";
 
@@ -22,7 +23,9 @@ import { storeSynthesis } from "../synthesis-artifact";
  * `prompts/<jobId>/<id>.wav` in the row's format (Amazon Connect's 8 kHz mono mu-law WAV by
  * default), spooled to disk as it streams, then its result object (`results/<id>.json`: status,
  * row hash, audio pointer, duration, ttfb). A prompt whose result already succeeded with the same
- * row hash, and whose audio is still there, is skipped: nothing is written.
+ * row hash, and whose audio is still there, is skipped: nothing is written. Audio that cannot be
+ * the text spoken (near silent, or too short for its words: `checkedPromptAudio`, measured as it
+ * streams) fails the prompt with `PromptAudioImplausible`, and no WAV is written.
  *
  * Each attempt writes its activity record under the name `SynthesizePrompt-<first 16 hex of the
  * row hash>`, so every prompt has its own attempt count however many run at once; its metrics go
@@ -57,7 +60,7 @@ export const synthesizePromptStage = defineStage<StageNeeds<"synthesizer" | "lan
       store: deps.store,
       activity,
       clock,
-      stream,
+      stream: checkedPromptAudio(stream, format, row.text),
       format,
       kind: "prompt-audio",
       key: promptKeys.audio(jobId, row.id),

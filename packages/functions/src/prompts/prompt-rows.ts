@@ -7,6 +7,7 @@ import {
   PromptFormatUnknown,
   PromptIdDuplicate,
   PromptIdInvalid,
+  PromptLanguageUnsupported,
   PromptManifestUnreadable,
   type PromptRow,
   PromptRowMalformed,
@@ -15,6 +16,7 @@ import {
   PromptTextInvalidUtf8,
   PromptTextTooLong,
 } from "@voxtrail/core";
+import { speaksLanguage } from "@voxtrail/workflow";
 import { MAX_MANIFEST_LINE_BYTES, type ManifestLine } from "./manifest-lines";
 
 /**
@@ -23,6 +25,16 @@ import { MAX_MANIFEST_LINE_BYTES, type ManifestLine } from "./manifest-lines";
  * minute of speech, well inside both, and keeps a row far below the 256 KB state limit.
  */
 export const MAX_PROMPT_TEXT_CHARS = 1000;
+
+/** What the configured synthesizer speaks, to check each row's language against. */
+export interface SpokenLanguages {
+  /** The synthesizer's name (its choice, e.g. `local`), for messages. */
+  synthesizer: string;
+  /** The languages it speaks (ISO 639-1 codes). */
+  languages: readonly string[];
+  /** The language a row that names none is spoken in. */
+  defaultLanguage: string;
+}
 
 /** The manifest formats, by how the manifest's name ends. */
 export type ManifestType = "csv" | "jsonl";
@@ -50,8 +62,9 @@ export function manifestTypeOf(key: string): ManifestType {
  * UTF-8 is a bad row, the next line is fine), parsed as a CSV record under the header row or as a
  * JSON object, and checked. Blank lines are skipped. Each row comes out valid (`ok`) or as a bad
  * row naming its line and reason; ids must be unique (ignoring case: they name files). A line
- * manifestLines found too long is a bad row (`PromptTextTooLong`). A CSV header that is too long,
- * unreadable or lacks `id` and `text` is `PromptManifestUnreadable`.
+ * manifestLines found too long is a bad row (`PromptTextTooLong`); so is, given `spoken`, a row
+ * whose language the synthesizer does not speak (`PromptLanguageUnsupported`). A CSV header that
+ * is too long, unreadable or lacks `id` and `text` is `PromptManifestUnreadable`.
  *
  * @example
  * const validator = new PromptRowValidator("csv");
@@ -65,9 +78,11 @@ export class PromptRowValidator {
   readonly #decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   #columns: Field[] | undefined;
 
+  /** `spoken`, when given, makes a row in a language the synthesizer does not speak a bad row. */
   constructor(
     private readonly type: ManifestType,
     private readonly maxTextChars: number = MAX_PROMPT_TEXT_CHARS,
+    private readonly spoken?: SpokenLanguages,
   ) {}
 
   /** Checks one line: a row, or `undefined` for the header and blank lines. */
@@ -149,6 +164,7 @@ export class PromptRowValidator {
     }
     const voice = raw.voice || undefined;
     const language = raw.language || undefined;
+    if (this.spoken) checkLanguage(this.spoken, language, line);
     const row = { id, text: text.trim(), voice, language, format: format as PromptRow["format"] };
     return {
       line,
@@ -175,6 +191,21 @@ export function promptRowHash(row: {
 }): string {
   const identity = JSON.stringify([row.id, row.text, row.voice ?? "", row.language ?? "", row.format]);
   return createHash("sha256").update(identity).digest("hex");
+}
+
+/**
+ * `PromptLanguageUnsupported` when the row's language (or the default, for a row without one) is
+ * not one `spoken` lists. The message quotes the language (at most 35 characters: a tag, not text).
+ */
+function checkLanguage(spoken: SpokenLanguages, language: string | undefined, line: number): void {
+  const asked = language ?? spoken.defaultLanguage;
+  if (speaksLanguage(spoken.languages, asked)) return;
+  const which = language === undefined ? "the default language" : "the language";
+  throw new PromptLanguageUnsupported(
+    `line ${line}: ${which} ${JSON.stringify(asked.slice(0, 35))} is not one the synthesizer ` +
+      `${spoken.synthesizer} speaks (${spoken.languages.join(", ")}): choose a synthesizer that ` +
+      `speaks it, or remove the row`,
+  );
 }
 
 function bad(

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { encodeSamples } from "@voxtrail/audio";
 import { type ArtifactRef, LOCAL_BOUNDARY, type PromptRow, type Synthesizer } from "@voxtrail/core";
 import { describe, expect, it } from "vitest";
 import { synthesizePromptStage } from "../../src/handlers/synthesize-prompt";
@@ -8,12 +9,21 @@ import { context, testDependencies } from "../stage-dependencies";
 
 const ROWS = 1000;
 
-/** A synthesizer that answers every prompt at once with 10 ms of 8 kHz mu-law silence. */
+/**
+ * 400 ms of a 440 Hz tone at half scale, 8 kHz mu-law: audio SynthesizePrompt takes for speech of
+ * a few words (silence, or too short, fails the prompt with PromptAudioImplausible).
+ */
+const TONE = encodeSamples(
+  Int16Array.from({ length: 3200 }, (_, i) => Math.round(16384 * Math.sin((2 * Math.PI * 440 * i) / 8000))),
+  "pcm_mulaw",
+);
+
+/** A synthesizer that answers every prompt at once with {@link TONE}. */
 const instantSynthesizer: Synthesizer = {
-  processor: { provider: "instant", model: "silence", version: "1", boundary: LOCAL_BOUNDARY },
+  processor: { provider: "instant", model: "tone", version: "1", boundary: LOCAL_BOUNDARY },
   synthesize: () => ({
     async *[Symbol.asyncIterator]() {
-      yield new Uint8Array(80).fill(0xff);
+      yield TONE;
     },
     timings: () => [
       { name: "synthesize.ttfb", startEvent: "request.sent", endEvent: "audio.firstChunk", ms: 1 },

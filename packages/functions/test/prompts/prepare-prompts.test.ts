@@ -183,3 +183,49 @@ describe("preparePrompts on a manifest without rows", () => {
     });
   });
 });
+
+describe("preparePrompts checks each row's language against the synthesizer's", () => {
+  const body = "id,text,language\np1,Press one.,en\np2,Secret Japanese text.,ja\np3,Press three.,\n";
+
+  async function prepare(synthesizer: { languages?: readonly string[]; provider: string }) {
+    const { deps } = await testDependencies();
+    deps.synthesizer = {
+      ...deps.synthesizer,
+      processor: { ...deps.synthesizer.processor, provider: synthesizer.provider },
+      ...(synthesizer.languages ? { languages: synthesizer.languages } : {}),
+    };
+    const key = promptKeys.incomingManifest("languages.csv");
+    const stored = await deps.store.put(key, body, { contentType: "text/csv" });
+    const prepared = (await invoke(
+      preparePromptsStage,
+      deps,
+      objectCreated(deps.store.bucket, key, stored.etag ?? ""),
+    )) as PreparedPrompts;
+    const bad = z
+      .array(BadPromptRow)
+      .parse(JSON.parse((await deps.store.getBytes(prepared.badRows.key)).toString()));
+    return { prepared, bad };
+  }
+
+  it("makes a Japanese row a bad row PromptLanguageUnsupported for an English-only synthesizer", async () => {
+    const { prepared, bad } = await prepare({ provider: "local-sonic-endpoint", languages: ["en"] });
+
+    expect(prepared.rowCount).toBe(2);
+    expect(bad).toEqual([
+      {
+        line: 3,
+        id: "p2",
+        error: "PromptLanguageUnsupported",
+        message:
+          'line 3: the language "ja" is not one the synthesizer local-sonic-endpoint speaks (en): choose a synthesizer that speaks it, or remove the row',
+      },
+    ]);
+  });
+
+  it("keeps it for a synthesizer that speaks Japanese", async () => {
+    const { prepared, bad } = await prepare({ provider: "cartesia-api", languages: ["en", "ja"] });
+
+    expect(prepared.rowCount).toBe(3);
+    expect(bad).toEqual([]);
+  });
+});

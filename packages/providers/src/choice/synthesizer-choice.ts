@@ -1,5 +1,5 @@
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import { choice, DEFAULT_CARTESIA_TTS_MODEL, SYNTHESIZERS } from "@voxtrail/workflow";
+import { choice, DEFAULT_CARTESIA_TTS_MODEL, SYNTHESIZER_LANGUAGES, SYNTHESIZERS } from "@voxtrail/workflow";
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
 import { CartesiaApiSynthesizer } from "../synthesis/cartesia-api";
 import { SonicSageMakerSynthesizer } from "../synthesis/sonic-sagemaker";
@@ -29,6 +29,7 @@ export const cloudSynthesizer: RoleBuilder<"synthesizer"> = async (selection, cl
       client,
       endpointName,
       voiceId: required(selection.voiceId, "voiceId", synthesizer),
+      languages: SYNTHESIZER_LANGUAGES[synthesizer],
       processor: {
         provider: "sonic-sagemaker",
         model: selection.sonicModel ?? "cartesia-sonic",

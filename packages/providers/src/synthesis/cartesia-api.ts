@@ -8,6 +8,7 @@ import {
   SynthesisStreamInterrupted,
   type Synthesizer,
 } from "@voxtrail/core";
+import { SONIC_LANGUAGES } from "@voxtrail/workflow";
 import { CartesiaConnection, type CartesiaConnectionOptions } from "../cartesia/cartesia-connection";
 import { synthesisErrorForEvent, toCartesiaSynthesisError } from "../cartesia/cartesia-errors";
 import { TimedSynthesisStream } from "./timed-synthesis-stream";
@@ -53,6 +54,8 @@ export interface CartesiaApiSynthesizerOptions extends CartesiaConnectionOptions
  */
 export class CartesiaApiSynthesizer implements Synthesizer {
   readonly processor: Processor;
+  /** What Cartesia documents for Sonic ({@link SONIC_LANGUAGES}). */
+  readonly languages: readonly string[] = SONIC_LANGUAGES;
   readonly #connection: CartesiaConnection;
   readonly #options: CartesiaApiSynthesizerOptions;
 

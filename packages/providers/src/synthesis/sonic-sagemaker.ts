@@ -25,6 +25,11 @@ export interface SonicSageMakerOptions {
   voiceId: string;
   /** What lineage records about this synthesizer (provider, model, version, boundary). */
   processor: Processor;
+  /**
+   * The languages the model behind the endpoint speaks, when known (`SYNTHESIZER_LANGUAGES` of
+   * the choice that built it); left out, the synthesizer declares none.
+   */
+  languages?: readonly string[];
   /** Ask Sonic for word timestamps (`add_timestamps`); read them from `SonicSynthesisStream.words()`. */
   addTimestamps?: boolean;
   /** A gap between audio chunks longer than this is a stall in `delivery()`; 250 ms by default. */
@@ -65,10 +70,13 @@ export interface SonicSageMakerOptions {
  */
 export class SonicSageMakerSynthesizer implements Synthesizer {
   readonly processor: Processor;
+  /** The languages it was told the endpoint's model speaks (`SonicSageMakerOptions.languages`). */
+  readonly languages?: readonly string[];
   readonly #options: SonicSageMakerOptions;
 
   constructor(options: SonicSageMakerOptions) {
     this.processor = options.processor;
+    if (options.languages) this.languages = options.languages;
     this.#options = options;
     observeSdkCalls(options.client, "sagemaker-runtime");
   }

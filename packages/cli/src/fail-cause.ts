@@ -1,0 +1,27 @@
+/**
+ * A Fail state's error and cause as a line shows them. Lambda reports an error that left a
+ * function as JSON `{"errorType", "errorMessage"}`: shown as `errorType: errorMessage`, the type
+ * left out where it is the Fail state's error already. Any other cause is shown as it is.
+ *
+ * @example
+ * failText({ error: "IngestFailed", cause: '{"errorType":"DiskFull","errorMessage":"no space left ..."}' });
+ * // "IngestFailed: DiskFull: no space left ..."
+ */
+export function failText(failure: { error: string; cause: string } | undefined): string {
+  return `${failure?.error}: ${failCause(failure)}`;
+}
+
+function failCause(failure: { error: string; cause: string } | undefined): string | undefined {
+  try {
+    const { errorType, errorMessage } = JSON.parse(failure?.cause ?? "") as {
+      errorType?: unknown;
+      errorMessage?: unknown;
+    };
+    if (typeof errorMessage !== "string") return failure?.cause;
+    return typeof errorType === "string" && errorType !== failure?.error
+      ? `${errorType}: ${errorMessage}`
+      : errorMessage;
+  } catch {
+    return failure?.cause;
+  }
+}

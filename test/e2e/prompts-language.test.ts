@@ -1,0 +1,55 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseWav } from "@voxtrail/audio";
+import { PromptsReport } from "@voxtrail/core";
+import type { PromptsJobResult } from "@voxtrail/local";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./run-cli";
+
+const JAPANESE = "お電話ありがとうございます。";
+
+let workDir: string;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), "voxtrail-prompts-language-"));
+});
+
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe("voxtrail prompts on the embedded (English-only) synthesizer", () => {
+  it("speaks the English row and makes the Japanese one a bad row PromptLanguageUnsupported, exit 1", async () => {
+    const manifest = join(workDir, "languages.csv");
+    await writeFile(
+      manifest,
+      `id,text,language\nwelcome,Thanks for calling.,en\ngreeting-ja,${JAPANESE},ja\n`,
+    );
+    const store = join(workDir, "store");
+
+    const { code, stdout, stderr } = await runCli(["prompts", manifest, "--store", store, "--json"], {
+      VOXTRAIL_SYNTHESIZER: "local",
+    });
+
+    expect(code, stderr).toBe(1);
+    const result: PromptsJobResult = JSON.parse(stdout);
+    expect(result.status).toBe("SUCCEEDED");
+    const report = PromptsReport.parse(result.report);
+    expect(report.totals).toMatchObject({ rows: 2, succeeded: 1, failed: 0, notRun: 0, badRows: 1 });
+    expect(report.prompts.map((prompt) => [prompt.id, prompt.status])).toEqual([["welcome", "succeeded"]]);
+    const wav = parseWav(await readFile(join(store, report.prompts[0]?.key as string)));
+    expect(wav.durationMs).toBeGreaterThan(500);
+    expect(report.badRows).toEqual([
+      {
+        line: 3,
+        id: "greeting-ja",
+        error: "PromptLanguageUnsupported",
+        message:
+          'line 3: the language "ja" is not one the synthesizer local-sonic-endpoint speaks (en): choose a synthesizer that speaks it, or remove the row',
+      },
+    ]);
+    expect(stderr).toMatch(/line 3.*PromptLanguageUnsupported/);
+    expect(stdout + stderr).not.toContain(JAPANESE);
+  }, 120_000);
+});
