@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -81,6 +82,9 @@ const CORPUS: Record<string, Handling> = {
 
 const GOOD_VOICEMAIL = "damaged-order.wav";
 
+/** A FIFO named on the command line, like a voicemail: refused alone, never read (it would block). */
+const FIFO = "pipe.wav";
+
 /**
  * Copies of the good voicemail under names no store takes: each fails alone when it is uploaded,
  * with a cause that names the rule and says what to do, and the rest of the batch runs on. `onDisk`
@@ -130,10 +134,12 @@ beforeAll(async () => {
     const path = onDisk ? Buffer.concat([Buffer.from(`${batch}/`), onDisk]) : join(batch, name);
     await copyFile(join(BUNDLED_VOICEMAILS_DIR, GOOD_VOICEMAIL), path);
   }
+  execFileSync("mkfifo", [join(workDir, FIFO)]);
   run = await runCli([
     "run",
     batch,
     join(BUNDLED_VOICEMAILS_DIR, GOOD_VOICEMAIL),
+    join(workDir, FIFO),
     "--store",
     store,
     "--json",
@@ -165,7 +171,7 @@ async function outcomeEvents(jobId: string): Promise<Array<{ detail: Record<stri
 describe("a batch of hostile voicemails and one good one, run together by `voxtrail run`", () => {
   it("gives every file of the batch exactly one result: nothing is lost", () => {
     expect([...results.keys()].sort()).toEqual(
-      [...Object.keys(CORPUS), GOOD_VOICEMAIL, ...BAD_NAMES.map((entry) => entry.name)].sort(),
+      [...Object.keys(CORPUS), GOOD_VOICEMAIL, FIFO, ...BAD_NAMES.map((entry) => entry.name)].sort(),
     );
     expect(run.code).toBe(1);
   });
@@ -178,7 +184,7 @@ describe("a batch of hostile voicemails and one good one, run together by `voxtr
   });
 
   it("shows the user no stack trace, on stdout or stderr", () => {
-    expect(run.stderr).toContain("19 job(s): 8 succeeded, 11 failed");
+    expect(run.stderr).toContain("20 job(s): 8 succeeded, 12 failed");
     expect(run.stdout).not.toMatch(/\n\s+at /);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
@@ -228,6 +234,18 @@ describe("a batch of hostile voicemails and one good one, run together by `voxtr
       expect(run.stderr).toContain(
         `FAIL ${/\p{Cc}/u.test(name) ? JSON.stringify(`batch/${name}`) : `batch/${name}`}  -  UploadFailed`,
       );
+    });
+  });
+
+  it("refuses a FIFO named on the command line alone, without blocking on it", () => {
+    expect(results.get(FIFO)).toMatchObject({
+      status: "FAILED",
+      jobId: "-",
+      error: {
+        error: "UploadFailed",
+        cause:
+          "InputNotRegularFile: not a regular file (a FIFO, socket or device); name voicemail files or directories",
+      },
     });
   });
 });

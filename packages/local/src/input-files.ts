@@ -17,9 +17,9 @@ export interface CollectOptions {
 }
 
 /**
- * Expands the command line's paths: a regular file is taken as it is (whatever it holds: bad input
- * is the pipeline's to report), anything else named is refused (reading a FIFO would block); a
- * directory contributes its `.wav` files, recursively. Each file is named by its path from its
+ * Expands the command line's paths: a file named is taken as it is (whatever it holds: bad input
+ * is the pipeline's to report, and a FIFO or device the run's to refuse); a directory contributes
+ * its `.wav` files, recursively. Each file is named by its path from its
  * argument's parent: `001.wav` for the file `calls/001.wav`, `mon/001.wav` and `tue/001.wav` for
  * the directories `mon/` and `tue/` (`.` is named by the directory it is), so the files of two
  * directories never collide. A walk follows symbolic links (to files, and to directories it has
@@ -42,12 +42,9 @@ export async function collectInputFiles(paths: string[], options: CollectOptions
       files.push(
         ...found.map((file) => ({ path: file, name: relative(parent, resolve(file)).split(sep).join("/") })),
       );
-    } else if (info.isFile()) {
-      files.push({ path, name: basename(path) });
     } else {
-      throw new Error(
-        `${path} is not a regular file (a FIFO, socket or device): name voicemail files or directories`,
-      );
+      // Anything else named (a FIFO, a device) is the run's to refuse, alone: see LocalRuntime.run.
+      files.push({ path, name: basename(path) });
     }
   }
   const seen = new Map<string, string>();

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { DuplicateDelivery, Gauge, type JobReport, mapLimit } from "@voxtrail/core";
 import { createStageHandlers } from "@voxtrail/functions";
@@ -5,7 +6,7 @@ import { keys, type StageFunction, transcriptionModeOf, VOICEMAIL_WORKFLOW } fro
 import { objectCreatedEvent } from "./events/object-created-event";
 import type { InputFile } from "./input-files";
 import type { StateTransition } from "./state-machine/local-state-machine";
-import { InputNameNotUtf8, uploadFailure } from "./upload-failure";
+import { InputNameNotUtf8, InputNotRegularFile, uploadFailure } from "./upload-failure";
 import { uploadOnce } from "./upload-once";
 import { type WorkflowJobResult, WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflow-runtime";
 
@@ -106,14 +107,18 @@ export class LocalRuntime {
 
   /**
    * Rejects when `file` cannot be uploaded under its name: a name that was not UTF-8 on disk
-   * reaches us with U+FFFD in place of its bytes (no path opens it again, no key can name it),
-   * and a key the store refuses (asking the store to describe it applies its key rules).
+   * reaches us with U+FFFD in place of its bytes (no path opens it again, no key can name it), a
+   * file that is not a regular file (reading a FIFO would block), and a key the store refuses
+   * (asking the store to describe it applies its key rules).
    */
   async #check(file: InputFile): Promise<void> {
     if (file.path.includes("\uFFFD")) {
       throw new InputNameNotUtf8(
         "the file's name is not valid UTF-8, so it cannot be read by name or stored under it",
       );
+    }
+    if (!(await stat(file.path)).isFile()) {
+      throw new InputNotRegularFile("not a regular file (a FIFO, socket or device)");
     }
     await this.store.head(keys.incomingVoicemail(file.name));
   }

@@ -7,6 +7,11 @@ export class InputNameNotUtf8 extends VoxtrailError {
   readonly retryable = false;
 }
 
+/** A file named to be run is not a regular file (a FIFO, a device, a socket): reading it could block forever. */
+export class InputNotRegularFile extends VoxtrailError {
+  readonly retryable = false;
+}
+
 /** The Fail-state-like error of a file whose job never started because its upload failed. */
 export const UPLOAD_FAILED = "UploadFailed";
 
@@ -14,6 +19,7 @@ export const UPLOAD_FAILED = "UploadFailed";
 const ADVICE: Record<string, string> = {
   InvalidKey: "rename the file",
   InputNameNotUtf8: "rename the file",
+  InputNotRegularFile: "name voicemail files or directories",
 };
 
 /**
