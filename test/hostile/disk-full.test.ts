@@ -158,5 +158,10 @@ describe("`voxtrail run` with its store on a tmpfs that fills up", () => {
   onTmpfs(titled("names DiskFull even when the failure recorder itself runs out of space"), () => {
     expectHandledByMeaning(tight);
     expect(tight.results).toHaveLength(1);
+    // Without a report, the result still says where: the recorder of the stage that failed.
+    const [result] = tight.results as [JobResult];
+    expect(result.error?.error).toBe("DiskFull");
+    expect(result.failedState).toMatch(/^Record\w+Failure$/);
+    expect(tight.stderr).toMatch(/DiskFull: no space left on the device .* \(in Record\w+Failure\)/);
   });
 });

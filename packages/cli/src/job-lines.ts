@@ -12,7 +12,10 @@ export function jobLine(result: JobResult): string {
       ? `${head}  already done (run ${result.duplicate.run}); nothing written`
       : `${head}  running in another execution (run ${result.duplicate?.run}); nothing written`;
   const times = result.report ? stageTimes(result.report) : "";
-  if (result.status === "FAILED") return `${head}  ${failText(result.error)}${times ? `  (${times})` : ""}`;
+  if (result.status === "FAILED") {
+    const where = result.failedState ? ` (in ${result.failedState})` : "";
+    return `${head}  ${failText(result.error)}${where}${times ? `  (${times})` : ""}`;
+  }
   return `${head}  ${times}`;
 }
 

@@ -27,6 +27,11 @@ export interface JobResult extends Omit<WorkflowJobResult<JobReport>, "status"> 
   status: WorkflowJobResult<JobReport>["status"] | "DUPLICATE";
   /** Which execution owns the job, and why this delivery was a duplicate. */
   duplicate?: DuplicateDelivery["duplicate"];
+  /**
+   * The state whose error ended a failed execution, when that was not one of its Fail states:
+   * e.g. `RecordIngestFailure` when even the failure of Ingest could not be recorded (a full disk).
+   */
+  failedState?: string;
 }
 
 /**
@@ -145,13 +150,18 @@ export class LocalRuntime {
   ): Promise<JobResult> {
     const job = this.runtime.jobOf(event);
     const file = options.file ?? { name: nameOf(job.key), path: this.store.uri(job.key) };
+    let failedState: string | undefined;
     const { result, output } = await this.runtime.runJob(event, job, {
-      onTransition: (transition) => options.onProgress?.({ type: "stage", file, transition }),
+      onTransition: (transition) => {
+        if (transition.type === "failed") failedState = transition.state;
+        options.onProgress?.({ type: "stage", file, transition });
+      },
       onStart: () => this.jobsInFlight.enter(),
       onEnd: () => this.jobsInFlight.leave(),
     });
     const duplicate = DuplicateDelivery.safeParse(output).data;
-    if (!duplicate) return { file, ...result };
+    const unrecorded = result.status === "FAILED" && failedState && !result.report;
+    if (!duplicate) return { file, ...result, ...(unrecorded ? { failedState } : {}) };
     const { report } = result;
     // The fields in the order `--json` has always printed them.
     return {
