@@ -70,6 +70,12 @@ export interface ObjectStore {
   /** Keys under `prefix`, in lexicographic order. */
   list(prefix: string): Promise<string[]>;
   /**
+   * Keys under `prefix` with when each current object was last written, as the store's own
+   * listing gives it (S3's ListObjectsV2): for a reader that skips what it saw before without a
+   * request per key. A store whose listing has no times leaves it out.
+   */
+  listModified?(prefix: string): Promise<Array<{ key: string; lastModified: Date }>>;
+  /**
    * Deletes the object; deleting a missing key is not an error. Without `version` the key is only
    * hidden (its versions remain, as behind S3's delete marker); with a version id that version is
    * removed for good, and if it was the latest the newest remaining one becomes current.

@@ -187,16 +187,21 @@ export class S3Store implements ObjectStore {
 
   /** Keys under `prefix` in S3's order, which is lexicographic by UTF-8 bytes. */
   async list(prefix: string): Promise<string[]> {
-    const keys: string[] = [];
+    return (await this.listModified(prefix)).map((object) => object.key);
+  }
+
+  /** ListObjectsV2, every page: each key with its `LastModified`. */
+  async listModified(prefix: string): Promise<Array<{ key: string; lastModified: Date }>> {
+    const objects: Array<{ key: string; lastModified: Date }> = [];
     const pages = paginateListObjectsV2({ client: this.#client }, { Bucket: this.bucket, Prefix: prefix });
     for await (const page of pages) {
       for (const object of page.Contents ?? []) {
         if (object.Key !== undefined) {
-          keys.push(object.Key);
+          objects.push({ key: object.Key, lastModified: object.LastModified ?? new Date() });
         }
       }
     }
-    return keys;
+    return objects;
   }
 
   /** In a versioned bucket a delete without `version` adds a delete marker; with it, `DeleteObject` of that `VersionId`. */

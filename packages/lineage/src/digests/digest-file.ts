@@ -68,6 +68,29 @@ export function digestKey(digestEnd: string, fingerprint: string): string {
   return `${LINEAGE_DIGESTS_PREFIX}${digestEnd.replace(/[-:]/g, "")}-${fingerprint.slice(0, 8)}.json`;
 }
 
+/**
+ * When the digest under `key` ended, read from its name ({@link digestKey}); `undefined` for a
+ * name that is not a digest's.
+ *
+ * @example
+ * digestEndOfKey("lineage-digests/20261202T070000.123Z-3f1c9a0b.json"); // 2026-12-02T07:00:00.123Z
+ */
+export function digestEndOfKey(key: string): Date | undefined {
+  const match = /(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2}(?:\.\d+)?)Z-[0-9a-f]+\.json$/.exec(key);
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second] = match;
+  const end = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
+  return Number.isNaN(end.getTime()) ? undefined : end;
+}
+
+/**
+ * How long before the latest digest's end a summary written is looked at again by the next
+ * {@link writeDigest}, where the store's listing gives times: longer than one run of the signer
+ * (a summary written after its listing began has a time after its start) and any clock skew
+ * between the signer and the store.
+ */
+export const DIGEST_RESCAN_MARGIN_MS = 30 * 60 * 1000;
+
 /** Where a digest's signature lives: the sibling `<key>.sig` (base64 of the DER signature). */
 export function signatureKey(digestKey: string): string {
   return `${digestKey}.sig`;
@@ -92,7 +115,10 @@ export interface WriteDigestOptions {
  * Writes the next digest: it covers every job summary under `lineage-summaries/` that no digest in
  * the store covers as it is now (a new job, or a job rerun since: its summary, rewritten, names
  * more records), and points at the latest digest by key. A summary the store can describe by its
- * sha256 (`head`) is read only when that hash is not covered yet. The
+ * sha256 (`head`) is read only when that hash is not covered yet. Where the store lists with
+ * times (S3), only summaries written since {@link DIGEST_RESCAN_MARGIN_MS} before the latest
+ * digest ended are looked at, against the digests that ended since then, so an hourly run costs
+ * what the last hour wrote, not every job ever. The
  * `.sig` is written before the digest, so a listed digest always has its signature. With nothing
  * new to cover it writes nothing and resolves to `undefined`. An existing digest that cannot be
  * read rejects (with `readJson`'s errors): `verifyDigests` says what is wrong with it. Run one
@@ -108,11 +134,21 @@ export async function writeDigest(
   options: WriteDigestOptions = {},
 ): Promise<{ key: string; jobs: number } | undefined> {
   const now = options.now ?? (() => new Date());
-  const [summaryKeys, digestKeys] = await Promise.all([
-    store.list(keys.lineageSummaries),
-    listDigestKeys(store),
-  ]);
-  const digests = await mapLimit(digestKeys, 16, async (key) => {
+  const digestKeys = await listDigestKeys(store);
+  const latestKey = digestKeys.at(-1);
+  const since = recentSince(store, latestKey);
+  const summaryKeys =
+    since === undefined || !store.listModified
+      ? await store.list(keys.lineageSummaries)
+      : (await store.listModified(keys.lineageSummaries))
+          .filter((object) => object.lastModified.getTime() >= since)
+          .map((object) => object.key);
+  // A summary written since `since` can only be covered by a digest that ended after it was.
+  const relevant =
+    since === undefined
+      ? digestKeys
+      : digestKeys.filter((key) => key === latestKey || (digestEndOfKey(key)?.getTime() ?? since) >= since);
+  const digests = await mapLimit(relevant, 16, async (key) => {
     const bytes = await store.getBytes(key);
     return { key, bytes, digest: DigestFile.parse(JSON.parse(bytes.toString("utf8"))) };
   });
@@ -164,6 +200,17 @@ export async function writeDigest(
   if (!sig) throw new DigestConflict(`a digest was written under ${key} at the same moment`);
   await store.put(key, body, { contentType: "application/json" });
   return { key, jobs: jobs.length };
+}
+
+/**
+ * Where the next digest may start looking, in milliseconds since the epoch: {@link
+ * DIGEST_RESCAN_MARGIN_MS} before the latest digest ended, when the store lists with times (else
+ * every summary is looked at, by its hash).
+ */
+function recentSince(store: ObjectStore, latestKey: string | undefined): number | undefined {
+  const latestEnd = latestKey ? digestEndOfKey(latestKey) : undefined;
+  if (!store.listModified || !latestEnd) return undefined;
+  return latestEnd.getTime() - DIGEST_RESCAN_MARGIN_MS;
 }
 
 /** The job a summary key names (`lineage-summaries/<jobId>.json`). */
