@@ -45,6 +45,22 @@ export const RecordMatch = z.discriminatedUnion("outcome", [
 ]);
 export type RecordMatch = z.infer<typeof RecordMatch>;
 
+/** A fact the reply states: what it is, the value as the reply says it, and where it came from. */
+export const ReplyFact = z.object({
+  fact: z.enum(["customerFirstName", "orderNumber", "accountNumber", "day", "time"]),
+  value: z.string(),
+  /** `record`: from the matched business record; `caller`: from what the caller said. */
+  source: z.enum(["caller", "record"]),
+});
+export type ReplyFact = z.infer<typeof ReplyFact>;
+
+/** How the reply was written: the id of the template it was rendered from and every fact it states. */
+export const ReplyProvenance = z.object({
+  template: z.string(),
+  facts: z.array(ReplyFact),
+});
+export type ReplyProvenance = z.infer<typeof ReplyProvenance>;
+
 /** The content of `record.json`: the voicemail's structured record. */
 export const VoicemailRecord = z.object({
   intent: Intent,
@@ -52,6 +68,8 @@ export const VoicemailRecord = z.object({
   summary: z.string(),
   match: RecordMatch,
   replyText: z.string(),
+  /** How `replyText` was written; set by reasoners that write it from templates (the local one). */
+  reply: ReplyProvenance.optional(),
   processor: Processor,
 });
 export type VoicemailRecord = z.infer<typeof VoicemailRecord>;

@@ -115,11 +115,11 @@ describe("LocalReasoner on clean transcripts", () => {
     });
   });
 
-  test("a message with no request or callback is 'other'", async () => {
+  test("a message with no request or callback is 'other', and its unmatched reply promises nothing", async () => {
     const record = await reason("I just wanted to say the team did a wonderful job in my kitchen last week.");
     expect(record.intent).toBe("other");
     expect(record.replyText).toBe(
-      "Hi, this is Acme support. Thanks for your message; someone from our team will call you back shortly.",
+      "Hi, this is Acme support. Thanks for your message; if there's anything we can do, please call us back.",
     );
   });
 

@@ -9,7 +9,7 @@ import {
 import { extractEntities } from "./entities";
 import { classifyIntent, orderProblem } from "./intent";
 import { matchRecord } from "./record-match";
-import { replyText, summarize } from "./reply";
+import { summarize, writeReply } from "./reply";
 
 /** Options of {@link LocalReasoner}. */
 export interface LocalReasonerOptions {
@@ -22,8 +22,9 @@ export interface LocalReasonerOptions {
  * from spoken digits, days and times, with the caller's last correction winning
  * ({@link extractEntities}); intent by weighted keywords ({@link classifyIntent}); the business
  * record from the lookup (order, then account, then callback number); a one-sentence summary; and
- * the reply the business would give. The transcript is only ever read as data: nothing in it is
- * followed as an instruction.
+ * the reply the business would give, from a named template that promises an action only when the
+ * record was found, with the facts it states and their sources ({@link writeReply}). The
+ * transcript is only ever read as data: nothing in it is followed as an instruction.
  *
  * @example
  * const reasoner = new LocalReasoner({ businessName: "Acme support" });
@@ -32,6 +33,7 @@ export interface LocalReasonerOptions {
  * record.intent; // "order-problem"
  * record.entities; // { orderNumber: "4271", callbackNumber: "5551234567", callerName: "Maria Lopez" }
  * record.replyText; // "Hi Maria, this is Acme support about order 4271. We're sorry it arrived damaged; ..."
+ * record.reply; // { template: "order-problem/damaged/matched", facts: [{ fact: "customerFirstName", ... }, ...] }
  */
 export class LocalReasoner implements Reasoner {
   readonly processor: Processor = {
@@ -53,12 +55,14 @@ export class LocalReasoner implements Reasoner {
     const match = await matchRecord(entities, records);
     const problem = intent === "order-problem" ? orderProblem(transcript.text) : undefined;
     const findings = { intent, entities, match, ...(problem ? { problem } : {}) };
+    const reply = writeReply(findings, this.#businessName);
     return {
       intent,
       entities,
       summary: summarize(findings),
       match,
-      replyText: replyText(findings, this.#businessName),
+      replyText: reply.text,
+      reply: reply.provenance,
       processor: this.processor,
     };
   }

@@ -1,5 +1,11 @@
-import type { Entities, Intent, RecordMatch } from "@voxtrail/core";
+import type { Entities, Intent, RecordMatch, ReplyFact, ReplyProvenance } from "@voxtrail/core";
 import type { OrderProblem } from "./intent";
+import {
+  REPLY_TEMPLATES,
+  type ReplyFactName,
+  type ReplyFactValues,
+  type ReplyTemplateId,
+} from "./reply-templates";
 
 /** What the summary and the reply are written from. */
 export interface Findings {
@@ -38,40 +44,66 @@ export function summarize({ intent, entities, match, problem }: Findings): strin
   return `${who} ${what}${callbackNote}.`;
 }
 
+/** The reply the business gives, and how it was written. */
+export interface Reply {
+  text: string;
+  provenance: ReplyProvenance;
+}
+
 /**
- * What the business says back when it returns the call or texts: greets the customer by first name
- * and names their order or account only when the record was found; otherwise a generic reply that
- * reveals nothing from the records.
+ * What the business says back when it returns the call or texts, from one of the
+ * {@link REPLY_TEMPLATES}: one for a matched record greets the customer by first name, names the
+ * order or account it matched on and may promise an action; otherwise the reply reveals nothing
+ * from the records and promises nothing. The provenance lists every fact the text states and
+ * whether it came from the record or from the caller.
  *
  * @example
- * replyText(findings, "Acme support");
+ * writeReply(findings, "Acme support").text;
  * // "Hi Maria, this is Acme support about order 4271. We're sorry it arrived damaged; a replacement is on its way."
  */
-export function replyText({ intent, entities, match, problem }: Findings, business: string): string {
-  if (intent === "no-message") {
-    return `Hi, this is ${business}. We missed your call; please call us back if there's anything we can do.`;
+export function writeReply(findings: Findings, business: string): Reply {
+  const template = REPLY_TEMPLATES[chooseTemplate(findings)];
+  const facts = knownFacts(findings).filter(({ fact }) => template.states.includes(fact));
+  const values: ReplyFactValues = Object.fromEntries(facts.map(({ fact, value }) => [fact, value]));
+  return { text: template.render(business, values), provenance: { template: template.id, facts } };
+}
+
+/**
+ * The template for the findings: `no-message`; `not-found-reference` when the caller gave an order or
+ * account number that is not in the records; else by intent (and problem), matched or not.
+ */
+function chooseTemplate({ intent, entities, match, problem }: Findings): ReplyTemplateId {
+  if (intent === "no-message") return "no-message";
+  const found = match.outcome === "found";
+  if (!found && (entities.orderNumber || entities.accountNumber)) return "not-found-reference";
+  const outcome = found ? "matched" : "unmatched";
+  if (intent !== "order-problem") return `${intent}/${outcome}`;
+  return found ? `order-problem/${problem ?? "unspecified"}/matched` : "order-problem/any/unmatched";
+}
+
+/**
+ * The facts a reply may state: from a found record, the customer's first name and the number it
+ * matched on; otherwise the order (else account) number the caller gave; and the day and time the
+ * caller asked for.
+ */
+function knownFacts({ entities, match }: Findings): ReplyFact[] {
+  const facts: ReplyFact[] = [];
+  const add = (fact: ReplyFactName, value: string | undefined, source: ReplyFact["source"]) => {
+    if (value) facts.push({ fact, value, source });
+  };
+  if (match.outcome === "found") {
+    const { matchedOn, record } = match;
+    add("customerFirstName", record.customerName?.split(/\s+/)[0], "record");
+    if (matchedOn === "orderNumber") add("orderNumber", record.orderNumber, "record");
+    if (matchedOn === "accountNumber") add("accountNumber", record.accountNumber, "record");
+  } else if (entities.orderNumber) {
+    add("orderNumber", entities.orderNumber, "caller");
+  } else {
+    add("accountNumber", entities.accountNumber, "caller");
   }
-  if (match.outcome === "not-found" && (entities.orderNumber || entities.accountNumber)) {
-    const reference = entities.orderNumber
-      ? `order ${entities.orderNumber}`
-      : `account ${entities.accountNumber}`;
-    return `Hi, this is ${business} returning your call. We couldn't find ${reference} in our records; please call us back with the number from your confirmation.`;
-  }
-  const record = match.outcome === "found" ? match.record : undefined;
-  const firstName = record?.customerName?.split(/\s+/)[0];
-  const greeting = `Hi${firstName ? ` ${firstName}` : ""}, this is ${business}${subject(match)}.`;
-  const slot = when(entities);
-  const body = {
-    "order-problem": orderProblemReply(problem),
-    reschedule: slot
-      ? `We've noted your request to move your appointment to ${slot}; we'll confirm the new time shortly.`
-      : "We got your request to reschedule; we'll call you to find a new time.",
-    billing: "We're reviewing the charges on your bill and will get back to you within one business day.",
-    cancellation: "We've received your cancellation request and will confirm it shortly.",
-    "callback-request": "We're returning your call: how can we help?",
-    other: "Thanks for your message; someone from our team will call you back shortly.",
-  }[intent];
-  return `${greeting} ${body}`;
+  add("day", entities.day, "caller");
+  add("time", entities.time, "caller");
+  return facts;
 }
 
 /** "555-123-4567" for ten digits, "123-4567" for seven, the digits otherwise. */
@@ -86,15 +118,6 @@ function when({ day, time }: Entities): string | undefined {
   return day ?? time;
 }
 
-/** " about order 4271" when the record was found by the number the caller gave. */
-function subject(match: RecordMatch): string {
-  if (match.outcome !== "found") return "";
-  const { matchedOn, record } = match;
-  if (matchedOn === "orderNumber" && record.orderNumber) return ` about order ${record.orderNumber}`;
-  if (matchedOn === "accountNumber" && record.accountNumber) return ` about account ${record.accountNumber}`;
-  return "";
-}
-
 function orderProblemSummary(order: string | undefined, problem: OrderProblem | undefined): string {
   const which = order ?? "an order";
   switch (problem) {
@@ -106,18 +129,5 @@ function orderProblemSummary(order: string | undefined, problem: OrderProblem | 
       return `reports a wrong item in ${which}`;
     default:
       return `reports a problem with ${which}`;
-  }
-}
-
-function orderProblemReply(problem: OrderProblem | undefined): string {
-  switch (problem) {
-    case "damaged":
-      return "We're sorry it arrived damaged; a replacement is on its way.";
-    case "not-arrived":
-      return "We're sorry it hasn't arrived; we're tracking it down and will update you today.";
-    case "wrong-item":
-      return "We're sorry we sent the wrong item; the right one is on its way, with a return label for the other.";
-    default:
-      return "We're sorry there's a problem with your order; we're looking into it and will call you back today.";
   }
 }
