@@ -148,6 +148,8 @@ const CASES: readonly [text: string, template: ReplyTemplateId][] = [
   ["the delivery for order 4271 has a piece missing", "order-problem/unspecified/matched"],
   ["the delivery has a piece missing", "order-problem/any/unmatched"],
   ["order 9999 arrived damaged", "not-found-reference"],
+  // Maria's phone number matches her records, but the order she names is not hers: no promise.
+  ["order 9999 arrived damaged, call me back at 555 123 4567", "not-found-reference"],
   [
     "could we move my appointment to friday, sorry, thursday at three thirty, my number is 555 867 2341",
     "reschedule/matched",

@@ -69,12 +69,32 @@ export function writeReply(findings: Findings, business: string): Reply {
 }
 
 /**
+ * The record a reply may rely on: the one found, only if it matched on the reference the caller
+ * gave (their order number, else their account number). A record found by the caller's phone
+ * number while the order they named is not in the records is another order: promising anything
+ * about it would answer a question the caller did not ask.
+ */
+function relied(
+  entities: Findings["entities"],
+  match: RecordMatch,
+): (RecordMatch & { outcome: "found" }) | undefined {
+  if (match.outcome !== "found") return undefined;
+  const reference = entities.orderNumber
+    ? "orderNumber"
+    : entities.accountNumber
+      ? "accountNumber"
+      : undefined;
+  return reference === undefined || match.matchedOn === reference ? match : undefined;
+}
+
+/**
  * The template for the findings: `no-message`; `not-found-reference` when the caller gave an order or
- * account number that is not in the records; else by intent (and problem), matched or not.
+ * account number that is not in the records (even if their phone number matched another record);
+ * else by intent (and problem), matched or not.
  */
 function chooseTemplate({ intent, entities, match, problem }: Findings): ReplyTemplateId {
   if (intent === "no-message") return "no-message";
-  const found = match.outcome === "found";
+  const found = relied(entities, match) !== undefined;
   if (!found && (entities.orderNumber || entities.accountNumber)) return "not-found-reference";
   const outcome = found ? "matched" : "unmatched";
   if (intent !== "order-problem") return `${intent}/${outcome}`;
@@ -91,8 +111,9 @@ function knownFacts({ entities, match }: Findings): ReplyFact[] {
   const add = (fact: ReplyFactName, value: string | undefined, source: ReplyFact["source"]) => {
     if (value) facts.push({ fact, value, source });
   };
-  if (match.outcome === "found") {
-    const { matchedOn, record } = match;
+  const found = relied(entities, match);
+  if (found) {
+    const { matchedOn, record } = found;
     add("customerFirstName", record.customerName?.split(/\s+/)[0], "record");
     if (matchedOn === "orderNumber") add("orderNumber", record.orderNumber, "record");
     if (matchedOn === "accountNumber") add("accountNumber", record.accountNumber, "record");
