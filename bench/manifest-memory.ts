@@ -7,7 +7,7 @@
  * also shows each process's whole peak, which includes putting the manifest into the store.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,7 +52,8 @@ export async function benchManifestMemory(
       long,
       `id,text\n${ROWS.slice(0, 10).join("\n")}\n${longLine}\n${ROWS.slice(10).join("\n")}\n`,
     );
-    const measure = async (path: string, manifestBytes: number): Promise<PrepareMemory> => {
+    const measure = async (path: string): Promise<PrepareMemory> => {
+      const manifestBytes = (await stat(path)).size;
       const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", CHILD, path], {
         maxBuffer: 1024 * 1024,
       });
@@ -72,8 +73,8 @@ export async function benchManifestMemory(
       );
       return result;
     };
-    const smallRun = await measure(small, Buffer.byteLength(`id,text\n${ROWS.join("\n")}\n`));
-    const longRun = await measure(long, smallRun.manifestBytes + longLine.length + 1);
+    const smallRun = await measure(small);
+    const longRun = await measure(long);
     return {
       small: smallRun,
       longLine: longRun,

@@ -10,8 +10,9 @@ import { accountKeyPolicy, lineageSignerPermissions } from "./permissions";
 export const LINEAGE_SIGNING_SCHEDULE = "rate(1 hour)";
 
 /**
- * The signer's memory and timeout: it HEADs every job summary each run (16 at a time), so its time
- * grows with the stage's jobs; Lambda's longest timeout leaves room for hundreds of thousands.
+ * The signer's memory and timeout: each run lists the job summaries and reads those written since
+ * the last digest (`writeDigest`), so its time grows with the hour's jobs; Lambda's longest timeout
+ * leaves room for a busy hour.
  */
 export const LINEAGE_SIGNER_SIZE: FunctionSize = { memory: "512 MB", timeout: "900 seconds" };
 

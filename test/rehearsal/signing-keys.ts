@@ -27,7 +27,7 @@ export async function deployKeys(plan: StagePlan, motoEndpoint: string): Promise
     );
     const arn = created.KeyMetadata?.Arn;
     if (!arn) throw new Error(`moto_server created no key for ${key.logicalName}`);
-    json = json.replaceAll(JSON.stringify(key.arn).slice(1, -1), arn);
+    json = json.replaceAll(key.arn, arn);
   }
   return JSON.parse(json) as StagePlan;
 }

@@ -1,3 +1,5 @@
+import { lambdaErrorCause } from "@voxtrail/core";
+
 /**
  * A Fail state's error and cause as a line shows them. Lambda reports an error that left a
  * function as JSON `{"errorType", "errorMessage"}`: shown as `errorType: errorMessage`, the type
@@ -12,16 +14,10 @@ export function failText(failure: { error: string; cause: string } | undefined):
 }
 
 function failCause(failure: { error: string; cause: string } | undefined): string | undefined {
-  try {
-    const { errorType, errorMessage } = JSON.parse(failure?.cause ?? "") as {
-      errorType?: unknown;
-      errorMessage?: unknown;
-    };
-    if (typeof errorMessage !== "string") return failure?.cause;
-    return typeof errorType === "string" && errorType !== failure?.error
-      ? `${errorType}: ${errorMessage}`
-      : errorMessage;
-  } catch {
-    return failure?.cause;
-  }
+  const lambda = lambdaErrorCause(failure?.cause);
+  if (!lambda) return failure?.cause;
+  const { errorType, errorMessage } = lambda;
+  return errorType !== undefined && errorType !== failure?.error
+    ? `${errorType}: ${errorMessage}`
+    : errorMessage;
 }

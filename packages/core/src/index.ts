@@ -8,6 +8,7 @@ export * from "./erasure-record";
 export * from "./errors";
 export * from "./job-claim";
 export * from "./job-report";
+export * from "./lambda-error-cause";
 export * from "./lineage-summary";
 export * from "./map-limit";
 export * from "./object-store";

@@ -30,13 +30,15 @@ export async function uploadOnce(
   contentType: string,
 ): Promise<StoredObject> {
   const current = await store.head(key);
-  const sha256 = await sha256Of(path);
-  if (current?.sha256 !== undefined && current.sha256 === sha256) return current;
   if (!current && (await stat(path)).size <= ATOMIC_CREATE_MAX_BYTES) {
-    const created = await store.putIfAbsent(key, await readFile(path), { contentType });
+    // Read once: the bytes are both hashed and written.
+    const bytes = await readFile(path);
+    const created = await store.putIfAbsent(key, bytes, { contentType });
     if (created) return created;
     const winner = await described(store, key);
-    if (winner?.sha256 === sha256) return winner;
+    if (winner?.sha256 === createHash("sha256").update(bytes).digest("hex")) return winner;
+  } else if (current?.sha256 !== undefined && current.sha256 === (await sha256Of(path))) {
+    return current;
   }
   return store.put(key, createReadStream(path), { contentType });
 }

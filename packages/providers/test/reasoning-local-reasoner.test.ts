@@ -1,52 +1,9 @@
-import { LOCAL_BOUNDARY, type Transcript, VoicemailRecord } from "@voxtrail/core";
+import { LOCAL_BOUNDARY } from "@voxtrail/core";
 import { describe, expect, test } from "vitest";
 import { extractEntities } from "../src/reasoning/entities";
 import { classifyIntent } from "../src/reasoning/intent";
 import { LocalReasoner } from "../src/reasoning/local-reasoner";
-import { JsonlRecordLookup } from "../src/records/jsonl-record-lookup";
-
-const RECORDS = new JsonlRecordLookup(
-  [
-    {
-      type: "order",
-      id: "ord-4271",
-      orderNumber: "4271",
-      customerName: "Maria Lopez",
-      phone: "555-123-4567",
-    },
-    {
-      type: "account",
-      id: "acct-7720",
-      accountNumber: "7720",
-      customerName: "David Chen",
-      phone: "555-867-2341",
-    },
-    {
-      type: "account",
-      id: "acct-8153",
-      accountNumber: "8153",
-      customerName: "James Miller",
-      phone: "555-202-9814",
-    },
-    { type: "order", id: "ord-5034", orderNumber: "5034", customerName: "Tom Baker", phone: "555-730-1204" },
-  ]
-    .map((record) => JSON.stringify(record))
-    .join("\n"),
-);
-
-function transcript(text: string): Transcript {
-  return {
-    text,
-    words: [],
-    language: "en",
-    audioMs: 10_000,
-    processor: { provider: "test", model: "test", version: "0", boundary: LOCAL_BOUNDARY },
-  };
-}
-
-async function reason(text: string): Promise<VoicemailRecord> {
-  return VoicemailRecord.parse(await new LocalReasoner().reason(transcript(text), RECORDS));
-}
+import { RECORDS, reason, transcript } from "./local-reasoning";
 
 describe("LocalReasoner on clean transcripts", () => {
   test("a damaged order: intent, entities, record, summary and reply", async () => {

@@ -1,6 +1,4 @@
-import { LOCAL_BOUNDARY, VoicemailRecord } from "@voxtrail/core";
 import { describe, expect, test } from "vitest";
-import { LocalReasoner } from "../src/reasoning/local-reasoner";
 import {
   REPLY_TEMPLATES,
   type ReplyFactName,
@@ -8,7 +6,7 @@ import {
   type ReplyTemplate,
   type ReplyTemplateId,
 } from "../src/reasoning/reply-templates";
-import { JsonlRecordLookup } from "../src/records/jsonl-record-lookup";
+import { reason } from "./local-reasoning";
 
 // A reply written without a matched record must not promise anything on the business's behalf:
 // no replacement, refund, confirmation or call back that no record supports.
@@ -108,35 +106,6 @@ describe("reply templates", () => {
   );
 });
 
-const RECORDS = new JsonlRecordLookup(
-  [
-    {
-      type: "order",
-      id: "ord-4271",
-      orderNumber: "4271",
-      customerName: "Maria Lopez",
-      phone: "555-123-4567",
-    },
-    {
-      type: "account",
-      id: "acct-7720",
-      accountNumber: "7720",
-      customerName: "David Chen",
-      phone: "555-867-2341",
-    },
-    {
-      type: "account",
-      id: "acct-8153",
-      accountNumber: "8153",
-      customerName: "James Miller",
-      phone: "555-202-9814",
-    },
-    { type: "order", id: "ord-5034", orderNumber: "5034", customerName: "Tom Baker", phone: "555-730-1204" },
-  ]
-    .map((record) => JSON.stringify(record))
-    .join("\n"),
-);
-
 /** Transcripts of every intent, with and without a record match, and the template each must get. */
 const CASES: readonly [text: string, template: ReplyTemplateId][] = [
   ["I'm calling about order 4271, the lamp arrived broken", "order-problem/damaged/matched"],
@@ -171,22 +140,6 @@ const CASES: readonly [text: string, template: ReplyTemplateId][] = [
   ["", "no-message"],
   ["um hi uh never mind bye", "no-message"],
 ];
-
-async function reason(text: string): Promise<VoicemailRecord> {
-  const reasoner = new LocalReasoner();
-  return VoicemailRecord.parse(
-    await reasoner.reason(
-      {
-        text,
-        words: [],
-        language: "en",
-        audioMs: 10_000,
-        processor: { provider: "test", model: "test", version: "0", boundary: LOCAL_BOUNDARY },
-      },
-      RECORDS,
-    ),
-  );
-}
 
 describe("LocalReasoner replies", () => {
   test("the issue's case: a damaged order with no number gets no promise", async () => {

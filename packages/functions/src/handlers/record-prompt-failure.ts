@@ -1,4 +1,4 @@
-import type { PromptResult } from "@voxtrail/core";
+import { lambdaErrorCause, type PromptResult } from "@voxtrail/core";
 import { promptKeys } from "@voxtrail/workflow";
 import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
 import { type PromptOutcome, RecordPromptFailureInput } from "../prompts/prompt-state";
@@ -37,11 +37,5 @@ export const recordPromptFailureStage = defineStage<KernelDependencies>()({
 
 /** The `errorMessage` of a Lambda error's Cause (`{"errorType","errorMessage"}`), or `""`. */
 function causeMessage(cause: string | undefined): string {
-  if (!cause) return "";
-  try {
-    const parsed = JSON.parse(cause) as { errorMessage?: unknown };
-    return typeof parsed.errorMessage === "string" ? parsed.errorMessage : "";
-  } catch {
-    return "";
-  }
+  return lambdaErrorCause(cause)?.errorMessage ?? "";
 }

@@ -72,12 +72,7 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
     Object.entries(built).map(([role, provider]) => [role, provider ?? notInLambda(role as ProviderRole)]),
   ) as { [K in R]: Providers[K] };
   return {
-    store: new S3Store({
-      client: new S3Client({}),
-      bucket: required(env, FUNCTION_ENVIRONMENT.bucket),
-      // Retention on the audit trail alone (records, summaries, digests, erasure records).
-      retention: retentionFrom(env[FUNCTION_ENVIRONMENT.lineageRetention], RETAINED_PREFIXES),
-    }),
+    store: stageStore(env),
     logger: new Logger({ serviceName: PIPELINE_METRICS.service }),
     metrics: new Metrics({
       namespace: PIPELINE_METRICS.namespace,
@@ -91,6 +86,22 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
     maxSourceBytes: 50 * 1024 * 1024,
     ...providers,
   };
+}
+
+/**
+ * The stage's bucket as every function writes it: through S3, with the stage's lineage retention
+ * on the audit trail alone (records, summaries, digests, erasure records) when its bucket has
+ * Object Lock.
+ *
+ * @example
+ * const store = stageStore(process.env); // VOXTRAIL_BUCKET, VOXTRAIL_LINEAGE_RETENTION
+ */
+export function stageStore(env: NodeJS.ProcessEnv): S3Store {
+  return new S3Store({
+    client: new S3Client({}),
+    bucket: required(env, FUNCTION_ENVIRONMENT.bucket),
+    retention: retentionFrom(env[FUNCTION_ENVIRONMENT.lineageRetention], RETAINED_PREFIXES),
+  });
 }
 
 /** The trimmed value of an environment variable that must be set; `InvalidInput` naming it otherwise. */

@@ -1,14 +1,12 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
-import { S3Client } from "@aws-sdk/client-s3";
 import middy from "@middy/core";
 import { KmsSigner } from "@voxtrail/lineage";
-import { retentionFrom, S3Store } from "@voxtrail/storage";
-import { FUNCTION_ENVIRONMENT, PIPELINE_METRICS, RETAINED_PREFIXES } from "@voxtrail/workflow";
+import { FUNCTION_ENVIRONMENT, PIPELINE_METRICS } from "@voxtrail/workflow";
 import { type DigestRun, signLineageDigest } from "../handlers/sign-lineage-digest";
 import { safeErrors } from "../middleware/safe-errors";
 import { builtOnce } from "./built-once";
-import { required } from "./lambda-dependencies";
+import { required, stageStore } from "./lambda-dependencies";
 
 const logger = new Logger({ serviceName: PIPELINE_METRICS.service });
 
@@ -18,11 +16,7 @@ const logger = new Logger({ serviceName: PIPELINE_METRICS.service });
  * signer reads the key's public half once per execution environment.
  */
 const dependencies = builtOnce(async () => ({
-  store: new S3Store({
-    client: new S3Client({}),
-    bucket: required(process.env, FUNCTION_ENVIRONMENT.bucket),
-    retention: retentionFrom(process.env[FUNCTION_ENVIRONMENT.lineageRetention], RETAINED_PREFIXES),
-  }),
+  store: stageStore(process.env),
   signer: new KmsSigner({ keyId: required(process.env, FUNCTION_ENVIRONMENT.lineageSigningKey) }),
 }));
 

@@ -62,8 +62,9 @@ export interface Reply {
  * // "Hi Maria, this is Acme support about order 4271. We're sorry it arrived damaged; a replacement is on its way."
  */
 export function writeReply(findings: Findings, business: string): Reply {
-  const template = REPLY_TEMPLATES[chooseTemplate(findings)];
-  const facts = knownFacts(findings).filter(({ fact }) => template.states.includes(fact));
+  const record = relied(findings.entities, findings.match);
+  const template = REPLY_TEMPLATES[chooseTemplate(findings, record)];
+  const facts = knownFacts(findings.entities, record).filter(({ fact }) => template.states.includes(fact));
   const values: ReplyFactValues = Object.fromEntries(facts.map(({ fact, value }) => [fact, value]));
   return { text: template.render(business, values), provenance: { template: template.id, facts } };
 }
@@ -88,13 +89,16 @@ function relied(
 }
 
 /**
- * The template for the findings: `no-message`; `not-found-reference` when the caller gave an order or
- * account number that is not in the records (even if their phone number matched another record);
- * else by intent (and problem), matched or not.
+ * The template for the findings and the record the reply relies on: `no-message`;
+ * `not-found-reference` when the caller gave an order or account number that is not in the records
+ * (even if their phone number matched another record); else by intent (and problem), matched or not.
  */
-function chooseTemplate({ intent, entities, match, problem }: Findings): ReplyTemplateId {
+function chooseTemplate(
+  { intent, entities, problem }: Findings,
+  record: ReturnType<typeof relied>,
+): ReplyTemplateId {
   if (intent === "no-message") return "no-message";
-  const found = relied(entities, match) !== undefined;
+  const found = record !== undefined;
   if (!found && (entities.orderNumber || entities.accountNumber)) return "not-found-reference";
   const outcome = found ? "matched" : "unmatched";
   if (intent !== "order-problem") return `${intent}/${outcome}`;
@@ -102,16 +106,15 @@ function chooseTemplate({ intent, entities, match, problem }: Findings): ReplyTe
 }
 
 /**
- * The facts a reply may state: from a found record, the customer's first name and the number it
- * matched on; otherwise the order (else account) number the caller gave; and the day and time the
+ * The facts a reply may state: from the record it relies on, the customer's first name and the
+ * number it matched on; otherwise the order (else account) number the caller gave; and the day and time the
  * caller asked for.
  */
-function knownFacts({ entities, match }: Findings): ReplyFact[] {
+function knownFacts(entities: Entities, found: ReturnType<typeof relied>): ReplyFact[] {
   const facts: ReplyFact[] = [];
   const add = (fact: ReplyFactName, value: string | undefined, source: ReplyFact["source"]) => {
     if (value) facts.push({ fact, value, source });
   };
-  const found = relied(entities, match);
   if (found) {
     const { matchedOn, record } = found;
     add("customerFirstName", record.customerName?.split(/\s+/)[0], "record");
