@@ -1,4 +1,4 @@
-import { type ArtifactKind, type Boundary, describeBoundary } from "@voxtrail/core";
+import { type ActivityRecord, type ArtifactKind, type Boundary, describeBoundary } from "@voxtrail/core";
 import type { LineageGraph } from "./lineage-graph";
 
 /** How often one kind of data entered one provider's boundary. */
@@ -33,41 +33,59 @@ export function boundaries(graph: LineageGraph, options: BoundariesOptions = {})
   const counts = new Map<string, BoundaryCount>();
   for (const { record } of graph.activities) {
     if (since !== undefined && Date.parse(record.startedAt) < since) continue;
-    const flows = record.policy
-      ? record.policy.flows.map((flow) => ({ ...flow, source: "policy-decision" as const }))
-      : record.processors.flatMap((processor) =>
-          [...new Set([...record.inputs, ...record.outputs].map((ref) => ref.kind))].map((kind) => ({
-            kind,
-            provider: processor.provider,
-            boundary: processor.boundary,
-            allowed: true,
-            source: "inferred" as const,
-          })),
-        );
-    const refusedAttempt = record.policy?.outcome === "refused";
-    for (const flow of flows) {
+    for (const flow of attemptFlows(record)) {
       const id = `${flow.kind}\u0000${describeBoundary(flow.boundary)}\u0000${flow.provider}\u0000${flow.source}`;
       let count = counts.get(id);
       if (!count) {
-        count = {
-          kind: flow.kind,
-          boundary: flow.boundary,
-          provider: flow.provider,
-          entered: 0,
-          refused: 0,
-          source: flow.source,
-        };
+        const { entered: _entered, refused: _refused, ...what } = flow;
+        count = { ...what, entered: 0, refused: 0 };
         counts.set(id, count);
       }
-      // In a refused attempt nothing was sent: its allowed flows did not happen either.
-      if (!flow.allowed) count.refused++;
-      else if (!refusedAttempt) count.entered++;
+      count.entered += flow.entered;
+      count.refused += flow.refused;
     }
   }
-  return [...counts.values()].sort(
-    (a, b) =>
-      a.kind.localeCompare(b.kind) ||
-      describeBoundary(a.boundary).localeCompare(describeBoundary(b.boundary)) ||
-      a.provider.localeCompare(b.provider),
+  return [...counts.values()].sort(byBoundaryOrder);
+}
+
+/** One data flow of one stage attempt, counted: `entered` and `refused` are 0 or 1. */
+export type AttemptFlow = BoundaryCount;
+
+/**
+ * The data flows of one attempt as {@link boundaries} counts them: from its policy decision, or
+ * inferred from its processors and the kinds it read and wrote (version 1 records). In a refused
+ * attempt nothing was sent, so its allowed flows count as neither entered nor refused.
+ */
+export function attemptFlows(record: ActivityRecord): AttemptFlow[] {
+  const refusedAttempt = record.policy?.outcome === "refused";
+  if (record.policy) {
+    return record.policy.flows.map(({ kind, boundary, provider, allowed }) => ({
+      kind,
+      boundary,
+      provider,
+      entered: allowed && !refusedAttempt ? 1 : 0,
+      refused: allowed ? 0 : 1,
+      source: "policy-decision" as const,
+    }));
+  }
+  const kinds = [...new Set([...record.inputs, ...record.outputs].map((ref) => ref.kind))];
+  return record.processors.flatMap((processor) =>
+    kinds.map((kind) => ({
+      kind,
+      boundary: processor.boundary,
+      provider: processor.provider,
+      entered: 1,
+      refused: 0,
+      source: "inferred" as const,
+    })),
+  );
+}
+
+/** The order {@link boundaries} lists its rows in: by kind, boundary, then provider. */
+export function byBoundaryOrder(a: BoundaryCount, b: BoundaryCount): number {
+  return (
+    a.kind.localeCompare(b.kind) ||
+    describeBoundary(a.boundary).localeCompare(describeBoundary(b.boundary)) ||
+    a.provider.localeCompare(b.provider)
   );
 }

@@ -1,6 +1,7 @@
 export * from "./boundaries";
 export * from "./datazone";
 export * from "./digests/index";
+export * from "./edge-index/index";
 export * from "./erase";
 export * from "./erasure-scope";
 export * from "./errors";

@@ -17,6 +17,7 @@ import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import {
   InvalidKey,
+  mapLimit,
   ObjectChanged,
   ObjectNotFound,
   type ObjectStore,
@@ -230,6 +231,18 @@ export class DirectoryStore implements ObjectStore {
       );
     });
     return sortByUtf8(keys.filter((candidate) => candidate.startsWith(prefix)));
+  }
+
+  /** `list`, with each file's modification time (what S3's `LastModified` is to a bucket). */
+  async listModified(prefix: string): Promise<Array<{ key: string; lastModified: Date }>> {
+    const listed = await mapLimit(await this.list(prefix), 64, async (key) => {
+      const stats = await stat(this.#path(key)).catch((error: unknown) => {
+        if (hasErrorCode(error, "ENOENT", "ENOTDIR")) return undefined; // Deleted since listed.
+        throw error;
+      });
+      return stats ? { key, lastModified: stats.mtime } : undefined;
+    });
+    return listed.filter((entry) => entry !== undefined);
   }
 
   async delete(key: string, version?: { versionId: string }): Promise<void> {

@@ -36,6 +36,8 @@ export const KEY_FOLDERS = {
   events: "events/",
   erasures: "erasures/",
   lineageDigests: "lineage-digests/",
+  /** The lineage edge index: derived from the summaries, rebuilt from the records at will. */
+  lineageIndex: "lineage-index/",
 } as const;
 
 /**

@@ -1,0 +1,116 @@
+import type { ObjectStore } from "@voxtrail/core";
+import { type IndexManifest, manifestKey, tableFileKey } from "./index-manifest";
+import { appendRows, emptyRows, INDEX_TABLES, type IndexRows, type IndexTable } from "./index-rows";
+import { PARQUET_CONTENT_TYPE, readTableParquet, tableParquet } from "./index-tables";
+
+/** What one generation changes: the jobs whose rows it (re)writes, and the manifest fields it sets. */
+export interface GenerationChange {
+  /** Per job, its rows now (they replace any the index held for it). */
+  jobs: Map<string, IndexRows>;
+  watermark: string | null;
+  recent: Record<string, string>;
+  /** Start from nothing: the days of `base` are dropped (a reindex). */
+  replaceAll?: boolean;
+}
+
+/** A generation written: its manifest and key. */
+export interface WrittenGeneration {
+  key: string;
+  manifest: IndexManifest;
+}
+
+/**
+ * Writes the next generation after `base`: for each day the change touches, that day's rows in
+ * `base` less the changed jobs, plus their new rows, as one new file per table; then the manifest,
+ * only if no other writer created that generation first. Resolves to `undefined` when one did (the
+ * files this call wrote are then deleted: no manifest names them).
+ */
+export async function writeGeneration(
+  store: ObjectStore,
+  base: IndexManifest | undefined,
+  change: GenerationChange,
+): Promise<WrittenGeneration | undefined> {
+  const generation = (base?.generation ?? -1) + 1;
+  const days: IndexManifest["days"] = change.replaceAll ? {} : { ...base?.days };
+  const byDay = new Map<string, IndexRows>();
+  for (const rows of change.jobs.values()) {
+    const day = rows.jobs[0]?.day;
+    if (day === undefined) continue;
+    appendRows(byDay.get(day) ?? (byDay.set(day, emptyRows()).get(day) as IndexRows), rows);
+  }
+  const written: string[] = [];
+  try {
+    for (const [day, fresh] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
+      const kept = days[day] ? await readDay(store, days[day].files, change.jobs) : emptyRows();
+      const merged = sortRows(appendRows(kept, fresh));
+      const files = {} as Record<IndexTable, string>;
+      for (const table of INDEX_TABLES) {
+        const key = tableFileKey(table, day, generation);
+        written.push(key);
+        await store.put(key, tableParquet(table, merged[table]), { contentType: PARQUET_CONTENT_TYPE });
+        files[table] = key;
+      }
+      days[day] = { jobs: merged.jobs.length, files };
+    }
+    const manifest: IndexManifest = {
+      schemaVersion: 1,
+      generation,
+      writtenAt: new Date().toISOString(),
+      watermark: change.watermark,
+      recent: change.recent,
+      jobs: Object.values(days).reduce((sum, day) => sum + day.jobs, 0),
+      days,
+    };
+    const key = manifestKey(generation);
+    const body = `${JSON.stringify(manifest)}\n`;
+    if (await store.putIfAbsent(key, body, { contentType: "application/json" })) return { key, manifest };
+  } catch (error) {
+    await deleteForGood(store, written).catch(() => undefined);
+    throw error;
+  }
+  await deleteForGood(store, written);
+  return undefined;
+}
+
+/** A day's rows as `files` hold them, less the rows of the jobs in `replaced`. */
+async function readDay(
+  store: ObjectStore,
+  files: Record<IndexTable, string>,
+  replaced: ReadonlyMap<string, unknown>,
+): Promise<IndexRows> {
+  const rows = emptyRows();
+  await Promise.all(
+    INDEX_TABLES.map(async (table) => {
+      const all = await readTableParquet(table, await store.getBytes(files[table]));
+      (rows[table] as unknown[]) = (all as Array<{ job: string }>).filter((row) => !replaced.has(row.job));
+    }),
+  );
+  return rows;
+}
+
+/** Rows in the order lookups prune best by: edges by key, the rest by job. */
+function sortRows(rows: IndexRows): IndexRows {
+  const by =
+    (...fields: string[]) =>
+    (a: object, b: object) => {
+      for (const field of fields) {
+        const x = String((a as Record<string, unknown>)[field]);
+        const y = String((b as Record<string, unknown>)[field]);
+        if (x !== y) return x < y ? -1 : 1;
+      }
+      return 0;
+    };
+  rows.edges.sort(by("key", "record_key", "role"));
+  rows.flows.sort(by("job", "record_key"));
+  rows.records.sort(by("job", "record_key"));
+  rows.jobs.sort(by("job"));
+  return rows;
+}
+
+/** Deletes every version of each key: index files are derived, and kept versions would only take space. */
+export async function deleteForGood(store: ObjectStore, keys: readonly string[]): Promise<void> {
+  for (const key of keys) {
+    for (const { versionId } of await store.versions(key)) await store.delete(key, { versionId });
+    await store.delete(key);
+  }
+}

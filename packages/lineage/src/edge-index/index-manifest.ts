@@ -1,0 +1,69 @@
+import { randomBytes } from "node:crypto";
+import type { ObjectStore } from "@voxtrail/core";
+import { KEY_FOLDERS } from "@voxtrail/workflow";
+import { z } from "zod";
+import type { IndexTable } from "./index-rows";
+
+/** Where the lineage edge index lives: table files by day, and the manifests that name them. */
+export const LINEAGE_INDEX_PREFIX = KEY_FOLDERS.lineageIndex;
+
+/** Prefix of the manifests, one per generation of the index. */
+export const INDEX_MANIFESTS_PREFIX = `${LINEAGE_INDEX_PREFIX}manifests/`;
+
+const TableFiles = z.object({ edges: z.string(), flows: z.string(), records: z.string(), jobs: z.string() });
+
+/**
+ * One generation of the index: for each day, the one file of each table that holds that day's
+ * jobs now. A reader reads only the files its manifest names, so files being written, or left by
+ * a compaction that crashed or lost a race, are never counted. A new generation is created only
+ * if absent (`putIfAbsent`): of two compactions that start from the same generation, one wins
+ * and the other starts again from the winner's.
+ */
+export const IndexManifest = z.object({
+  schemaVersion: z.literal(1),
+  generation: z.number().int().nonnegative(),
+  writtenAt: z.iso.datetime(),
+  /**
+   * The latest time a lineage summary in the index was written, as the store lists it: a summary
+   * listed as written before `watermark` less {@link INDEX_RESCAN_MARGIN_MS} is in the index as it
+   * is; later ones are checked against `recent`. `null` when the store lists no times (every
+   * summary is then checked).
+   */
+  watermark: z.iso.datetime().nullable(),
+  /** Per job whose summary was written within the margin before `watermark`: that time. */
+  recent: z.record(z.string(), z.string()),
+  jobs: z.number().int().nonnegative(),
+  days: z.record(z.string(), z.object({ jobs: z.number().int().nonnegative(), files: TableFiles })),
+});
+export type IndexManifest = z.infer<typeof IndexManifest>;
+
+/**
+ * How long before the watermark a summary is looked at again: longer than a compaction runs (a
+ * summary written while the listing was read has a time after it began) and any clock skew
+ * between writers and the store, as for the digests.
+ */
+export const INDEX_RESCAN_MARGIN_MS = 30 * 60 * 1000;
+
+/** The key of generation `generation`'s manifest: zero-padded, so keys list in generation order. */
+export function manifestKey(generation: number): string {
+  return `${INDEX_MANIFESTS_PREFIX}g${String(generation).padStart(12, "0")}.json`;
+}
+
+/**
+ * A new file of `table` for `day`: named by the generation it is written for, and a random part so
+ * that two compactions of one generation never write the same key.
+ */
+export function tableFileKey(table: IndexTable, day: string, generation: number): string {
+  const nonce = randomBytes(4).toString("hex");
+  return `${LINEAGE_INDEX_PREFIX}${table}/day=${day}/g${String(generation).padStart(12, "0")}-${nonce}.parquet`;
+}
+
+/** The latest manifest and its key, or `undefined` when the store has no index. */
+export async function latestManifest(
+  store: ObjectStore,
+): Promise<{ key: string; manifest: IndexManifest } | undefined> {
+  const key = (await store.list(INDEX_MANIFESTS_PREFIX)).filter((name) => name.endsWith(".json")).at(-1);
+  if (key === undefined) return undefined;
+  const manifest = IndexManifest.parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
+  return { key, manifest };
+}
