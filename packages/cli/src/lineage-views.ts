@@ -1,5 +1,12 @@
 import { type ArtifactRef, describeBoundary } from "@voxtrail/core";
-import type { BoundaryCount, ErasureResult, Impact, TraceNode, VerifyResult } from "@voxtrail/lineage";
+import type {
+  BoundaryCount,
+  ErasureResult,
+  Impact,
+  IndexUpdate,
+  TraceNode,
+  VerifyResult,
+} from "@voxtrail/lineage";
 
 /** A trace as a tree: each artifact with its hash, under it the step that made it and that step's inputs. */
 export function traceTree(root: TraceNode): string {
@@ -106,4 +113,11 @@ function table(header: string[], rows: string[][]): string {
       .join("  ")
       .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}
+
+/** What `lineage reindex` did, in a line. */
+export function reindexReport(update: IndexUpdate, ms: number): string {
+  if (update.generation === undefined)
+    return "lineage index: no lineage records in the store, nothing to index";
+  return `lineage index rebuilt from the records: ${update.jobs} job(s), generation ${update.generation}, ${update.manifestKey} (${Math.round(ms)} ms)`;
 }

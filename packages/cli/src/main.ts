@@ -34,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
       domain: { type: "string" },
       "public-key": { type: "string", multiple: true },
       "kms-key-id": { type: "string" },
+      engine: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });

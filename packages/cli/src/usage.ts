@@ -91,9 +91,12 @@ Usage:
                            state transitions, SageMaker instance seconds, Cartesia credits,
                            S3 requests, EventBridge events, at dated list prices
 
-  voxtrail lineage <subcommand> [--store DIR | --bucket NAME] [--json]
-      The auditor's questions, answered from the activity records alone. Reads the local store
+  voxtrail lineage <subcommand> [--store DIR | --bucket NAME] [--engine records|duckdb] [--json]
+      The auditor's questions, answered from the lineage records. Reads the local store
       (--store DIR, default .voxtrail) or a bucket (--bucket NAME, standard AWS configuration).
+      trace, impact, boundaries and export read the lineage edge index when the store has one
+      (Parquet under lineage-index/, queried with DuckDB, plus the summaries of jobs finished
+      since it was compacted): the same answers as walking the records (--engine records).
         trace ARTIFACT     the chain back to the source audio: each step's activity, processor,
                            model/version, boundary, times and hashes (ARTIFACT: key, uri or sha256)
         impact SOURCE      every artifact derived from SOURCE: what an erasure must reach
@@ -114,6 +117,8 @@ Usage:
         export [--format openlineage] [--to datazone --domain ID]
                            NDJSON OpenLineage RunEvents (START, COMPLETE or FAIL per stage run)
                            on stdout, or posted to Amazon DataZone with PostLineageEvent
+        reindex            rebuild the lineage edge index from the activity records (voxtrail
+                           run and prompts bring it up to date as they end)
 
   voxtrail definition voicemail|prompts|batch [--arn-prefix PREFIX] [--concurrency N]
                   [--state-machine ARN] [--transcriber NAME]

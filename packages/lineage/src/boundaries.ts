@@ -37,8 +37,8 @@ export function boundaries(graph: LineageGraph, options: BoundariesOptions = {})
       const id = `${flow.kind}\u0000${describeBoundary(flow.boundary)}\u0000${flow.provider}\u0000${flow.source}`;
       let count = counts.get(id);
       if (!count) {
-        const { entered: _entered, refused: _refused, ...what } = flow;
-        count = { ...what, entered: 0, refused: 0 };
+        const { kind, boundary, provider, source } = flow;
+        count = { kind, boundary, provider, entered: 0, refused: 0, source };
         counts.set(id, count);
       }
       count.entered += flow.entered;

@@ -1,20 +1,27 @@
 import { resolve } from "node:path";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
+import type { ObjectStore } from "@voxtrail/core";
 import {
-  boundaries,
   erase,
-  impact,
-  jobIdOfArtifactName,
   LineageGraph,
   openLineageEvents,
   openLineageStore,
   postToDataZone,
   readLineage,
-  trace,
+  reindexLineage,
   transcribeJobDeleter,
   verify,
 } from "@voxtrail/lineage";
-import { boundariesTable, erasureReport, impactTable, traceTree, verifyReport } from "../lineage-views";
+import { openDuckDbIndex } from "../lineage-index/duckdb-index";
+import { indexAnswers, type LineageAnswers, recordAnswers } from "../lineage-index/lineage-answers";
+import {
+  boundariesTable,
+  erasureReport,
+  impactTable,
+  reindexReport,
+  traceTree,
+  verifyReport,
+} from "../lineage-views";
 import { trustedKeys } from "../trusted-keys";
 import { UsageError } from "../usage-error";
 
@@ -29,21 +36,29 @@ export interface LineageOptions {
   domain?: string | undefined;
   "public-key"?: string[] | undefined;
   "kms-key-id"?: string | undefined;
+  engine?: string | undefined;
   json: boolean;
 }
 
-const SUBCOMMANDS = ["trace", "impact", "verify", "boundaries", "erase", "export"] as const;
+const SUBCOMMANDS = ["trace", "impact", "verify", "boundaries", "erase", "export", "reindex"] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+
+/** What may answer trace, impact, boundaries and export (verify and erase always read the records). */
+const ENGINES = ["records", "duckdb"] as const;
 
 /**
- * `voxtrail lineage <trace|impact|verify|boundaries|erase|export>`: the auditor's questions, asked
- * of the local store (`--store DIR`) or a bucket (`--bucket NAME`). Readable tables and trees on
- * stdout, or JSON with `--json`. Resolves to the exit code: `verify` returns 1 when it finds problems.
+ * `voxtrail lineage <trace|impact|verify|boundaries|erase|export|reindex>`: the auditor's
+ * questions, asked of the local store (`--store DIR`) or a bucket (`--bucket NAME`). Trace,
+ * impact, boundaries and export are answered from the lineage edge index when the store has one
+ * (`--engine records` walks the records instead). Readable tables and trees on stdout, or JSON
+ * with `--json`. Resolves to the exit code: `verify` returns 1 when it finds problems.
  */
 export async function lineageCommand(positionals: string[], options: LineageOptions): Promise<number> {
-  const [sub, target, ...extra] = positionals;
-  if (!SUBCOMMANDS.includes(sub as (typeof SUBCOMMANDS)[number])) {
-    throw new UsageError(`lineage needs one of ${SUBCOMMANDS.join(", ")}; got ${JSON.stringify(sub ?? "")}`);
+  const [name, target, ...extra] = positionals;
+  if (!SUBCOMMANDS.includes(name as Subcommand)) {
+    throw new UsageError(`lineage needs one of ${SUBCOMMANDS.join(", ")}; got ${JSON.stringify(name ?? "")}`);
   }
+  const sub = name as Subcommand;
   const needsTarget = sub === "trace" || sub === "impact" || sub === "erase";
   if (needsTarget && target === undefined)
     throw new UsageError(`lineage ${sub} needs an artifact (key, uri or sha256)`);
@@ -55,63 +70,125 @@ export async function lineageCommand(positionals: string[], options: LineageOpti
   if (options.since !== undefined && Number.isNaN(Date.parse(options.since))) {
     throw new UsageError(`--since must be an ISO 8601 time, got ${JSON.stringify(options.since)}`);
   }
+  if (options.engine !== undefined && !ENGINES.includes(options.engine as (typeof ENGINES)[number])) {
+    throw new UsageError(
+      `--engine must be one of ${ENGINES.join(", ")}, got ${JSON.stringify(options.engine)}`,
+    );
+  }
   const store = openLineageStore(
     options.bucket ? { bucket: options.bucket } : { dir: resolve(options.store) },
   );
-  // A trace of a job's artifact needs that job's records only; everything else reads them all.
-  const jobId =
-    sub === "verify" ? options.job : sub === "trace" ? jobIdOfArtifactName(target as string) : undefined;
-  const started = performance.now();
-  // verify checks the records themselves, and erase deletes by them; the other questions may take
-  // each finished job's records from its lineage summary (one read per job instead of one per record).
-  const from = sub === "verify" || sub === "erase" ? "records" : "summaries";
-  const graph = LineageGraph.of(await readLineage(store, { ...(jobId ? { jobId } : {}), from }));
   const out = (json: unknown, text: () => string) =>
     process.stdout.write(options.json ? `${JSON.stringify(json, null, 2)}\n` : `${text()}\n`);
+  const started = performance.now();
 
   switch (sub) {
+    case "reindex": {
+      const update = await reindexLineage(store);
+      out(update, () => reindexReport(update, performance.now() - started));
+      return 0;
+    }
+    case "verify":
+    case "erase":
+      return checkOrErase(sub, store, target, options, out);
+    default:
+      return ask(sub, store, target, options, out);
+  }
+}
+
+type Out = (json: unknown, text: () => string) => void;
+
+/** trace, impact, boundaries and export: from the index when there is one, else from the records. */
+async function ask(
+  sub: "trace" | "impact" | "boundaries" | "export",
+  store: ObjectStore,
+  target: string | undefined,
+  options: LineageOptions,
+  out: Out,
+): Promise<number> {
+  const index = options.engine === "records" ? undefined : await openDuckDbIndex(store);
+  if (!index && options.engine === "duckdb") {
+    throw new UsageError(
+      "--engine duckdb: the store has no lineage index yet; build it with `voxtrail lineage reindex`",
+    );
+  }
+  const answers = index ? indexAnswers(index) : recordAnswers(store);
+  try {
+    const answer = await answerWith(answers, sub, target as string, options, store.bucket, out);
+    if (index && !options.json) {
+      const { manifest, pending } = index;
+      process.stderr.write(
+        `(answered from the lineage index, generation ${manifest.generation}, and the summaries of ${pending} job(s) finished since)\n`,
+      );
+    }
+    return answer;
+  } finally {
+    await index?.close();
+  }
+}
+
+async function answerWith(
+  answers: LineageAnswers,
+  sub: "trace" | "impact" | "boundaries" | "export",
+  target: string,
+  options: LineageOptions,
+  bucket: string,
+  out: Out,
+): Promise<number> {
+  switch (sub) {
     case "trace": {
-      const tree = trace(graph, target as string);
+      const tree = await answers.trace(target);
       out(tree, () => traceTree(tree).trimEnd());
       return 0;
     }
     case "impact": {
-      const result = impact(graph, target as string);
+      const result = await answers.impact(target);
       out(result, () => impactTable(result));
       return 0;
     }
-    case "verify": {
-      const trusted = await trustedKeys({
-        publicKeys: options["public-key"],
-        kmsKeyId: options["kms-key-id"],
-        local: options.bucket === undefined,
-      });
-      const result = await verify(store, graph, {
-        ...(jobId ? { jobId } : {}),
-        ...(trusted.keys.length > 0 ? { trustedKeys: trusted.keys } : {}),
-      });
-      out({ ...result, trustedKeys: trusted.from }, () =>
-        [verifyReport(result, trusted.from), `(${Math.round(performance.now() - started)} ms)`].join("\n"),
-      );
-      return result.ok ? 0 : 1;
-    }
     case "boundaries": {
-      const rows = boundaries(graph, options.since ? { since: options.since } : {});
+      const rows = await answers.boundaries(options.since ? { since: options.since } : {});
       out(rows, () => boundariesTable(rows));
       return 0;
     }
-    case "erase": {
-      // In a bucket, the chain's Transcribe jobs are deleted too; a local store's stand-in jobs
-      // ended with their run.
-      const result = await erase(store, graph, target as string, {
-        ...(options.bucket ? { deleteServiceJob: transcribeJobDeleter(new TranscribeClient({})) } : {}),
-      });
-      out(result, () => erasureReport(result));
-      return 0;
-    }
     default:
-      return exportEvents(graph, store.bucket, options);
+      return exportEvents(await answers.graph(), bucket, options);
   }
+}
+
+/** verify and erase: they check, or delete by, the records themselves. */
+async function checkOrErase(
+  sub: "verify" | "erase",
+  store: ObjectStore,
+  target: string | undefined,
+  options: LineageOptions,
+  out: Out,
+): Promise<number> {
+  const started = performance.now();
+  const jobId = sub === "verify" ? options.job : undefined;
+  const graph = LineageGraph.of(await readLineage(store, { ...(jobId ? { jobId } : {}), from: "records" }));
+  if (sub === "erase") {
+    // In a bucket, the chain's Transcribe jobs are deleted too; a local store's stand-in jobs
+    // ended with their run.
+    const result = await erase(store, graph, target as string, {
+      ...(options.bucket ? { deleteServiceJob: transcribeJobDeleter(new TranscribeClient({})) } : {}),
+    });
+    out(result, () => erasureReport(result));
+    return 0;
+  }
+  const trusted = await trustedKeys({
+    publicKeys: options["public-key"],
+    kmsKeyId: options["kms-key-id"],
+    local: options.bucket === undefined,
+  });
+  const result = await verify(store, graph, {
+    ...(jobId ? { jobId } : {}),
+    ...(trusted.keys.length > 0 ? { trustedKeys: trusted.keys } : {}),
+  });
+  out({ ...result, trustedKeys: trusted.from }, () =>
+    [verifyReport(result, trusted.from), `(${Math.round(performance.now() - started)} ms)`].join("\n"),
+  );
+  return result.ok ? 0 : 1;
 }
 
 /** `lineage export`: NDJSON OpenLineage RunEvents on stdout, or posted to Amazon DataZone. */

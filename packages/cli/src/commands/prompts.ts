@@ -3,6 +3,7 @@ import type { PromptsReport } from "@voxtrail/core";
 import { type PromptsJobResult, PromptsRuntime, selectionFromChoices } from "@voxtrail/local";
 import { promptKeys } from "@voxtrail/workflow";
 import { failText } from "../fail-cause";
+import { indexLineage } from "../index-lineage";
 import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
 import { PromptsProgressLine } from "../prompts-progress";
 import { signLineage } from "../sign-lineage";
@@ -72,6 +73,7 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
     for (const line of promptsFailureLines(result)) failureOut.write(`${line}\n`);
     lineOut.write(`${promptsSummaryLine(result, performance.now() - started, storeDir)}\n`);
     await signLineage(runtime.store, lineOut);
+    await indexLineage(runtime.store, lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return promptsSucceeded(result) ? 0 : 1;
   } finally {

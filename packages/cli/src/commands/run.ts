@@ -6,6 +6,7 @@ import {
   replyFormatNamed,
   selectionFromChoices,
 } from "@voxtrail/local";
+import { indexLineage } from "../index-lineage";
 import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
 import { isDone, jobLine, summaryLine, waitingLine } from "../job-lines";
 import { ProgressLine } from "../progress";
@@ -86,6 +87,7 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
     }
     lineOut.write(`${summaryLine(results, performance.now() - started, storeDir)}\n`);
     await signLineage(runtime.store, lineOut);
+    await indexLineage(runtime.store, lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
     return results.every(isDone) ? 0 : 1;
   } finally {

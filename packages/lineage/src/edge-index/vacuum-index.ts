@@ -13,8 +13,9 @@ export interface VacuumOptions {
 
 /**
  * Deletes what no reader needs any more: manifests before the last `keep`, and table files that
- * none of those names and that are older than `graceMs` (younger ones may belong to a compaction
- * still running). Needs a store that lists times; elsewhere it deletes nothing.
+ * none of those names, once older than `graceMs` (a younger file may belong to a compaction still
+ * running, and a younger manifest's generation may be the one such a compaction is about to
+ * create). Needs a store that lists times; elsewhere it deletes nothing.
  *
  * @example
  * await vacuumIndex(store, { keep: 3 });
@@ -24,21 +25,24 @@ export async function vacuumIndex(store: ObjectStore, options: VacuumOptions = {
   const keep = options.keep ?? 3;
   const cutoff = (options.now?.() ?? new Date()).getTime() - (options.graceMs ?? 60 * 60 * 1000);
   const listing = await store.listModified(LINEAGE_INDEX_PREFIX);
-  const manifests = listing.filter(({ key }) => key.startsWith(INDEX_MANIFESTS_PREFIX)).map(({ key }) => key);
-  const kept = manifests.slice(-keep);
+  const kept = new Set(
+    listing
+      .filter(({ key }) => key.startsWith(INDEX_MANIFESTS_PREFIX))
+      .slice(-keep)
+      .map(({ key }) => key),
+  );
   const named = new Set<string>();
   for (const key of kept) {
     const manifest = IndexManifest.parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
     for (const { files } of Object.values(manifest.days))
       for (const file of Object.values(files)) named.add(file);
   }
-  const stale = [
-    ...manifests.slice(0, -keep),
-    ...listing
-      .filter(({ key }) => !key.startsWith(INDEX_MANIFESTS_PREFIX) && !named.has(key))
-      .filter(({ lastModified }) => lastModified.getTime() < cutoff)
-      .map(({ key }) => key),
-  ];
+  // Older manifests wait out the grace too: a compaction still running from the generation before
+  // one would otherwise find that generation's key free again, and "win" it behind the latest.
+  const stale = listing
+    .filter(({ key }) => !kept.has(key) && !named.has(key))
+    .filter(({ lastModified }) => lastModified.getTime() < cutoff)
+    .map(({ key }) => key);
   await deleteForGood(store, stale);
   return stale.length;
 }
