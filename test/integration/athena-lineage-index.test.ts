@@ -30,6 +30,7 @@ import {
   syntheticStore,
   writeSyntheticJob,
 } from "../../packages/lineage/test/synthetic-jobs";
+import { runCli } from "../e2e/run-cli";
 import { type AthenaCall, type AthenaStandIn, startAthenaStandIn } from "../support/athena-stand-in";
 
 const DATABASE = "voxtrail_lineage";
@@ -124,6 +125,41 @@ describe("the lineage index answered by Athena", () => {
     }
     // The quoted name was found, not refused: its answer is a tree.
     expect(await traceFromIndex(athena, quoted.artifacts.replyAudio.key)).toHaveProperty("producedBy");
+  });
+
+  it("voxtrail lineage --engine athena prints what --engine duckdb prints, its progress on stderr", async () => {
+    const env = {
+      AWS_ENDPOINT_URL_ATHENA: standIn.url,
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "athena-stand-in",
+      AWS_SECRET_ACCESS_KEY: "athena-stand-in",
+    };
+    const athenaFlags = ["--engine", "athena", "--bucket", synthetic.store.bucket];
+    const flags = [...athenaFlags, "--database", DATABASE, "--workgroup", WORKGROUP];
+    for (const question of [
+      ["trace", quoted.artifacts.replyAudio.key],
+      ["impact", quoted.source.key],
+      ["boundaries"],
+    ]) {
+      const asked = await runCli(["lineage", ...question, ...flags, "--json"], env);
+      const local = await runCli([
+        "lineage",
+        ...question,
+        "--store",
+        synthetic.root,
+        "--engine",
+        "duckdb",
+        "--json",
+      ]);
+      expect(asked.code, question.join(" ")).toBe(0);
+      expect(asked.stdout, question.join(" ")).toBe(local.stdout);
+      expect(asked.stderr).toMatch(/^athena: \w[\w-]* query succeeded after \d+ ms$/m);
+    }
+    const missing = await runCli(["lineage", "boundaries", ...athenaFlags], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /--engine athena needs --bucket NAME, --database NAME and --workgroup NAME/,
+    );
   });
 
   it("answers boundaries, all and since a time, as DuckDB and the records do", async () => {

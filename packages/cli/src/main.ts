@@ -35,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
       "public-key": { type: "string", multiple: true },
       "kms-key-id": { type: "string" },
       engine: { type: "string" },
+      database: { type: "string" },
+      workgroup: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });

@@ -12,6 +12,7 @@ import {
   transcribeJobDeleter,
   verify,
 } from "@voxtrail/lineage";
+import { openAthenaIndex } from "../lineage-index/athena-index";
 import { openDuckDbIndex } from "../lineage-index/duckdb-index";
 import { indexAnswers, type LineageAnswers, recordAnswers } from "../lineage-index/lineage-answers";
 import {
@@ -37,6 +38,8 @@ export interface LineageOptions {
   "public-key"?: string[] | undefined;
   "kms-key-id"?: string | undefined;
   engine?: string | undefined;
+  database?: string | undefined;
+  workgroup?: string | undefined;
   json: boolean;
 }
 
@@ -44,7 +47,7 @@ const SUBCOMMANDS = ["trace", "impact", "verify", "boundaries", "erase", "export
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** What may answer trace, impact, boundaries and export (verify and erase always read the records). */
-const ENGINES = ["records", "duckdb"] as const;
+const ENGINES = ["records", "duckdb", "athena"] as const;
 
 /**
  * `voxtrail lineage <trace|impact|verify|boundaries|erase|export|reindex>`: the auditor's
@@ -106,6 +109,31 @@ async function ask(
   options: LineageOptions,
   out: Out,
 ): Promise<number> {
+  if (options.engine === "athena") {
+    if (!options.bucket || !options.database || !options.workgroup) {
+      throw new UsageError(
+        "--engine athena needs --bucket NAME, --database NAME and --workgroup NAME (the stage's lineage index outputs)",
+      );
+    }
+    let lastState = "";
+    const athena = openAthenaIndex({
+      database: options.database,
+      workgroup: options.workgroup,
+      // One line per change of state, on stderr: stdout stays the answer.
+      onProgress: ({ purpose, state, elapsedMs }) => {
+        if (state === lastState) return;
+        lastState = state;
+        process.stderr.write(
+          `athena: ${purpose} query ${state.toLowerCase()} after ${Math.round(elapsedMs)} ms\n`,
+        );
+      },
+    });
+    try {
+      return await answerWith(indexAnswers(athena), sub, target as string, options, store.bucket, out);
+    } finally {
+      await athena.close();
+    }
+  }
   const index = options.engine === "records" ? undefined : await openDuckDbIndex(store);
   if (!index && options.engine === "duckdb") {
     throw new UsageError(
