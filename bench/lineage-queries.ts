@@ -19,7 +19,9 @@
  *   npm run bench:lineage -- --store DIR  # reuse a store kept earlier (no generation)
  *   npm run bench:lineage -- --repeat 3   # best of 3 rounds of each (for a busy machine)
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -102,10 +104,7 @@ export async function benchLineageQueries(options: LineageQueryOptions): Promise
   try {
     if (!options.store) {
       options.log(`lineage: writing ${options.jobs} jobs in ${dir} ...`);
-      const started = performance.now();
-      const indexes = Array.from({ length: options.jobs }, (_, index) => index);
-      await mapLimit(indexes, 32, (index) => writeSyntheticJob(store, index));
-      generateMs = performance.now() - started;
+      generateMs = await writeSyntheticJobs(store, options.jobs);
     }
     const summaries = await store.list(keys.lineageSummaries);
     const sampleJob = summaries[Math.floor(summaries.length / 3)]?.slice(keys.lineageSummaries.length, -5);
@@ -164,6 +163,42 @@ export async function benchLineageQueries(options: LineageQueryOptions): Promise
   } finally {
     if (!options.keep && !options.store) await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Writes synthetic jobs 0 to `jobs` - 1 into `store`; resolves to the time it took, ms. */
+export async function writeSyntheticJobs(store: DirectoryStore, jobs: number): Promise<number> {
+  const started = performance.now();
+  const indexes = Array.from({ length: jobs }, (_, index) => index);
+  await mapLimit(indexes, 32, (index) => writeSyntheticJob(store, index));
+  return performance.now() - started;
+}
+
+/** A synthetic store `npm run bench` keeps, and how long writing it took this time (0: reused). */
+export interface KeptLineageStore {
+  dir: string;
+  generateMs: number;
+}
+
+/**
+ * The store of `jobs` synthetic jobs that `npm run bench` keeps in the OS temp directory, named
+ * after the job count and the generator's hash (`<dir>.complete` marks one fully written): reused
+ * when kept, else (or with `fresh`) written now.
+ */
+export async function keptLineageStore(
+  jobs: number,
+  options: { fresh: boolean; log: (line: string) => void },
+): Promise<KeptLineageStore> {
+  const generator = await readFile(new URL("../packages/lineage/test/synthetic-jobs.ts", import.meta.url));
+  const hash = createHash("sha256").update(generator).digest("hex").slice(0, 12);
+  const dir = join(tmpdir(), `voxtrail-bench-lineage-${jobs}-${hash}`);
+  const complete = `${dir}.complete`;
+  if (existsSync(complete) && !options.fresh) return { dir, generateMs: 0 };
+  await rm(complete, { force: true });
+  await rm(dir, { recursive: true, force: true });
+  options.log(`lineage: writing ${jobs} jobs in ${dir} ...`);
+  const generateMs = await writeSyntheticJobs(new DirectoryStore({ root: dir }), jobs);
+  await writeFile(complete, `${new Date().toISOString()}\n`);
+  return { dir, generateMs: Math.round(generateMs) };
 }
 
 /** The figures as the table `npm run bench:lineage` prints. */

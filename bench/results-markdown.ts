@@ -1,4 +1,5 @@
 import { type BundlesResult, kb, mismatchLabel } from "./bundle-sizes";
+import { type LineageIndexResult, times, type WayFigures } from "./lineage-index";
 import type { LineageQueryResult } from "./lineage-queries";
 import type { Machine } from "./machine";
 import type { ManifestMemoryResult } from "./manifest-memory";
@@ -20,6 +21,7 @@ export interface BenchResults {
   transcriptionWer?: TranscriptionWerResult;
   promptsScaling?: PromptsScalingResult;
   lineageQueries?: LineageQueryResult;
+  lineageIndex?: LineageIndexResult;
   bundles?: BundlesResult;
   /** Sections that threw, with the error's message. */
   failures: Record<string, string>;
@@ -97,6 +99,30 @@ export function resultsMarkdown(results: BenchResults): string {
     out.push(
       `| Lineage: writing the ${lineageQueries.jobs.toLocaleString("en-US")} synthetic jobs (setup, not measured) | ${lineageQueries.generateMs > 0 ? seconds(lineageQueries.generateMs) : "reused the store an earlier run kept"} | - |`,
     );
+  }
+  const index = results.lineageIndex;
+  for (const scale of index ? [index.reindexed, index.generated] : []) {
+    const jobs = scale.jobs.toLocaleString("en-US");
+    const built =
+      scale.built === "reindex"
+        ? `reindexed from the records in ${seconds(scale.buildMs)}, then a compaction with nothing to do in ${seconds(scale.noopCompactMs ?? 0)}`
+        : scale.buildMs > 0
+          ? `generated directly as rows in ${seconds(scale.buildMs)}`
+          : "generated directly as rows by an earlier run, reused";
+    out.push(
+      `| Lineage index over ${jobs} jobs (setup, not measured as a question): ${scale.days} day partitions, ${scale.files} Parquet files | ${scale.indexMb} MB on disk; ${built} | - |`,
+    );
+    for (const row of scale.rows) {
+      const way = (figures: WayFigures) =>
+        `${seconds(figures.questionMs)} (cpu ${seconds(figures.cpuMs)}; whole process ${seconds(figures.processMs)})`;
+      const asked = `\`${row.question}\`, each in a fresh process (median of ${index?.rounds})`;
+      const opening = `opening the index ${seconds(row.index.openMs)}`;
+      out.push(
+        row.records
+          ? `| Lineage over ${jobs} jobs, from the summaries vs from the index: ${asked} | ${way(row.records)} vs ${way(row.index)}; ${opening}${row.sameAnswer ? "" : "; the answers DIFFER"} | **${times(row.ratio ?? Number.NaN)}** (whole process ${times(row.processRatio ?? Number.NaN)}) |`
+          : `| Lineage index over ${jobs} jobs: ${asked} | ${way(row.index)}; ${opening} | ${row.index.questionMs < 1000 ? "under" : "**over**"} the 1 s bound |`,
+      );
+    }
   }
   const { bundles } = results;
   if (bundles) {

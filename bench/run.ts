@@ -5,25 +5,28 @@
  * it can, and the ratios are the figures to read. Meant to finish in under ten minutes on 2 cores.
  *
  *   npm run bench
- *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, prompts, lineage, bundles)
- *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store
+ *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, prompts, lineage, index, bundles)
+ *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store (lineage, and index's record-walking side)
+ *   npm run bench -- --only index --index-jobs 20000   # a smaller index-only store (default 100,000)
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
  *   npm run bench -- --only bundles --import-rounds 9   # more import rounds per Lambda bundle (default 5)
  *
  * Writing 10,000 synthetic jobs takes minutes here, so the lineage store is kept in the OS temp
  * directory (named after the job count and the generator's hash) and reused by later runs; only
- * the queries are what is measured.
+ * the queries are what is measured. The `index` section keeps its 100,000-job index the same way.
  */
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { benchBundles, bundlesTable } from "./bundle-sizes";
-import { benchLineageQueries, lineageTable } from "./lineage-queries";
+import { benchLineageIndex, lineageIndexTable } from "./lineage-index";
+import {
+  benchLineageQueries,
+  type KeptLineageStore,
+  keptLineageStore,
+  lineageTable,
+} from "./lineage-queries";
 import { describeMachine } from "./machine";
 import { benchManifestMemory } from "./manifest-memory";
 import { benchMeasurementAccuracy } from "./measurement-accuracy";
@@ -41,6 +44,7 @@ const SECTIONS = [
   "wer",
   "prompts",
   "lineage",
+  "index",
   "bundles",
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -51,6 +55,7 @@ const { values } = parseArgs({
   options: {
     only: { type: "string" },
     "lineage-jobs": { type: "string", default: "10000" },
+    "index-jobs": { type: "string", default: "100000" },
     voicemails: { type: "string", default: "3" },
     rounds: { type: "string", default: "3" },
     "import-rounds": { type: "string", default: "5" },
@@ -104,23 +109,32 @@ await section("prompts", async () => {
   results.promptsScaling = await benchPromptsScaling({ log: (line) => log(`prompts: ${line}`) });
   log(promptsScalingTable(results.promptsScaling));
 });
+// The synthetic store the lineage and index sections share: written (or rewritten) once a run.
+let lineageStore: Promise<KeptLineageStore> | undefined;
+const keptStore = () =>
+  (lineageStore ??= keptLineageStore(Number(values["lineage-jobs"]), {
+    fresh: values["fresh-lineage"] ?? false,
+    log,
+  }));
 await section("lineage", async () => {
-  const jobs = Number(values["lineage-jobs"]);
-  const generator = await readFile(new URL("../packages/lineage/test/synthetic-jobs.ts", import.meta.url));
-  const hash = createHash("sha256").update(generator).digest("hex").slice(0, 12);
-  const kept = join(tmpdir(), `voxtrail-bench-lineage-${jobs}-${hash}`);
-  const complete = `${kept}.complete`;
-  const reuse = existsSync(complete) && !values["fresh-lineage"];
-  if (!reuse) await rm(kept, { recursive: true, force: true });
-  results.lineageQueries = await benchLineageQueries({
-    jobs,
-    ...(reuse ? { store: kept } : { keep: kept }),
+  const kept = await keptStore();
+  const measured = await benchLineageQueries({
+    jobs: Number(values["lineage-jobs"]),
+    store: kept.dir,
     repeat: 1,
     questions: "core",
     log,
   });
-  if (!reuse) await writeFile(complete, `${new Date().toISOString()}\n`);
+  results.lineageQueries = { ...measured, generateMs: kept.generateMs };
   log(lineageTable(results.lineageQueries));
+});
+await section("index", async () => {
+  results.lineageIndex = await benchLineageIndex({
+    store: (await keptStore()).dir,
+    indexJobs: Number(values["index-jobs"]),
+    log: (line) => log(`index: ${line}`),
+  });
+  log(lineageIndexTable(results.lineageIndex));
 });
 await section("bundles", async () => {
   results.bundles = await benchBundles({ rounds: Number(values["import-rounds"]), log });
