@@ -3,6 +3,7 @@ import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore } from "@voxtrail/core";
 import {
   erase,
+  jobIdOfArtifactName,
   LineageGraph,
   openLineageEvents,
   openLineageStore,
@@ -134,7 +135,10 @@ async function ask(
       await athena.close();
     }
   }
-  const index = options.engine === "records" ? undefined : await openDuckDbIndex(store);
+  // A trace of one job's artifact reads that job's records alone, faster than opening the index.
+  const oneJob = sub === "trace" && jobIdOfArtifactName(target as string) !== undefined;
+  const useRecords = options.engine === "records" || (oneJob && options.engine === undefined);
+  const index = useRecords ? undefined : await openDuckDbIndex(store);
   if (!index && options.engine === "duckdb") {
     throw new UsageError(
       "--engine duckdb: the store has no lineage index yet; build it with `voxtrail lineage reindex`",
