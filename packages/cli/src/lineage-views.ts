@@ -3,6 +3,7 @@ import type {
   BoundaryCount,
   ErasureResult,
   Impact,
+  IndexCheck,
   IndexUpdate,
   TraceNode,
   VerifyResult,
@@ -120,4 +121,16 @@ export function reindexReport(update: IndexUpdate, ms: number): string {
   if (update.generation === undefined)
     return "lineage index: no lineage records in the store, nothing to index";
   return `lineage index rebuilt from the records: ${update.jobs} job(s), generation ${update.generation}, ${update.manifestKey} (${Math.round(ms)} ms)`;
+}
+
+/** What `lineage verify` found comparing the edge index with the records, in a line or more. */
+export function indexCheckReport(check: IndexCheck): string {
+  if (check.manifestKey === undefined) return "lineage index: none in the store";
+  if (check.findings.length === 0) {
+    return `lineage index: OK, ${check.jobsChecked} job(s) agree with their records (${check.manifestKey})`;
+  }
+  return [
+    `lineage index: ${check.findings.length} problem(s) in ${check.manifestKey} (rebuild it with \`voxtrail lineage reindex\`)`,
+    ...check.findings.map((finding) => `  ${finding.problem}: ${finding.detail}`),
+  ].join("\n");
 }

@@ -103,13 +103,16 @@ Usage:
         trace ARTIFACT     the chain back to the source audio: each step's activity, processor,
                            model/version, boundary, times and hashes (ARTIFACT: key, uri or sha256)
         impact SOURCE      every artifact derived from SOURCE: what an erasure must reach
-        verify [--job ID] [--public-key FILE ...] [--kms-key-id ID]
+        verify [--job ID] [--public-key FILE ...] [--kms-key-id ID] [--since TIME|last-digest]
                            re-hash every artifact and check every link, each record's chain link
                            and hash, and the signed lineage digests (with the keys named, or for
                            a local store this machine's signing key); exit code 1 naming each
                            hash mismatch, missing artifact, artifact without lineage, broken chain,
                            job source a later upload replaced, record changed, missing or
-                           reordered, job deleted or added, summary changed, digest tampered
+                           reordered, job deleted or added, summary changed, digest tampered,
+                           and that the lineage index holds what the records give. --since
+                           re-hashes only the artifacts of jobs after TIME (last-digest: the end
+                           of the latest digest that verifies) or not signed as they are now
         boundaries [--since TIME]
                            which kinds of data entered which boundaries, counted per provider
         erase NAME         erase the whole chains NAME (key, uri or sha256) belongs to: each

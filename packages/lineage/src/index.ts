@@ -13,3 +13,4 @@ export * from "./openlineage";
 export * from "./trace";
 export * from "./transcribe-job-deleter";
 export * from "./verify";
+export { NoVerifiedDigest, VerifySinceInvalid } from "./verify-since";

@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import { LineageSummary, ObjectNotFound, type ObjectStore } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import type { DigestVerification } from "./digests/verify-digests";
 import type { LineageGraph } from "./lineage-graph";
@@ -17,10 +15,17 @@ export interface CoverageIssue {
   detail: string;
 }
 
+/** A job's lineage summary as the store holds it: the hash of its bytes, and when it says it was written. */
+export interface SummaryState {
+  sha256: string;
+  /** `undefined` when the bytes are not a lineage summary. */
+  writtenAt: string | undefined;
+}
+
 /** How the store's jobs stand against the signed digests. */
 export interface SignedCoverage {
   /** Jobs whose records and summary are as a valid digest signed them. */
-  signed: number;
+  signed: string[];
   /** Jobs no valid digest covers as they are yet (running, or finished after the latest digest). */
   pending: string[];
   issues: CoverageIssue[];
@@ -36,17 +41,17 @@ export interface SignedCoverage {
  * latest digest, was added after the fact (`job-not-digested`), as is a record of a signed job that
  * no digest names while its job is not pending (`record-not-digested`). What was written after the
  * latest digest cannot be told from an addition until the next digest signs it: those jobs are
- * listed as pending.
+ * listed as pending. `summaries` holds the summaries as read, by key (none: the job has no summary).
  *
  * @example
- * const coverage = await checkSignedCoverage(store, graph, await verifyDigests(store, [publicKey]));
+ * const coverage = checkSignedCoverage(graph, await verifyDigests(store, [publicKey]), summaries);
  */
-export async function checkSignedCoverage(
-  store: ObjectStore,
+export function checkSignedCoverage(
   graph: LineageGraph,
   digests: DigestVerification,
+  summaries: ReadonlyMap<string, SummaryState>,
   jobId?: string,
-): Promise<SignedCoverage> {
+): SignedCoverage {
   const issues: CoverageIssue[] = [];
   const latestEnd = digests.latestEnd ?? "";
   const byKey = new Map(graph.activities.map((activity) => [activity.key, activity]));
@@ -72,9 +77,9 @@ export async function checkSignedCoverage(
   }
   const jobIds = jobId === undefined ? new Set([...graph.jobs.keys(), ...digests.covered.keys()]) : [jobId];
   const pending: string[] = [];
-  let signedJobs = 0;
+  const signed: string[] = [];
   for (const id of jobIds) {
-    const summary = await summaryOf(store, id);
+    const summary = summaries.get(keys.lineageSummary(id));
     const missing = missingByJob.get(id) ?? [];
     if (missing.length > 0 && missing.length === signedByJob.get(id) && !summary) {
       issues.push({
@@ -99,38 +104,16 @@ export async function checkSignedCoverage(
     else if (!state.issue) {
       const unsigned = (graph.jobs.get(id) ?? []).filter((activity) => !digests.records.has(activity.key));
       issues.push(...unsigned.map((activity) => notDigested(id, activity)));
-      if (unsigned.length === 0 && missing.length === 0) signedJobs++;
+      if (unsigned.length === 0 && missing.length === 0) signed.push(id);
     }
   }
-  return { signed: signedJobs, pending, issues };
-}
-
-/** A job's summary: the hash of its bytes and when it says it was written; `undefined` when there is none. */
-async function summaryOf(
-  store: ObjectStore,
-  jobId: string,
-): Promise<{ sha256: string; writtenAt: string | undefined } | undefined> {
-  const bytes = await store.getBytes(keys.lineageSummary(jobId)).catch((error: unknown) => {
-    if (error instanceof ObjectNotFound) return undefined;
-    throw error;
-  });
-  if (!bytes) return undefined;
-  const summary = LineageSummary.safeParse(safeJson(bytes));
-  return { sha256: createHash("sha256").update(bytes).digest("hex"), writtenAt: summary.data?.writtenAt };
-}
-
-function safeJson(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString("utf8"));
-  } catch {
-    return undefined;
-  }
+  return { signed, pending, issues };
 }
 
 /** Whether a job is signed as it is, pending a digest, or changed or added since one. */
 function coverageOf(
   jobId: string,
-  summary: Awaited<ReturnType<typeof summaryOf>>,
+  summary: SummaryState | undefined,
   digests: DigestVerification,
   latestEnd: string,
 ): { pending?: true; issue?: CoverageIssue } {

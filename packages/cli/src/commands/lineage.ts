@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore } from "@voxtrail/core";
 import {
+  checkLineageIndex,
   erase,
   jobIdOfArtifactName,
   LineageGraph,
@@ -20,6 +21,7 @@ import {
   boundariesTable,
   erasureReport,
   impactTable,
+  indexCheckReport,
   reindexReport,
   traceTree,
   verifyReport,
@@ -71,8 +73,11 @@ export async function lineageCommand(positionals: string[], options: LineageOpti
       `lineage ${sub}: unexpected argument ${JSON.stringify(needsTarget ? extra[0] : target)}`,
     );
   }
-  if (options.since !== undefined && Number.isNaN(Date.parse(options.since))) {
-    throw new UsageError(`--since must be an ISO 8601 time, got ${JSON.stringify(options.since)}`);
+  const lastDigest = sub === "verify" && options.since === "last-digest";
+  if (options.since !== undefined && !lastDigest && Number.isNaN(Date.parse(options.since))) {
+    throw new UsageError(
+      `--since must be an ISO 8601 time${sub === "verify" ? " or last-digest" : ""}, got ${JSON.stringify(options.since)}`,
+    );
   }
   if (options.engine !== undefined && !ENGINES.includes(options.engine as (typeof ENGINES)[number])) {
     throw new UsageError(
@@ -213,14 +218,30 @@ async function checkOrErase(
     kmsKeyId: options["kms-key-id"],
     local: options.bucket === undefined,
   });
+  const since =
+    options.since === undefined
+      ? {}
+      : { since: options.since === "last-digest" ? ("last-digest" as const) : new Date(options.since) };
   const result = await verify(store, graph, {
     ...(jobId ? { jobId } : {}),
     ...(trusted.keys.length > 0 ? { trustedKeys: trusted.keys } : {}),
+    ...since,
   });
-  out({ ...result, trustedKeys: trusted.from }, () =>
-    [verifyReport(result, trusted.from), `(${Math.round(performance.now() - started)} ms)`].join("\n"),
+  // The edge index is derived: every row it holds must be what the records give.
+  const index = await checkLineageIndex(store, graph.activities, jobId ? { jobId } : {});
+  out({ ...result, trustedKeys: trusted.from, index }, () =>
+    [
+      verifyReport(result, trusted.from),
+      ...(result.incremental
+        ? [
+            `since ${result.incremental.since}${result.incremental.digestKey ? ` (${result.incremental.digestKey})` : ""}: ${result.incremental.skippedJobs} signed job(s) before it not re-hashed`,
+          ]
+        : []),
+      indexCheckReport(index),
+      `(${Math.round(performance.now() - started)} ms)`,
+    ].join("\n"),
   );
-  return result.ok ? 0 : 1;
+  return result.ok && index.findings.length === 0 ? 0 : 1;
 }
 
 /** `lineage export`: NDJSON OpenLineage RunEvents on stdout, or posted to Amazon DataZone. */

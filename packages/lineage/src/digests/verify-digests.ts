@@ -28,6 +28,8 @@ export interface DigestVerification {
   records: Map<string, { jobId: string; sha256: string; digestKey: string }>;
   /** digestEnd of the latest valid digest, if any. */
   latestEnd?: string;
+  /** The key of the latest valid digest, if any. */
+  latestKey?: string;
   issues: DigestIssue[];
 }
 
@@ -94,6 +96,7 @@ export async function verifyDigests(
       found("digest-signature-invalid", `signature does not verify with key ${keyFingerprint}`);
     } else {
       result.latestEnd = digest.digestEnd;
+      result.latestKey = entry.key;
       for (const job of digest.jobs) {
         const { summaryKey, summarySha256 } = job;
         result.covered.set(job.jobId, {
@@ -110,6 +113,23 @@ export async function verifyDigests(
     }
   });
   return result;
+}
+
+/**
+ * The last verified digest: the latest digest whose signature verifies with one of `trustedKeys`
+ * ({@link verifyDigests}); `undefined` when none does. What was signed up to its `digestEnd` can be
+ * checked against it instead of re-read in full: `verify`'s `since: "last-digest"` starts there.
+ *
+ * @example
+ * const last = await lastVerifiedDigest(store, [await signer.publicKey()]);
+ * last?.digestEnd; // "2026-12-02T07:00:00.123Z"
+ */
+export async function lastVerifiedDigest(
+  store: ObjectStore,
+  trustedKeys: KeyObject[],
+): Promise<{ key: string; digestEnd: string } | undefined> {
+  const { latestKey, latestEnd } = await verifyDigests(store, trustedKeys);
+  return latestKey && latestEnd ? { key: latestKey, digestEnd: latestEnd } : undefined;
 }
 
 /** What is wrong with the digest's place in the chain, or `undefined` when nothing is. */

@@ -6,3 +6,4 @@ export * from "./index-sql";
 export * from "./index-tables";
 export * from "./pending-jobs";
 export * from "./vacuum-index";
+export * from "./verify-index";

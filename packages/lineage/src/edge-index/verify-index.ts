@@ -1,0 +1,131 @@
+import { mapLimit, type ObjectStore } from "@voxtrail/core";
+import type { StoredActivity } from "../lineage-snapshot";
+import { latestManifest } from "./index-manifest";
+import { INDEX_TABLES, type IndexRows, type IndexTable, jobRows } from "./index-rows";
+import { readTableParquet } from "./index-tables";
+import { jobOfSummaryKey, listSummaries, pendingJobs } from "./pending-jobs";
+
+/** Something the lineage edge index says that the records do not. */
+export interface IndexFinding {
+  /**
+   * `index-mismatch`: a job's rows differ from the rows its records give; `index-missing-job`: a
+   * finished job the index should hold (its summary is not newer than the index) is not in it;
+   * `index-extra-job`: the index holds a job the store has no records of.
+   */
+  problem: "index-mismatch" | "index-missing-job" | "index-extra-job";
+  /** The manifest of the index checked. */
+  key: string;
+  detail: string;
+}
+
+/** What {@link checkLineageIndex} found. */
+export interface IndexCheck {
+  /** The manifest checked; absent when the store has no index (nothing to check). */
+  manifestKey?: string;
+  /** Jobs whose rows were compared with their records. */
+  jobsChecked: number;
+  findings: IndexFinding[];
+}
+
+/**
+ * Checks the lineage edge index against the records it is derived from: for every job it holds,
+ * every row of every table must be what the job's records give (`jobRows`), and every finished job
+ * must be in it, except jobs whose summaries were written since the index was compacted (the
+ * questions read those from their summaries). With `jobId`, that job only.
+ *
+ * @example
+ * const { findings } = await checkLineageIndex(store, (await readLineage(store)).activities);
+ */
+export async function checkLineageIndex(
+  store: ObjectStore,
+  activities: readonly StoredActivity[],
+  options: { jobId?: string } = {},
+): Promise<IndexCheck> {
+  const latest = await latestManifest(store);
+  if (!latest) return { jobsChecked: 0, findings: [] };
+  const { key, manifest } = latest;
+  const [pending, summaries] = await Promise.all([pendingJobs(store, manifest), listSummaries(store)]);
+  const wanted = (jobId: string) =>
+    (options.jobId === undefined || jobId === options.jobId) && !pending.rows.has(jobId);
+
+  const byJob = new Map<string, StoredActivity[]>();
+  for (const entry of activities) {
+    if (!wanted(entry.record.jobId)) continue;
+    const list = byJob.get(entry.record.jobId);
+    if (list) list.push(entry);
+    else byJob.set(entry.record.jobId, [entry]);
+  }
+  const indexed = await indexedRowsByJob(
+    store,
+    Object.values(manifest.days).map((day) => day.files),
+    wanted,
+  );
+
+  const findings: IndexFinding[] = [];
+  const finding = (problem: IndexFinding["problem"], detail: string) =>
+    findings.push({ problem, key, detail });
+  for (const [jobId, rows] of indexed) {
+    const records = byJob.get(jobId);
+    if (!records) {
+      finding("index-extra-job", `the index holds job ${jobId}, which has no lineage records`);
+      continue;
+    }
+    const expected = jobRows(jobId, records);
+    const differing = INDEX_TABLES.filter((table) => !sameRows(table, rows[table], expected[table]));
+    if (differing.length > 0) {
+      finding("index-mismatch", `job ${jobId}'s ${differing.join(", ")} rows differ from its records`);
+    }
+  }
+  const finished = new Set(summaries.map(({ key: summaryKey }) => jobOfSummaryKey(summaryKey)));
+  for (const jobId of byJob.keys()) {
+    if (finished.has(jobId) && !indexed.has(jobId)) {
+      finding("index-missing-job", `finished job ${jobId} is not in the index`);
+    }
+  }
+  return { manifestKey: key, jobsChecked: indexed.size, findings };
+}
+
+/** Every row the index's files hold, grouped by job, for the jobs `wanted` accepts. */
+async function indexedRowsByJob(
+  store: ObjectStore,
+  files: ReadonlyArray<Record<IndexTable, string>>,
+  wanted: (jobId: string) => boolean,
+): Promise<Map<string, IndexRows>> {
+  const byJob = new Map<string, IndexRows>();
+  const work = files.flatMap((day) => INDEX_TABLES.map((table) => ({ table, key: day[table] })));
+  await mapLimit(work, 4, async ({ table, key }) => {
+    const rows = await readTableParquet(table, await store.getBytes(key));
+    for (const row of rows as Array<{ job: string }>) {
+      if (!wanted(row.job)) continue;
+      let job = byJob.get(row.job);
+      if (!job) {
+        job = { edges: [], flows: [], records: [], jobs: [] };
+        byJob.set(row.job, job);
+      }
+      (job[table] as unknown[]).push(row);
+    }
+  });
+  return byJob;
+}
+
+/**
+ * Whether two lists hold the same rows in any order. What the records cannot say is left out: a
+ * job row's `summary_modified` (when its summary was listed), and a record's sha256 where the
+ * summary it was compacted from named none (the record itself is still compared).
+ */
+function sameRows(table: IndexTable, actual: readonly object[], expected: readonly object[]): boolean {
+  if (actual.length !== expected.length) return false;
+  const unknownHash =
+    table === "records" && actual.some((row) => (row as { record_sha256: string }).record_sha256 === "");
+  const text = (row: object) => {
+    const { summary_modified: _listed, record_sha256: hash, ...rest } = row as Record<string, unknown>;
+    const compared: Record<string, unknown> = {
+      ...rest,
+      ...(hash === undefined || unknownHash ? {} : { hash }),
+    };
+    return JSON.stringify(compared, Object.keys(compared).sort());
+  };
+  const left = actual.map(text).sort();
+  const right = expected.map(text).sort();
+  return left.every((row, index) => row === right[index]);
+}
