@@ -26,6 +26,7 @@ export default $config({
     const { observability } = await import("./stacks/observability");
     const { stageParameter } = await import("./stacks/stage-parameter");
     const { lineageSigning } = await import("./stacks/lineage-signing");
+    const { lineageIndex } = await import("./stacks/lineage-index");
     const { config } = loadStageConfig($app.stage, $cli.paths.root);
     const { bucket } = storage(config);
     const sonic = sonicEndpoint(config);
@@ -34,6 +35,7 @@ export default $config({
     const batch = voicemailBatch({ bucket, config, settings, voicemailStateMachine: stateMachine });
     const ivr = prompts({ bucket, config, settings, outcomeBusArn: outcomeBus.arn });
     const signing = lineageSigning({ bucket, settings });
+    const index = lineageIndex({ bucket, settings });
     const { dashboard, topic } = observability({
       config,
       stateMachine,
@@ -47,6 +49,7 @@ export default $config({
       promptsStateMachine: ivr.stateMachine,
       batchStateMachine: batch.stateMachine,
       lineageSigningKey: signing.key,
+      lineageIndex: index,
     });
     return {
       bucket: bucket.name,
@@ -59,6 +62,9 @@ export default $config({
       alarmTopic: topic.arn,
       stageParameter: parameter.name,
       lineageSigningKey: signing.key.arn,
+      lineageIndexDatabase: index.database.name,
+      lineageIndexWorkgroup: index.workgroup.name,
+      lineageIndexReaderPolicy: index.readerPolicy.arn,
     };
   },
 });

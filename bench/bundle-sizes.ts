@@ -33,13 +33,14 @@ export const HEAVY_PACKAGES = [...PROVIDER_PACKAGES, "zod", "sst"] as const;
 export type HeavyPackage = (typeof HEAVY_PACKAGES)[number];
 
 /**
- * Every Lambda function with its entry file, as the workflows and stacks/lineage-signing.ts name
+ * Every Lambda function with its entry file, as the workflows, stacks/lineage-signing.ts and stacks/lineage-index.ts name
  * them (relative to the repository).
  */
 export const FUNCTION_ENTRIES: readonly { fn: BundledFunction; entry: string }[] = [
   ...Object.entries(VOICEMAIL_WORKFLOW.entryFiles),
   ...Object.entries(PROMPTS_WORKFLOW.entryFiles),
   ["lineageSigner", "sign-lineage"],
+  ["lineageIndexCompactor", "compact-lineage-index"],
 ].map(([fn, file]) => ({ fn: fn as BundledFunction, entry: `packages/functions/src/lambda/${file}.ts` }));
 
 // sst puts a banner like this one on every ESM function bundle so that the CommonJS code bundled in it

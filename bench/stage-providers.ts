@@ -16,11 +16,15 @@ export const PROVIDER_PACKAGES = [
 /** One of {@link PROVIDER_PACKAGES}. */
 export type ProviderPackage = (typeof PROVIDER_PACKAGES)[number];
 
-/** Every Lambda function of the stage: the voicemail and prompts workflows', and the lineage signer. */
+/**
+ * Every Lambda function of the stage: the voicemail and prompts workflows', the lineage signer and
+ * the lineage index compactor.
+ */
 export type BundledFunction =
   | FunctionOf<typeof VOICEMAIL_WORKFLOW>
   | FunctionOf<typeof PROMPTS_WORKFLOW>
-  | "lineageSigner";
+  | "lineageSigner"
+  | "lineageIndexCompactor";
 
 const S3 = "@aws-sdk/client-s3";
 const SFN = "@aws-sdk/client-sfn";
@@ -54,6 +58,8 @@ export const STAGE_PROVIDERS: Readonly<Record<BundledFunction, readonly Provider
   writePromptsReport: [S3],
   // Reads summaries and writes digests; signs with the stage's KMS key.
   lineageSigner: [S3, KMS],
+  // Reads summaries, writes the index's Parquet (a JavaScript writer: no native engine) and symlinks.
+  lineageIndexCompactor: [S3],
 };
 
 /** How `fn`'s bundled `packages` differ from {@link STAGE_PROVIDERS}: providers beyond it, and missing. */

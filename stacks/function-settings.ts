@@ -113,6 +113,8 @@ export function stageFunction(
     callsCartesia: boolean;
     environment?: Record<string, $util.Input<string>>;
     permissions: $util.Output<IamStatement[]>;
+    /** Executions it may have at once (Lambda's reserved concurrency), where more would only race. */
+    reservedConcurrency?: number;
   },
 ): sst.aws.Function {
   const handler = `packages/functions/src/lambda/${options.entry}.handler`;
@@ -126,5 +128,8 @@ export function stageFunction(
       .all([settings.environment, $util.output(options.environment ?? {})])
       .apply(([shared, own]) => ({ ...shared, ...own })),
     permissions: options.permissions,
+    ...(options.reservedConcurrency === undefined
+      ? {}
+      : { concurrency: { reserved: options.reservedConcurrency } }),
   });
 }

@@ -358,6 +358,160 @@ export function lineageSignerPermissions(target: SignerTargets): IamStatement[] 
 }
 
 /**
+ * Where the lineage index's Athena symlinks live (packages/lineage/src/edge-index/athena-symlinks.ts,
+ * `ATHENA_SYMLINKS_PREFIX`): one folder per table and day, each holding one `manifest` file naming
+ * that day's live Parquet file. Outside `lineage-index/`, whose unnamed files `vacuumIndex` deletes.
+ */
+export const LINEAGE_ATHENA_PREFIX = "lineage-athena/";
+
+/** The tables of the lineage edge index (packages/lineage/src/edge-index/index-rows.ts, `INDEX_TABLES`). */
+export const LINEAGE_INDEX_TABLES = ["edges", "flows", "records", "jobs"] as const;
+
+/**
+ * What the lineage index compactor (packages/functions/src/lambda/compact-lineage-index.ts) does in
+ * the bucket:
+ *
+ * - `compactLineageIndex`: lists the job summaries with their times and reads those written since
+ *   the last generation (a summary deleted since it was listed is a probe, hence the list grant on
+ *   the whole prefix); lists and reads the manifests, reads the day files a generation rewrites,
+ *   writes the new files and the manifest (`putIfAbsent`: a conditional PutObject, authorized as
+ *   `s3:PutObject`), and vacuums: lists the index with times, reads the kept manifests, deletes the
+ *   rest for good (`deleteForGood`: ListObjectVersions with the key as prefix, a DeleteObject per
+ *   version id, then a plain DeleteObject).
+ * - `writeAthenaSymlinks`: heads each symlink (missing for a new day: a probe), writes those that
+ *   changed and deletes the version each write replaced by its id, deletes a dropped day's
+ *   versions by id (never a plain delete, never a listing of versions), and lists the symlinks.
+ */
+export const LINEAGE_INDEX_COMPACTOR_ACCESS: ObjectAccess & {
+  /** Keys whose versions it lists (ListObjectVersions with the key as prefix: `deleteForGood`). */
+  listsVersions: string[];
+  /** Keys it deletes by version id. */
+  removesVersions: string[];
+  /** Keys it deletes without a version id (`deleteForGood`'s last call). */
+  deletes: string[];
+} = {
+  reads: [`${keys.lineageSummaries}*`, `${KEY_FOLDERS.lineageIndex}*`, `${LINEAGE_ATHENA_PREFIX}*`],
+  writes: [`${KEY_FOLDERS.lineageIndex}*`, `${LINEAGE_ATHENA_PREFIX}*`],
+  lists: [`${keys.lineageSummaries}*`, `${KEY_FOLDERS.lineageIndex}*`, `${LINEAGE_ATHENA_PREFIX}*`],
+  listsVersions: [`${KEY_FOLDERS.lineageIndex}*`],
+  removesVersions: [`${KEY_FOLDERS.lineageIndex}*`, `${LINEAGE_ATHENA_PREFIX}*`],
+  deletes: [`${KEY_FOLDERS.lineageIndex}*`],
+};
+
+/**
+ * The lineage index compactor's statements: {@link LINEAGE_INDEX_COMPACTOR_ACCESS}, nothing outside
+ * the index, its symlinks and (read only) the summaries. `s3:ListBucketVersions` takes the
+ * `s3:prefix` condition key as `s3:ListBucket` does (Service Authorization Reference for Amazon
+ * S3), so it is held to the index's prefix; deleting a version needs `s3:DeleteObjectVersion`, a
+ * plain delete `s3:DeleteObject` (Amazon S3 API Reference, DeleteObject), which only the index's
+ * files get (a symlink is only ever deleted by version id). Index files are derived
+ * (rebuilt from the records at will) and are not under `RETAINED_PREFIXES`: no retention, and the
+ * lineage protection of the bucket policy does not cover them.
+ *
+ * @example
+ * lineageIndexCompactorPermissions({ partition: "aws", bucket: "b" });
+ */
+export function lineageIndexCompactorPermissions(target: ObjectTargets): IamStatement[] {
+  const access = LINEAGE_INDEX_COMPACTOR_ACCESS;
+  const bucketArn = `arn:${target.partition}:s3:::${target.bucket}`;
+  const object = (pattern: string) => `${bucketArn}/${pattern}`;
+  return [
+    ...objectStatements(access, target),
+    {
+      actions: ["s3:ListBucketVersions"],
+      resources: [bucketArn],
+      conditions: [{ test: "StringLike", variable: "s3:prefix", values: [...access.listsVersions] }],
+    },
+    { actions: ["s3:DeleteObjectVersion"], resources: access.removesVersions.map(object) },
+    { actions: ["s3:DeleteObject"], resources: access.deletes.map(object) },
+  ];
+}
+
+/** Where the auditors' reader policy of the lineage index points. */
+export interface IndexReaderTargets extends ArnScope {
+  bucket: string;
+  /** The stage's Glue database holding the tables `LINEAGE_INDEX_TABLES`. */
+  database: string;
+  /** The stage's Athena workgroup, whose results go to {@link ATHENA_RESULTS_PREFIX}. */
+  workgroup: string;
+}
+
+/** Where the lineage index workgroup writes query results (stacks/lineage-index.ts). */
+export const ATHENA_RESULTS_PREFIX = "athena-results/";
+
+/** The Athena calls the CLI's Athena engine makes (packages/cli/src/lineage-index/athena-index.ts). */
+export const ATHENA_QUERY_ACTIONS = [
+  "athena:StartQueryExecution",
+  "athena:GetQueryExecution",
+  "athena:GetQueryResults",
+  "athena:StopQueryExecution",
+];
+
+/**
+ * What an auditor needs to ask the lineage questions through the stage's workgroup, and nothing
+ * more (the `LineageIndexReader` managed policy):
+ *
+ * - The four Athena calls on the workgroup alone (resource type `workgroup`, Service Authorization
+ *   Reference for Amazon Athena): a query in any other workgroup is refused.
+ * - Glue, as Athena calls it with the caller's permissions: `GetDatabase`, `GetTable`, `GetTables`
+ *   on the catalog, the stage's database and its four tables (each Glue call is authorized on the
+ *   resource and its ancestors: "Fine-grained access to databases and tables in the AWS Glue Data
+ *   Catalog", Athena User Guide). No `GetPartition(s)`: the tables use partition projection, with
+ *   which Athena computes partitions instead of calling GetPartitions ("Partition projection with
+ *   Amazon Athena"). `GetDatabase` and `CreateDatabase` on the `default` database, which that
+ *   page says must be allowed for Athena and the Data Catalog to work together (creating only a
+ *   database named `default`, where the account has none).
+ * - S3, which Athena reads as the caller: `GetBucketLocation`; `GetObject` on the symlinks and on
+ *   the four tables' Parquet files (not the manifests); `ListBucket` held by `s3:prefix` to those
+ *   folders (the engine lists a partition's symlink folder, and the folder of the files a symlink
+ *   names); and the query results: `PutObject` (Athena writes them as the caller) and `GetObject`
+ *   (GetQueryResults reads them) under `athena-results/` ("Working with query results", Athena
+ *   User Guide). No KMS: the bucket and the results are SSE-S3.
+ *
+ * @example
+ * lineageIndexReaderPermissions({ partition: "aws", region, account, bucket, database: "voxtrail_dev_lineage", workgroup: "voxtrail-dev-lineage" });
+ */
+export function lineageIndexReaderPermissions(target: IndexReaderTargets): IamStatement[] {
+  const bucketArn = `arn:${target.partition}:s3:::${target.bucket}`;
+  const object = (pattern: string) => `${bucketArn}/${pattern}`;
+  const glue = (rest: string) => `arn:${target.partition}:glue:${target.region}:${target.account}:${rest}`;
+  const data = [
+    `${LINEAGE_ATHENA_PREFIX}*`,
+    ...LINEAGE_INDEX_TABLES.map((table) => `${KEY_FOLDERS.lineageIndex}${table}/*`),
+  ];
+  return [
+    {
+      actions: [...ATHENA_QUERY_ACTIONS],
+      resources: [
+        `arn:${target.partition}:athena:${target.region}:${target.account}:workgroup/${target.workgroup}`,
+      ],
+    },
+    {
+      actions: ["glue:GetDatabase", "glue:GetTable", "glue:GetTables"],
+      resources: [
+        glue("catalog"),
+        glue(`database/${target.database}`),
+        ...LINEAGE_INDEX_TABLES.map((table) => glue(`table/${target.database}/${table}`)),
+      ],
+    },
+    {
+      actions: ["glue:GetDatabase", "glue:CreateDatabase"],
+      resources: [glue("catalog"), glue("database/default")],
+    },
+    { actions: ["s3:GetBucketLocation"], resources: [bucketArn] },
+    {
+      actions: ["s3:ListBucket"],
+      resources: [bucketArn],
+      conditions: [
+        { test: "StringLike", variable: "s3:prefix", values: [...data, `${ATHENA_RESULTS_PREFIX}*`] },
+      ],
+    },
+    { actions: ["s3:GetObject"], resources: data.map(object) },
+    { actions: ["s3:PutObject", "s3:GetObject"], resources: [object(`${ATHENA_RESULTS_PREFIX}*`)] },
+  ];
+}
+
+/**
  * The key policy KMS gives a key created without one ("Default key policy", AWS KMS Developer
  * Guide), written out so it is reviewed with the stacks: it lets the account's IAM policies grant
  * the key's use (KMS honours an IAM policy only where the key policy says so), so the signer's role

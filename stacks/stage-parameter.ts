@@ -6,7 +6,7 @@ import { type StageResources, stageParameterName } from "../packages/workflow/sr
  * machine without the deploy's outputs. A plain String: it holds names and ARNs, no secret.
  *
  * @example
- * stageParameter({ bucket, voicemailStateMachine, promptsStateMachine, batchStateMachine, lineageSigningKey });
+ * stageParameter({ bucket, voicemailStateMachine, promptsStateMachine, batchStateMachine, lineageSigningKey, lineageIndex });
  */
 export function stageParameter({
   bucket,
@@ -14,12 +14,19 @@ export function stageParameter({
   promptsStateMachine,
   batchStateMachine,
   lineageSigningKey,
+  lineageIndex,
 }: {
   bucket: sst.aws.Bucket;
   voicemailStateMachine: aws.sfn.StateMachine;
   promptsStateMachine: aws.sfn.StateMachine;
   batchStateMachine: aws.sfn.StateMachine;
   lineageSigningKey: aws.kms.Key;
+  /** The lineage index's Glue database, Athena workgroup and auditors' reader policy (stacks/lineage-index.ts). */
+  lineageIndex: {
+    database: aws.glue.CatalogDatabase;
+    workgroup: aws.athena.Workgroup;
+    readerPolicy: aws.iam.Policy;
+  };
 }) {
   const region = aws.getRegionOutput().region;
   return new aws.ssm.Parameter("StageResources", {
@@ -34,18 +41,36 @@ export function stageParameter({
         promptsStateMachine.arn,
         batchStateMachine.arn,
         lineageSigningKey.arn,
+        lineageIndex.database.name,
+        lineageIndex.workgroup.name,
+        lineageIndex.readerPolicy.arn,
       ])
-      .apply(([region, bucketName, voicemailArn, promptsArn, batchArn, signingKeyArn]) => {
-        const resources: StageResources = {
-          stage: $app.stage,
+      .apply(
+        ([
           region,
-          bucket: bucketName,
-          voicemailStateMachineArn: voicemailArn,
-          promptsStateMachineArn: promptsArn,
-          batchStateMachineArn: batchArn,
-          lineageSigningKeyArn: signingKeyArn,
-        };
-        return JSON.stringify(resources);
-      }),
+          bucketName,
+          voicemailArn,
+          promptsArn,
+          batchArn,
+          signingKeyArn,
+          indexDatabase,
+          indexWorkgroup,
+          readerPolicyArn,
+        ]) => {
+          const resources: StageResources = {
+            stage: $app.stage,
+            region,
+            bucket: bucketName,
+            voicemailStateMachineArn: voicemailArn,
+            promptsStateMachineArn: promptsArn,
+            batchStateMachineArn: batchArn,
+            lineageSigningKeyArn: signingKeyArn,
+            lineageIndexDatabase: indexDatabase,
+            lineageIndexWorkgroup: indexWorkgroup,
+            lineageIndexReaderPolicyArn: readerPolicyArn,
+          };
+          return JSON.stringify(resources);
+        },
+      ),
   });
 }

@@ -1,4 +1,5 @@
 import { BATCH_RESULTS_PREFIX, KEY_FOLDERS, keys, RETAINED_PREFIXES } from "../packages/workflow/src";
+import { ATHENA_RESULTS_PREFIX, LINEAGE_ATHENA_PREFIX } from "./permissions";
 import type { StageConfig } from "./stage-config";
 
 /** The key prefixes whose lifecycle the stage configures (the key layout: packages/workflow/src/key-layout.ts). */
@@ -25,6 +26,13 @@ const FOLLOWING_PREFIXES = {
   batchResults: { prefix: BATCH_RESULTS_PREFIX, follows: "reports" },
 } as const satisfies Record<string, { prefix: string; follows: keyof typeof LIFECYCLE_PREFIXES }>;
 
+/**
+ * How long Athena's query results are kept under `athena-results/` (stacks/lineage-index.ts): an
+ * auditor reads a result as the query ends (GetQueryResults); a week leaves room to page through it
+ * again. Their noncurrent versions (none are written over) go after a day.
+ */
+export const ATHENA_RESULTS_EXPIRE_AFTER_DAYS = 7;
+
 /** What a protected lineage prefix denies to every principal: removing any version of a record. */
 const LINEAGE_DENIED_ACTIONS = ["s3:DeleteObjectVersion", "s3:BypassGovernanceRetention"];
 
@@ -42,7 +50,9 @@ const LINEAGE_DENIED_ACTIONS = ["s3:DeleteObjectVersion", "s3:BypassGovernanceRe
  *   `lineage-summaries/`; `claims/` with `incoming/` and `batch-results/` with `reports/`, see
  *   {@link FOLLOWING_PREFIXES}): Standard-IA after N days, expiry after M days, noncurrent
  *   versions expired after K days, and incomplete multipart uploads aborted bucket-wide. `lineage/` has no
- *   rule: activity records never expire (and noncurrent versions there are never removed).
+ *   rule: activity records never expire (and noncurrent versions there are never removed). Athena's
+ *   query results (`athena-results/`) expire after {@link ATHENA_RESULTS_EXPIRE_AFTER_DAYS} days, and
+ *   noncurrent versions of the lineage index's symlinks (`lineage-athena/`) after a day.
  * - `protectLineage`: the bucket policy denies `s3:DeleteObjectVersion` (and bypassing governance
  *   retention) on the audit trail (`RETAINED_PREFIXES`: activity records, lineage summaries,
  *   signed digests, erasure records) to every principal, so no version of them can be removed
@@ -121,6 +131,21 @@ export function storage(config: StageConfig) {
           noncurrentVersionExpiration: { noncurrentDays: settings.noncurrentVersionsExpireAfterDays },
         };
       }),
+      {
+        // The index's Athena symlinks: the compactor deletes the version each write replaces; one a
+        // raced write leaves behind goes after a day.
+        id: "lineageAthena-lifecycle",
+        status: "Enabled",
+        filter: { prefix: LINEAGE_ATHENA_PREFIX },
+        noncurrentVersionExpiration: { noncurrentDays: 1 },
+      },
+      {
+        id: "athenaResults-lifecycle",
+        status: "Enabled",
+        filter: { prefix: ATHENA_RESULTS_PREFIX },
+        expiration: { days: ATHENA_RESULTS_EXPIRE_AFTER_DAYS },
+        noncurrentVersionExpiration: { noncurrentDays: 1 },
+      },
       {
         id: "abort-incomplete-uploads",
         status: "Enabled",

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import {
   AthenaClient,
   GetQueryExecutionCommand,
   type QueryExecutionState,
   StartQueryExecutionCommand,
 } from "@aws-sdk/client-athena";
+import { PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import {
   ALL_RECORDS_SQL,
   BOUNDARIES_SQL,
@@ -21,6 +23,7 @@ import {
   trace,
   traceFromIndex,
 } from "@voxtrail/lineage";
+import { type StageResources, stageParameterName } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AthenaQueryProgress, openAthenaIndex } from "../../packages/cli/src/lineage-index/athena-index";
 import { type DuckDbIndex, openDuckDbIndex } from "../../packages/cli/src/lineage-index/duckdb-index";
@@ -31,6 +34,7 @@ import {
   writeSyntheticJob,
 } from "../../packages/lineage/test/synthetic-jobs";
 import { runCli } from "../e2e/run-cli";
+import { motoCliEnvironment, motoClientConfig } from "../setup/aws";
 import { type AthenaCall, type AthenaStandIn, startAthenaStandIn } from "../support/athena-stand-in";
 
 const DATABASE = "voxtrail_lineage";
@@ -158,8 +162,53 @@ describe("the lineage index answered by Athena", () => {
     const missing = await runCli(["lineage", "boundaries", ...athenaFlags], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(
-      /--engine athena needs --bucket NAME, --database NAME and --workgroup NAME/,
+      /--engine athena needs --stage NAME, or --bucket NAME, --database NAME and --workgroup NAME/,
     );
+  });
+
+  it("voxtrail lineage --stage NAME --engine athena reads the bucket, database and workgroup from the stage's SSM parameter", async () => {
+    const stage = `athena-${randomUUID().slice(0, 8)}`;
+    const resources: StageResources = {
+      stage,
+      region: "us-east-1",
+      bucket: synthetic.store.bucket,
+      voicemailStateMachineArn: `arn:aws:states:us-east-1:123456789012:stateMachine:${stage}-voicemail`,
+      lineageIndexDatabase: DATABASE,
+      lineageIndexWorkgroup: WORKGROUP,
+    };
+    const ssm = new SSMClient(motoClientConfig());
+    await ssm.send(
+      new PutParameterCommand({
+        Name: stageParameterName(stage),
+        Type: "String",
+        Value: JSON.stringify(resources),
+      }),
+    );
+    ssm.destroy();
+    const env = {
+      ...motoCliEnvironment(),
+      AWS_ENDPOINT_URL_ATHENA: standIn.url,
+    };
+    const question = ["impact", quoted.source.key, "--json"];
+    const before = standIn.calls("StartQueryExecution").length;
+    const asked = await runCli(["lineage", ...question, "--stage", stage, "--engine", "athena"], env);
+    const local = await runCli(["lineage", ...question, "--store", synthetic.root, "--engine", "duckdb"]);
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout).toBe(local.stdout);
+    const started = standIn.calls("StartQueryExecution").slice(before);
+    expect(started.length).toBeGreaterThan(0);
+    for (const call of started) {
+      expect(call.body).toMatchObject({
+        WorkGroup: WORKGROUP,
+        QueryExecutionContext: { Database: DATABASE },
+      });
+    }
+    const undeployed = await runCli(
+      ["lineage", "boundaries", "--stage", `${stage}-gone`, "--engine", "athena"],
+      env,
+    );
+    expect(undeployed.code).toBe(1);
+    expect(undeployed.stderr).toMatch(/stage athena-\w+-gone is not deployed in us-east-1: no SSM parameter/);
   });
 
   it("answers boundaries, all and since a time, as DuckDB and the records do", async () => {

@@ -10,12 +10,14 @@ import type { StagePlan } from "./stage-plan";
 const EVERY_WORKFLOW_AS_EXPECTED = [
   ["voicemail", true, "SUCCEEDED"],
   ["lineageDigest", true, "SUCCEEDED"],
+  ["lineageIndex", true, "SUCCEEDED"],
   ["duplicate", true, "SUCCEEDED"],
   ["duplicateWhileRunning", true, "SUCCEEDED"],
   ["invalidAudio", true, "FAILED"],
   ["prompts", true, "SUCCEEDED"],
   ["promptsRerun", true, "SUCCEEDED"],
   ["batch", true, "SUCCEEDED"],
+  ["lineageIndexUpdate", true, "SUCCEEDED"],
 ];
 
 /** Runs every workflow of `stage` under its deployed policies and returns the report. */
@@ -101,6 +103,44 @@ describe("the dev stage rehearsed under the policies it deploys", () => {
       .map((call) => call.principal);
     expect(new Set(recordsReaders)).toEqual(new Set(["StageReason"]));
     expect(report.calls.filter((call) => call.modelled)).toEqual([]);
+  });
+
+  it("compacts the lineage index as the compactor's own role, touching only the summaries, the index and its symlinks", () => {
+    const compactor = decisionsOf(report.calls, "LineageIndexCompactor");
+    expect(new Set(compactor.map((d) => d.role))).toEqual(new Set(["LineageIndexCompactorRole"]));
+    // Read the summaries and the index, wrote a generation and the symlinks, and on its second run
+    // replaced the day's symlinks, deleting the versions they replaced by id.
+    expect([...new Set(compactor.map((d) => d.action))]).toEqual(
+      expect.arrayContaining(["s3:ListBucket", "s3:GetObject", "s3:PutObject", "s3:DeleteObjectVersion"]),
+    );
+    for (const decision of compactor) {
+      expect(decision.resource).toMatch(
+        /^arn:aws:s3:::[^/]+(\/(lineage-summaries|lineage-index|lineage-athena)\/.+)?$/,
+      );
+      if (decision.action !== "s3:GetObject" && decision.action !== "s3:ListBucket")
+        expect(decision.resource).not.toMatch(/lineage-summaries/);
+    }
+    // Each time, an auditor's query of the four tables could read what the symlinks name, and only
+    // through the reader policy.
+    const auditor = report.calls.filter((call) => call.principal === "auditor (LineageIndexReader)");
+    expect(auditor.map((call) => call.workflow)).toEqual(["lineageIndex", "lineageIndexUpdate"]);
+    for (const call of auditor) {
+      expect(call.allowed).toBe(true);
+      expect(new Set(call.decisions.map((d) => d.statement?.policy))).toEqual(
+        new Set(["LineageIndexReader"]),
+      );
+      expect(call.decisions.map((d) => d.resource)).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/:workgroup\/voxtrail-dev-lineage$/),
+          expect.stringMatching(/:table\/voxtrail_dev_lineage\/records$/),
+          expect.stringMatching(/\/lineage-athena\/edges\/day=\d{4}-\d{2}-\d{2}\/manifest$/),
+          expect.stringMatching(
+            /\/lineage-index\/edges\/day=\d{4}-\d{2}-\d{2}\/g\d{12}-[0-9a-f]{8}\.parquet$/,
+          ),
+          expect.stringMatching(/\/athena-results\/[^/]+\.csv$/),
+        ]),
+      );
+    }
   });
 
   it("says which providers it redirected and the boundary each keeps", () => {

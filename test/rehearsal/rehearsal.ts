@@ -8,7 +8,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
-import type { DigestRun, StageHandler } from "@voxtrail/functions";
+import type { DigestRun, IndexRun, StageHandler } from "@voxtrail/functions";
 import {
   BUNDLED_RECORDS_FILE,
   BUNDLED_VOICEMAILS_DIR,
@@ -35,6 +35,7 @@ import {
   writeResults,
 } from "./distributed-map";
 import { FunctionHost } from "./function-host";
+import { indexedForAthena } from "./index-for-athena";
 import { type Decision, PolicyEvaluator } from "./policy-evaluator";
 import { taskHandlers } from "./service-integrations";
 import { signedDigest } from "./signed-digest";
@@ -60,14 +61,28 @@ const WAIT_MS = 500;
 export const WORKFLOWS = [
   "voicemail",
   "lineageDigest",
+  "lineageIndex",
   "duplicate",
   "duplicateWhileRunning",
   "invalidAudio",
   "prompts",
   "promptsRerun",
   "batch",
+  "lineageIndexUpdate",
 ] as const;
 export type Workflow = (typeof WORKFLOWS)[number];
+
+/**
+ * The workflows that are a schedule's run, each with the handler of the function its schedule
+ * invokes: the hourly lineage signer, and the lineage index compactor every 15 minutes, run once
+ * after the first voicemail and again after the later jobs (its day's files rewritten, the
+ * symlinks following them).
+ */
+const SCHEDULED: Partial<Record<Workflow, string>> = {
+  lineageDigest: "packages/functions/src/lambda/sign-lineage.handler",
+  lineageIndex: "packages/functions/src/lambda/compact-lineage-index.handler",
+  lineageIndexUpdate: "packages/functions/src/lambda/compact-lineage-index.handler",
+};
 
 /** How one workflow run ended, against what the stage should do. */
 export interface WorkflowRun {
@@ -330,8 +345,8 @@ export class Rehearsal {
     for (const workflow of workflows) {
       this.log(`${workflow}: running`);
       this.#workflow = workflow;
-      if (workflow === "lineageDigest") {
-        const run = await this.#runSchedules();
+      if (SCHEDULED[workflow]) {
+        const run = await this.#runSchedules(workflow);
         runs.push(run);
         this.log(`${workflow}: ${run.outcome} (expected ${run.expected})`);
         continue;
@@ -418,14 +433,20 @@ export class Rehearsal {
   }
 
   /**
-   * EventBridge Scheduler: each schedule invokes its function with its input, as the schedule's
-   * role (`lambda:InvokeFunction`), as its hour comes. The lineage signer's run is then checked as
-   * an auditor would: the digest it wrote verifies with the key's public half from KMS.
+   * EventBridge Scheduler: each schedule of `workflow`'s function ({@link SCHEDULED}) invokes it
+   * with its input, as the schedule's role (`lambda:InvokeFunction`), as its time comes. The run is
+   * then checked as an auditor would: the lineage signer's digest verifies with the key's public
+   * half from KMS; the index compactor's symlinks name the latest manifest's files, and its reader
+   * policy lets an auditor's query read them.
    */
-  async #runSchedules(): Promise<WorkflowRun> {
-    const expected = EXPECTED_OUTCOMES.lineageDigest;
+  async #runSchedules(workflow: Workflow): Promise<WorkflowRun> {
+    const expected = EXPECTED_OUTCOMES[workflow];
+    const handler = SCHEDULED[workflow];
     const outcomes: string[] = [];
-    for (const schedule of this.plan.schedules) {
+    const schedules = this.plan.schedules.filter(
+      (schedule) => this.plan.functions.find((fn) => fn.arn === schedule.targetArn)?.handler === handler,
+    );
+    for (const schedule of schedules) {
       const decision = await this.#evaluator.authorize({
         role: schedule.role,
         action: "lambda:InvokeFunction",
@@ -443,8 +464,25 @@ export class Rehearsal {
         continue;
       }
       try {
-        const run = (await host.invoke(schedule.input)) as DigestRun;
-        outcomes.push(await signedDigest(run, { plan: this.plan, motoEndpoint: this.#motoEndpoint }));
+        const output = await host.invoke(schedule.input);
+        const checking = { plan: this.plan, motoEndpoint: this.#motoEndpoint };
+        if (workflow === "lineageDigest") {
+          outcomes.push(await signedDigest(output as DigestRun, checking));
+        } else {
+          const check = await indexedForAthena(output as IndexRun, {
+            ...checking,
+            evaluator: this.#evaluator,
+          });
+          if (check.reads.length > 0) {
+            this.#recordDecisions(
+              `auditor (${this.plan.lineageIndex?.readerPolicy.name})`,
+              "athena",
+              "a query of the index's tables, as Athena reads them for the caller",
+              check.reads,
+            );
+          }
+          outcomes.push(check.outcome);
+        }
       } catch (error) {
         const { name, message } = error as Error;
         outcomes.push(`FAILED ${name}: ${message}`);
@@ -452,7 +490,7 @@ export class Rehearsal {
     }
     const outcome = outcomes.sort().join(" + ") || "NOT_STARTED no schedule";
     return {
-      workflow: "lineageDigest",
+      workflow,
       stateMachine: "-",
       status: outcome.startsWith("SUCCEEDED")
         ? "SUCCEEDED"
@@ -661,11 +699,14 @@ const PROMPTS_MANIFEST = [
  * audio fails in Ingest, and the failure recorder records it; the batch's voicemail is a duplicate
  * of the first, and its missing key fails its item, not the batch. The hourly lineage signer, its
  * hour come after the first voicemail, writes a digest whose signature verifies with its KMS key's
- * public half.
+ * public half. The index compactor, run then and again at the end, leaves the symlinks naming the
+ * latest generation's live files, which the auditors' reader policy lets a query read.
  */
 const EXPECTED_OUTCOMES: Record<Workflow, string> = {
   voicemail: "SUCCEEDED",
   lineageDigest: "SUCCEEDED signed",
+  lineageIndex: "SUCCEEDED indexed",
+  lineageIndexUpdate: "SUCCEEDED indexed",
   duplicate: "SUCCEEDED duplicate",
   duplicateWhileRunning: "SUCCEEDED + SUCCEEDED duplicate",
   invalidAudio: "FAILED IngestFailed: InvalidAudio",

@@ -62,6 +62,26 @@ describe("IAM actions of the requests the pipeline sends", () => {
     ]);
   });
 
+  it("maps a listing of versions to ListBucketVersions with the s3:prefix key, and a delete by version id to DeleteObjectVersion", () => {
+    expect(s3("GET", "/b?versions&prefix=lineage-athena%2Fedges%2Fday%3D2026-12-02%2Fmanifest")).toEqual({
+      service: "s3",
+      operation: "ListObjectVersions",
+      permissions: [
+        {
+          action: "s3:ListBucketVersions",
+          resource: "arn:aws:s3:::b",
+          context: { "s3:prefix": "lineage-athena/edges/day=2026-12-02/manifest" },
+        },
+      ],
+    });
+    expect(s3("DELETE", "/b/lineage-index/k?versionId=3").permissions).toEqual([
+      { action: "s3:DeleteObjectVersion", resource: "arn:aws:s3:::b/lineage-index/k" },
+    ]);
+    expect(s3("DELETE", "/b/lineage-index/k?x-id=DeleteObject").permissions).toEqual([
+      { action: "s3:DeleteObject", resource: "arn:aws:s3:::b/lineage-index/k" },
+    ]);
+  });
+
   it("takes JSON-protocol resources from the body: executions, buses by name or ARN, parameters", () => {
     expect(
       json("states", "AWSStepFunctions.DescribeExecution", {

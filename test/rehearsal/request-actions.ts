@@ -96,8 +96,17 @@ function s3Actions(request: WireRequest): RequestActions {
   const method = request.method.toUpperCase();
   if (!bucket) throw new UnmappedRequest(`${method} / is not a bucket or object request`);
   if (rest.length === 0 || key === "") {
+    const prefix = query.get("prefix");
+    // ListObjectVersions is authorized as s3:ListBucketVersions, with the same s3:prefix key.
+    if (method === "GET" && query.has("versions")) {
+      return one(
+        "ListObjectVersions",
+        "s3:ListBucketVersions",
+        bucketArn,
+        prefix === null ? undefined : { "s3:prefix": prefix },
+      );
+    }
     if ((method === "GET" || method === "HEAD") && !query.has("versioning") && !query.has("location")) {
-      const prefix = query.get("prefix");
       return one(
         "ListObjects",
         "s3:ListBucket",

@@ -77,6 +77,21 @@ export interface KeyPlan {
   policy: PolicyDocument;
 }
 
+/**
+ * The lineage index as Athena reads it: the Glue database and its tables (each with the location
+ * template its partition projection gives a day), the workgroup, and the auditors' reader policy.
+ */
+export interface LineageIndexPlan {
+  database: string;
+  workgroup: string;
+  /** Where the workgroup writes query results (its enforced `OutputLocation`), as a key prefix. */
+  resultsPrefix: string;
+  /** Each table's `storage.location.template` (`s3://bucket/.../day=${day}/`), by table name. */
+  tables: Record<string, string>;
+  /** The `LineageIndexReader` managed policy, as an auditor is given it. */
+  readerPolicy: NamedPolicy;
+}
+
 /** Everything the rehearsal needs of a stage, read from the resources the stacks registered. */
 export interface StagePlan {
   stage: string;
@@ -92,6 +107,8 @@ export interface StagePlan {
   rules: RulePlan[];
   schedules: SchedulePlan[];
   keys: KeyPlan[];
+  /** Absent when the stacks deploy no Glue database for the index. */
+  lineageIndex: LineageIndexPlan | undefined;
 }
 
 type Inputs = Record<string, unknown>;
@@ -177,6 +194,32 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
   if (!bucketResource) throw new Error("the stacks register no bucket");
   const bucketPolicy = ofType("aws:s3/bucketPolicy:BucketPolicy")[0]?.inputs.policy;
   const outputs = evaluation.outputs as { outcomeBus: string; sonicEndpoint?: string };
+  const database = ofType("aws:glue/catalogDatabase:CatalogDatabase")[0];
+  const workgroup = ofType("aws:athena/workgroup:Workgroup")[0];
+  const reader = all.find((r) => r.type === "aws:iam/policy:Policy" && r.name === "LineageIndexReader");
+  const lineageIndex =
+    database && workgroup && reader
+      ? {
+          database: String(database.inputs.name),
+          workgroup: String(workgroup.inputs.name),
+          resultsPrefix: String(
+            (workgroup.inputs.configuration as { resultConfiguration?: { outputLocation?: string } })
+              .resultConfiguration?.outputLocation,
+          ).replace(/^s3:\/\/[^/]+\//, ""),
+          tables: Object.fromEntries(
+            ofType("aws:glue/catalogTable:CatalogTable")
+              .filter((t) => t.inputs.databaseName === database.inputs.name)
+              .map((t) => [
+                String(t.inputs.name),
+                String((t.inputs.parameters as Inputs)["storage.location.template"]),
+              ]),
+          ),
+          readerPolicy: {
+            name: reader.name,
+            document: JSON.parse(String(reader.inputs.policy)) as PolicyDocument,
+          },
+        }
+      : undefined;
   return {
     stage,
     account: MOCK_ACCOUNT,
@@ -190,6 +233,7 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
     rules,
     schedules,
     keys,
+    lineageIndex,
   };
 }
 

@@ -1,6 +1,11 @@
 import { CreateEventBusCommand, EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { CreateKeyCommand, KMSClient } from "@aws-sdk/client-kms";
-import { CreateBucketCommand, DeleteObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  PutBucketVersioningCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import {
   CreateStateMachineCommand,
   SFNClient,
@@ -13,11 +18,13 @@ import {
   createPromptHandlers,
   createStageHandlers,
   EventBridgePublisher,
+  type IndexRun,
   type PreparedPrompts,
   type StageDependencies,
   signLineageDigest,
+  updateLineageIndex,
 } from "@voxtrail/functions";
-import { KmsSigner } from "@voxtrail/lineage";
+import { KmsSigner, vacuumIndex } from "@voxtrail/lineage";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
 import { PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
@@ -31,7 +38,9 @@ import {
   executionsOf,
   FUNCTION_ACCESS,
   type IamStatement,
+  LINEAGE_INDEX_COMPACTOR_ACCESS,
   LINEAGE_SIGNER_ACCESS,
+  lineageIndexCompactorPermissions,
   lineageSignerPermissions,
   promptsStateMachinePermissions,
   stagePermissions,
@@ -61,7 +70,7 @@ const targets = {
  * whether it was a GET or HEAD of a key that was not there (404 here, where moto checks no IAM).
  */
 interface Call {
-  fn: DeployedFunction | "lineageSigner";
+  fn: DeployedFunction | "lineageSigner" | "lineageIndexCompactor";
   command: string;
   action: string;
   resource: string;
@@ -82,6 +91,17 @@ function authorization(command: string, input: Record<string, string>): Omit<Cal
         action: "s3:ListBucket",
         resource: `arn:aws:s3:::${input.Bucket}`,
         prefix: input.Prefix ?? "",
+      };
+    case "ListObjectVersionsCommand":
+      return {
+        action: "s3:ListBucketVersions",
+        resource: `arn:aws:s3:::${input.Bucket}`,
+        prefix: input.Prefix ?? "",
+      };
+    case "DeleteObjectCommand":
+      return {
+        action: input.VersionId ? "s3:DeleteObjectVersion" : "s3:DeleteObject",
+        resource: `arn:aws:s3:::${input.Bucket}/${input.Key}`,
       };
     case "PutEventsCommand":
       return { action: "events:PutEvents", resource: busArn };
@@ -758,6 +778,82 @@ describe("least privilege: the lineage signer's calls are in its permissions, an
       ...LINEAGE_SIGNER_ACCESS.lists.filter(
         (p) => !own.some((c) => c.action === "s3:ListBucket" && matches(p, c.prefix ?? "")),
       ),
+    ];
+    expect(unused).toEqual([]);
+  });
+});
+
+describe("least privilege: the lineage index compactor's calls are in its permissions, and it uses them all", () => {
+  const compactorCalls = () => calls.filter((c) => c.fn === "lineageIndexCompactor");
+  let runs: IndexRun[];
+
+  beforeAll(async () => {
+    // The summaries the pipeline above wrote are what it indexes; a stage's bucket keeps versions.
+    await new S3Client(motoClientConfig()).send(
+      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: "Enabled" } }),
+    );
+    const store = new S3Store({
+      client: recorded(new S3Client(motoClientConfig()), "lineageIndexCompactor"),
+      bucket,
+    });
+    runs = [await updateLineageIndex({ store })];
+    // A job's summary written again (a rerun): its day gets new files, and its symlinks follow them.
+    const seed = new S3Store({ client: new S3Client(motoClientConfig()), bucket });
+    const [summary] = await seed.list("lineage-summaries/");
+    await seed.put(summary as string, await seed.getBytes(summary as string), {
+      contentType: "application/json",
+    });
+    runs.push(await updateLineageIndex({ store }));
+    // Its vacuum once the grace is over (here at once): the first generation is deleted for good.
+    await vacuumIndex(store, { keep: 1, graceMs: 0 });
+  });
+
+  it("indexes the jobs the pipeline finished, then the rerun one, and answers in counts only", () => {
+    expect(runs[0]).toMatchObject({ generation: 0, days: 1, unreadableSummaries: 0 });
+    expect(runs[0]?.jobsWritten).toBeGreaterThan(0);
+    expect(runs[0]?.symlinks).toEqual({ written: 4, unchanged: 0, deleted: 0 });
+    expect(runs[1]).toMatchObject({ generation: 1, jobsWritten: 1, jobs: runs[0]?.jobs, days: 1 });
+    expect(runs[1]?.symlinks).toEqual({ written: 4, unchanged: 0, deleted: 0 });
+    expect(JSON.stringify(runs)).not.toMatch(/lineage|vm-|"[^"]*\//);
+  });
+
+  it("makes only calls its policy allows: the summaries read, the index and its symlinks written and deleted for good", () => {
+    const policy = lineageIndexCompactorPermissions({ partition: "aws", bucket });
+    expect(compactorCalls().filter((c) => !allows(policy, c))).toEqual([]);
+    expect(new Set(compactorCalls().map((c) => c.action))).toEqual(
+      new Set([
+        "s3:ListBucket",
+        "s3:GetObject",
+        "s3:PutObject",
+        "s3:ListBucketVersions",
+        "s3:DeleteObjectVersion",
+        "s3:DeleteObject",
+      ]),
+    );
+    // Every key it found missing (a symlink not written yet) it may list, so S3 answers 404.
+    for (const call of compactorCalls().filter((c) => c.missing)) {
+      expect(
+        LINEAGE_INDEX_COMPACTOR_ACCESS.lists.some((p) => matches(p, keyOf(call.resource))),
+        call.resource,
+      ).toBe(true);
+    }
+  });
+
+  it("uses every object pattern and prefix it is granted", () => {
+    const object = (pattern: string) => `arn:aws:s3:::${bucket}/${pattern}`;
+    const own = compactorCalls();
+    const used = (action: string, pattern: string) =>
+      own.some((c) => c.action === action && matches(object(pattern), c.resource));
+    const listed = (action: string, pattern: string) =>
+      own.some((c) => c.action === action && matches(pattern, c.prefix ?? ""));
+    const access = LINEAGE_INDEX_COMPACTOR_ACCESS;
+    const unused = [
+      ...access.reads.filter((p) => !used("s3:GetObject", p)),
+      ...access.writes.filter((p) => !used("s3:PutObject", p)),
+      ...access.lists.filter((p) => !listed("s3:ListBucket", p)),
+      ...access.listsVersions.filter((p) => !listed("s3:ListBucketVersions", p)),
+      ...access.removesVersions.filter((p) => !used("s3:DeleteObjectVersion", p)),
+      ...access.deletes.filter((p) => !used("s3:DeleteObject", p)),
     ];
     expect(unused).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { ATHENA_SYMLINKS_PREFIX, INDEX_COLUMNS, INDEX_TABLES } from "@voxtrail/lineage";
 import { cloudSynthesizer } from "@voxtrail/providers";
 import {
   buildPromptsDefinition,
@@ -26,12 +27,22 @@ import {
 } from "@voxtrail/workflow";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { lambdaDependencies } from "../../packages/functions/src/lambda/lambda-dependencies";
+import {
+  LINEAGE_INDEX_COLUMNS,
+  LINEAGE_INDEX_FIRST_DAY,
+  lineageIndexDatabaseName,
+  lineageIndexWorkgroupName,
+} from "../../stacks/lineage-index-catalog";
 import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../stacks/mocks/evaluation";
 import {
   accountKeyPolicy,
   DEPLOYED_FUNCTIONS,
   type DeployedFunction,
   type IamStatement,
+  LINEAGE_ATHENA_PREFIX,
+  LINEAGE_INDEX_TABLES,
+  lineageIndexCompactorPermissions,
+  lineageIndexReaderPermissions,
   lineageSignerPermissions,
   type PermissionTargets,
   policyDocument,
@@ -255,16 +266,29 @@ function statementOf(statement: IamStatement) {
   return policyDocument([statement]).Statement[0];
 }
 
-/** The statements of the lineage signer's role (stacks/lineage-signing.ts). */
-function signerStatements(evaluation: Evaluation): unknown[] {
-  const signer = resource(evaluation, "aws:lambda/function:Function", "LineageSignerFunction");
+/** The statements of the role of the sst Function `component` (e.g. `LineageSigner`). */
+function componentStatements(evaluation: Evaluation, component: string): unknown[] {
+  const fn = resource(evaluation, "aws:lambda/function:Function", `${component}Function`);
   const role = evaluation.resources.find(
-    (r) => r.type === "aws:iam/role:Role" && r.inputs.name === String(signer.role).split("/").pop(),
+    (r) => r.type === "aws:iam/role:Role" && r.inputs.name === String(fn.role).split("/").pop(),
   );
   return ((role?.inputs.inlinePolicies ?? []) as Array<{ policy: string }>).flatMap(
     (p) => JSON.parse(p.policy).Statement,
   );
 }
+
+/** The statements of the lineage signer's role (stacks/lineage-signing.ts). */
+const signerStatements = (evaluation: Evaluation) => componentStatements(evaluation, "LineageSigner");
+
+/** The SymlinkTextInputFormat tables' formats (stacks/lineage-index.ts), as Athena's docs spell them. */
+const SYMLINK_STORAGE = {
+  inputFormat: "org.apache.hadoop.hive.ql.io.SymlinkTextInputFormat",
+  outputFormat: "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat",
+  serDeInfo: {
+    serializationLibrary: "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe",
+    parameters: { "serialization.format": "1" },
+  },
+};
 
 describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.json)", () => {
   let evaluation: Evaluation;
@@ -335,6 +359,19 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
         ),
         expiring("claims-lifecycle", "claims/", dev.storage.incoming.expireAfterDays),
         expiring("batchResults-lifecycle", "batch-results/", dev.storage.reports.expireAfterDays),
+        {
+          id: "lineageAthena-lifecycle",
+          status: "Enabled",
+          filter: { prefix: "lineage-athena/" },
+          noncurrentVersionExpiration: { noncurrentDays: 1 },
+        },
+        {
+          id: "athenaResults-lifecycle",
+          status: "Enabled",
+          filter: { prefix: "athena-results/" },
+          expiration: { days: 7 },
+          noncurrentVersionExpiration: { noncurrentDays: 1 },
+        },
         {
           id: "abort-incomplete-uploads",
           status: "Enabled",
@@ -673,6 +710,9 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
       promptsStateMachineArn: workflows.prompts.arn,
       batchStateMachineArn: workflows.batch.arn,
       lineageSigningKeyArn: SIGNING_KEY_ARN,
+      lineageIndexDatabase: "voxtrail_ci_lineage",
+      lineageIndexWorkgroup: "voxtrail-ci-lineage",
+      lineageIndexReaderPolicyArn: `arn:aws:iam::${MOCK_ACCOUNT}:policy/voxtrail-ci-LineageIndexReader`,
     };
     expect(JSON.parse(parameters[0]?.value as string)).toEqual(expected);
   });
@@ -717,6 +757,113 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
       { Effect: "Allow", Action: ["lambda:InvokeFunction"], Resource: [signerArn] },
     ]);
     expect(evaluation.outputs).toMatchObject({ lineageSigningKey: SIGNING_KEY_ARN });
+  });
+
+  it("compacts the lineage index every 15 minutes, one run at a time, with exactly the compactor's permissions", () => {
+    const compactor = resource(evaluation, "aws:lambda/function:Function", "LineageIndexCompactorFunction");
+    expect(compactor).toMatchObject({
+      runtime: "nodejs22.x",
+      handler: "packages/functions/src/lambda/compact-lineage-index.handler",
+      memorySize: 1024,
+      timeout: 900,
+      reservedConcurrentExecutions: 1,
+    });
+    expect((compactor.environment as { variables: Record<string, string> }).variables).toMatchObject({
+      VOXTRAIL_BUCKET: bucketName,
+    });
+    expect(componentStatements(evaluation, "LineageIndexCompactor")).toEqual(
+      lineageIndexCompactorPermissions({ partition: "aws", bucket: bucketName }).map(statementOf),
+    );
+    // No other function may write the index or its symlinks, or delete a version anywhere.
+    for (const statements of [
+      ...DEPLOYED_FUNCTIONS.map((fn) => roleStatements(evaluation, fn)),
+      signerStatements(evaluation),
+    ]) {
+      expect(JSON.stringify(statements)).not.toMatch(/lineage-index\/|lineage-athena\/|s3:Delete/);
+    }
+    const schedule = resource(evaluation, "aws:scheduler/schedule:Schedule", "LineageIndexSchedule");
+    const compactorArn = mockArn("aws:lambda/function:Function", compactor.name as string);
+    expect(schedule).toMatchObject({
+      scheduleExpression: "rate(15 minutes)",
+      state: "ENABLED",
+      target: { arn: compactorArn },
+    });
+    expect(inlineStatements(evaluation, "LineageIndexRole")).toEqual([
+      { Effect: "Allow", Action: ["lambda:InvokeFunction"], Resource: [compactorArn] },
+    ]);
+  });
+
+  it("declares the index's four tables in the stage's Glue database: symlink tables over the live Parquet files, partitioned by a projected day", () => {
+    expect(
+      resource(evaluation, "aws:glue/catalogDatabase:CatalogDatabase", "LineageIndexDatabase"),
+    ).toMatchObject({
+      name: "voxtrail_ci_lineage",
+    });
+    const tables = ofType(evaluation, "aws:glue/catalogTable:CatalogTable");
+    expect(tables.map((t) => t.name).sort()).toEqual(["edges", "flows", "jobs", "records"]);
+    for (const table of LINEAGE_INDEX_TABLES) {
+      const symlinks = `s3://${bucketName}/lineage-athena/${table}/`;
+      expect(tables.find((t) => t.name === table)).toEqual({
+        name: table,
+        databaseName: "voxtrail_ci_lineage",
+        description: expect.any(String),
+        tableType: "EXTERNAL_TABLE",
+        parameters: {
+          EXTERNAL: "TRUE",
+          classification: "parquet",
+          "projection.enabled": "true",
+          "projection.day.type": "date",
+          "projection.day.format": "yyyy-MM-dd",
+          "projection.day.range": `${LINEAGE_INDEX_FIRST_DAY},NOW`,
+          "projection.day.interval": "1",
+          "projection.day.interval.unit": "DAYS",
+          "storage.location.template": `${symlinks}day=\${day}/`,
+        },
+        partitionKeys: [{ name: "day", type: "string" }],
+        storageDescriptor: { ...SYMLINK_STORAGE, location: symlinks, columns: LINEAGE_INDEX_COLUMNS[table] },
+      });
+    }
+  });
+
+  it("runs the lineage questions in one workgroup that enforces its results location (SSE-S3), engine and scan cutoff", () => {
+    expect(resource(evaluation, "aws:athena/workgroup:Workgroup", "LineageIndexWorkgroup")).toMatchObject({
+      name: "voxtrail-ci-lineage",
+      configuration: {
+        enforceWorkgroupConfiguration: true,
+        bytesScannedCutoffPerQuery: 10 * 1024 ** 3,
+        engineVersion: { selectedEngineVersion: "Athena engine version 3" },
+        resultConfiguration: {
+          outputLocation: `s3://${bucketName}/athena-results/`,
+          encryptionConfiguration: { encryptionOption: "SSE_S3" },
+          expectedBucketOwner: MOCK_ACCOUNT,
+        },
+      },
+    });
+  });
+
+  it("gives auditors a reader policy for that workgroup, the stage's tables and what they read, and nothing else", () => {
+    const policy = resource(evaluation, "aws:iam/policy:Policy", "LineageIndexReader");
+    expect(policy.name).toBe("voxtrail-ci-LineageIndexReader");
+    expect(JSON.parse(policy.policy as string)).toEqual(
+      policyDocument(
+        lineageIndexReaderPermissions({
+          partition: "aws",
+          region: MOCK_REGION,
+          account: MOCK_ACCOUNT,
+          bucket: bucketName,
+          database: "voxtrail_ci_lineage",
+          workgroup: "voxtrail-ci-lineage",
+        }),
+      ),
+    );
+    const text = policy.policy as string;
+    // Never a wildcard resource, never a write outside the results, never the manifests or summaries.
+    expect(text).not.toMatch(/"\*"|lineage-summaries|manifests|\/lineage\/|athena:\*|glue:\*|s3:\*/);
+    expect(evaluation.outputs).toMatchObject({
+      lineageIndexDatabase: "voxtrail_ci_lineage",
+      lineageIndexWorkgroup: "voxtrail-ci-lineage",
+      lineageIndexReaderPolicy: `arn:aws:iam::${MOCK_ACCOUNT}:policy/voxtrail-ci-LineageIndexReader`,
+    });
   });
 
   it("does not protect a non-production stage from removal", () => {
@@ -1078,4 +1225,31 @@ describe("the stacks, evaluated under Pulumi mocks (Bedrock and Cartesia's API, 
       .dashboardBody as string;
     expect(body).not.toContain("AWS/SageMaker");
   }, 120_000);
+});
+
+describe("the lineage index as the stacks declare it, against the lineage package that writes it", () => {
+  it("declares each table's Parquet columns, STRING as string and INT32 as int, but the jobs table's day (the partition key)", () => {
+    expect([...LINEAGE_INDEX_TABLES]).toEqual([...INDEX_TABLES]);
+    for (const table of INDEX_TABLES) {
+      const fromFiles = INDEX_COLUMNS[table]
+        .filter((column) => column.name !== "day")
+        .map((column) => ({ name: column.name, type: column.type === "INT32" ? "int" : "string" }));
+      expect(LINEAGE_INDEX_COLUMNS[table], table).toEqual(fromFiles);
+    }
+    // Only jobs holds a day column: a job's rows are in the partition of that very day.
+    expect(INDEX_TABLES.filter((table) => INDEX_COLUMNS[table].some((c) => c.name === "day"))).toEqual([
+      "jobs",
+    ]);
+  });
+
+  it("points the tables at the folders the compactor writes its symlinks in", () => {
+    expect(LINEAGE_ATHENA_PREFIX).toBe(ATHENA_SYMLINKS_PREFIX);
+  });
+
+  it("names the database and workgroup as Athena and Glue allow, whatever the stage is called", () => {
+    expect(lineageIndexDatabaseName("voxtrail", "production")).toBe("voxtrail_production_lineage");
+    expect(lineageIndexDatabaseName("voxtrail", "PR-12.x")).toBe("voxtrail_pr_12_x_lineage");
+    expect(lineageIndexWorkgroupName("voxtrail", "pr-12")).toBe("voxtrail-pr-12-lineage");
+    expect(lineageIndexWorkgroupName("voxtrail", "a b")).toBe("voxtrail-a-b-lineage");
+  });
 });

@@ -91,15 +91,17 @@ Usage:
                            state transitions, SageMaker instance seconds, Cartesia credits,
                            S3 requests, EventBridge events, at dated list prices
 
-  voxtrail lineage <subcommand> [--store DIR | --bucket NAME] [--engine ENGINE] [--json]
+  voxtrail lineage <subcommand> [--store DIR | --bucket NAME | --stage NAME] [--engine ENGINE]
+                  [--json]
       The auditor's questions, answered from the lineage records. Reads the local store
-      (--store DIR, default .voxtrail) or a bucket (--bucket NAME, standard AWS configuration).
+      (--store DIR, default .voxtrail) or a bucket (--bucket NAME, standard AWS configuration;
+      --stage NAME: the deployed stage's bucket, read from its SSM parameter).
       trace, impact, boundaries and export read the lineage edge index when the store has one
       (Parquet under lineage-index/, queried with DuckDB, plus the summaries of jobs finished
       since it was compacted): the same answers as walking the records (--engine records).
-      --engine athena --bucket NAME --database NAME --workgroup NAME asks the stage's Athena
-      workgroup instead (the Glue tables over the compacted index; jobs finished since the last
-      compaction, every 15 minutes, are not in it yet).
+      --engine athena --stage NAME (or --bucket NAME --database NAME --workgroup NAME) asks the
+      stage's Athena workgroup instead (the Glue tables over the compacted index; jobs finished
+      since the last compaction, every 15 minutes, are not in it yet).
         trace ARTIFACT     the chain back to the source audio: each step's activity, processor,
                            model/version, boundary, times and hashes (ARTIFACT: key, uri or sha256)
         impact SOURCE      every artifact derived from SOURCE: what an erasure must reach

@@ -1,6 +1,7 @@
 export * from "./boundary/policy-file";
 export * from "./dependencies";
 export * from "./events/eventbridge-publisher";
+export * from "./handlers/compact-lineage-index";
 export * from "./handlers/sign-lineage-digest";
 export * from "./kernel/stage-definition";
 export * from "./kernel/stage-handler";

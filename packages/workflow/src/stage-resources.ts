@@ -19,6 +19,12 @@ export interface StageResources {
   batchStateMachineArn?: string;
   /** ARN of the KMS key the stage's lineage digests are signed with, once the stage deploys it. */
   lineageSigningKeyArn?: string;
+  /** The Glue database of the lineage index's tables (`edges`, `flows`, `records`, `jobs`), once deployed. */
+  lineageIndexDatabase?: string;
+  /** The Athena workgroup lineage questions run in (results in the stage's bucket), once deployed. */
+  lineageIndexWorkgroup?: string;
+  /** ARN of the managed policy that lets an auditor ask them (`LineageIndexReader`), once deployed. */
+  lineageIndexReaderPolicyArn?: string;
 }
 
 /** Name of the SSM parameter that holds a stage's {@link StageResources}. */

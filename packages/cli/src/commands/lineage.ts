@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { SSMClient } from "@aws-sdk/client-ssm";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore } from "@voxtrail/core";
 import {
@@ -26,6 +27,7 @@ import {
   traceTree,
   verifyReport,
 } from "../lineage-views";
+import { readStageResources } from "../stage/stage-lookup";
 import { trustedKeys } from "../trusted-keys";
 import { UsageError } from "../usage-error";
 
@@ -33,6 +35,7 @@ import { UsageError } from "../usage-error";
 export interface LineageOptions {
   store: string;
   bucket?: string | undefined;
+  stage?: string | undefined;
   job?: string | undefined;
   since?: string | undefined;
   format?: string | undefined;
@@ -56,10 +59,12 @@ const ENGINES = ["records", "duckdb", "athena"] as const;
  * `voxtrail lineage <trace|impact|verify|boundaries|erase|export|reindex>`: the auditor's
  * questions, asked of the local store (`--store DIR`) or a bucket (`--bucket NAME`). Trace,
  * impact, boundaries and export are answered from the lineage edge index when the store has one
- * (`--engine records` walks the records instead). Readable tables and trees on stdout, or JSON
- * with `--json`. Resolves to the exit code: `verify` returns 1 when it finds problems.
+ * (`--engine records` walks the records instead). `--stage NAME` reads the deployed stage's
+ * bucket, and its index's Athena database and workgroup, from its SSM parameter (flags given
+ * win). Readable tables and trees on stdout, or JSON with `--json`. Resolves to the exit code:
+ * `verify` returns 1 when it finds problems.
  */
-export async function lineageCommand(positionals: string[], options: LineageOptions): Promise<number> {
+export async function lineageCommand(positionals: string[], given: LineageOptions): Promise<number> {
   const [name, target, ...extra] = positionals;
   if (!SUBCOMMANDS.includes(name as Subcommand)) {
     throw new UsageError(`lineage needs one of ${SUBCOMMANDS.join(", ")}; got ${JSON.stringify(name ?? "")}`);
@@ -73,6 +78,7 @@ export async function lineageCommand(positionals: string[], options: LineageOpti
       `lineage ${sub}: unexpected argument ${JSON.stringify(needsTarget ? extra[0] : target)}`,
     );
   }
+  const options = given.stage === undefined ? given : await withStage(given, given.stage);
   const lastDigest = sub === "verify" && options.since === "last-digest";
   if (options.since !== undefined && !lastDigest && Number.isNaN(Date.parse(options.since))) {
     throw new UsageError(
@@ -107,6 +113,20 @@ export async function lineageCommand(positionals: string[], options: LineageOpti
 
 type Out = (json: unknown, text: () => string) => void;
 
+/**
+ * `options` with the deployed stage's bucket, lineage index database and workgroup filled in from
+ * its SSM parameter where not given (the bucket, like `--bucket`, is read instead of `--store`).
+ */
+async function withStage(options: LineageOptions, stage: string): Promise<LineageOptions> {
+  const resources = await readStageResources(new SSMClient({}), stage);
+  return {
+    ...options,
+    bucket: options.bucket ?? resources.bucket,
+    database: options.database ?? resources.lineageIndexDatabase,
+    workgroup: options.workgroup ?? resources.lineageIndexWorkgroup,
+  };
+}
+
 /** trace, impact, boundaries and export: from the index when there is one, else from the records. */
 async function ask(
   sub: "trace" | "impact" | "boundaries" | "export",
@@ -118,7 +138,7 @@ async function ask(
   if (options.engine === "athena") {
     if (!options.bucket || !options.database || !options.workgroup) {
       throw new UsageError(
-        "--engine athena needs --bucket NAME, --database NAME and --workgroup NAME (the stage's lineage index outputs)",
+        "--engine athena needs --stage NAME, or --bucket NAME, --database NAME and --workgroup NAME (the stage's lineage index outputs)",
       );
     }
     let lastState = "";

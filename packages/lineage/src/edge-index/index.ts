@@ -1,3 +1,4 @@
+export * from "./athena-symlinks";
 export * from "./compact-index";
 export * from "./index-answers";
 export * from "./index-manifest";
