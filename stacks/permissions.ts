@@ -95,11 +95,12 @@ function artifactStage(from: ArtifactFile, to: ArtifactFile[], invokes: StageAcc
 
 /**
  * How a job ends, whether Finalize or the failure recorder ends it: read the job's activity
- * records, write their summary and the report, and publish the outcome.
+ * records, write their summary, the job's note for the lineage index and the report, and publish
+ * the outcome.
  */
 const JOB_END: StageAccess = {
   reads: [LINEAGE],
-  writes: [LINEAGE, `${keys.lineageSummaries}*`, REPORTS],
+  writes: [LINEAGE, `${keys.lineageSummaries}*`, `${keys.lineageIndexPending}*`, REPORTS],
   lists: [LINEAGE],
   publishesOutcome: true,
   describesVoicemailExecutions: false,
@@ -371,7 +372,8 @@ export const LINEAGE_INDEX_TABLES = ["edges", "flows", "records", "jobs"] as con
  * What the lineage index compactor (packages/functions/src/lambda/compact-lineage-index.ts) does in
  * the bucket:
  *
- * - `compactLineageIndex`: lists the job summaries with their times and reads those written since
+ * - `compactLineageIndex`: lists the jobs' notes (`lineage-index/pending/`), deletes them once their
+ *   jobs are indexed (a plain DeleteObject), lists the job summaries with their times and reads those written since
  *   the last generation (a summary deleted since it was listed is a probe, hence the list grant on
  *   the whole prefix); lists and reads the manifests, reads the day files a generation rewrites,
  *   writes the new files and the manifest (`putIfAbsent`: a conditional PutObject, authorized as

@@ -52,7 +52,8 @@ const LINEAGE_DENIED_ACTIONS = ["s3:DeleteObjectVersion", "s3:BypassGovernanceRe
  *   versions expired after K days, and incomplete multipart uploads aborted bucket-wide. `lineage/` has no
  *   rule: activity records never expire (and noncurrent versions there are never removed). Athena's
  *   query results (`athena-results/`) expire after {@link ATHENA_RESULTS_EXPIRE_AFTER_DAYS} days, and
- *   noncurrent versions of the lineage index's symlinks (`lineage-athena/`) after a day.
+ *   noncurrent versions of the lineage index's symlinks (`lineage-athena/`) and of the jobs' notes
+ *   for it (`lineage-index/pending/`, with their expired delete markers) after a day.
  * - `protectLineage`: the bucket policy denies `s3:DeleteObjectVersion` (and bypassing governance
  *   retention) on the audit trail (`RETAINED_PREFIXES`: activity records, lineage summaries,
  *   signed digests, erasure records) to every principal, so no version of them can be removed
@@ -137,6 +138,16 @@ export function storage(config: StageConfig) {
         id: "lineageAthena-lifecycle",
         status: "Enabled",
         filter: { prefix: LINEAGE_ATHENA_PREFIX },
+        noncurrentVersionExpiration: { noncurrentDays: 1 },
+      },
+      {
+        // Jobs' notes for the lineage index: the compactor deletes each (a plain delete, which in
+        // a versioned bucket keeps the note as a noncurrent version behind a delete marker); both
+        // go within a day or two.
+        id: "lineageIndexPending-lifecycle",
+        status: "Enabled",
+        filter: { prefix: keys.lineageIndexPending },
+        expiration: { expiredObjectDeleteMarker: true },
         noncurrentVersionExpiration: { noncurrentDays: 1 },
       },
       {

@@ -27,7 +27,7 @@ import {
 import { KmsSigner, vacuumIndex } from "@voxtrail/lineage";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
-import { PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
+import { keys, PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StepFunctionsLiveness } from "../../packages/functions/src/claims/step-functions-liveness";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
@@ -523,6 +523,7 @@ describe("least privilege: every AWS call a handler makes is in its function's p
 function matchesSameFile(a: string, b: string): boolean {
   const file = (arn: string) =>
     arn
+      .replace(/\/lineage-index\/pending\/[^/]+\/[^/]+$/, "/lineage-index/pending/JOB/NOTE")
       .replace(/\/(artifacts|lineage|prompts|claims)\/[^/]+\//, "/$1/JOB/")
       .replace(/\/[^/]+\.json$/, "/X.json");
   return file(a) === file(b);
@@ -544,6 +545,7 @@ describe("nothing is wildcarded beyond its prefixes", () => {
     "artifacts/",
     "lineage/",
     "lineage-summaries/",
+    "lineage-index/pending/",
     "reports/",
     "claims/",
     "incoming/prompts/",
@@ -797,12 +799,18 @@ describe("least privilege: the lineage index compactor's calls are in its permis
       bucket,
     });
     runs = [await updateLineageIndex({ store })];
-    // A job's summary written again (a rerun): its day gets new files, and its symlinks follow them.
+    // The notes the pipeline's jobs left are deleted once they are indexed.
     const seed = new S3Store({ client: new S3Client(motoClientConfig()), bucket });
+    expect(await seed.list(keys.lineageIndexPending)).toEqual([]);
+    // A job's summary written again, with its note, as a rerun's Finalize writes them (within the
+    // second S3 lists as its time, maybe: the note says it changed): its day gets new files, and
+    // its symlinks follow them.
     const [summary] = await seed.list("lineage-summaries/");
     await seed.put(summary as string, await seed.getBytes(summary as string), {
       contentType: "application/json",
     });
+    const jobId = (summary as string).slice("lineage-summaries/".length, -".json".length);
+    await seed.put(keys.lineageIndexNote(jobId, new Date(), "00000000"), "", { contentType: "text/plain" });
     runs.push(await updateLineageIndex({ store }));
     // Its vacuum once the grace is over (here at once): the first generation is deleted for good.
     await vacuumIndex(store, { keep: 1, graceMs: 0 });

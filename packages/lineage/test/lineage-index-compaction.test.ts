@@ -440,7 +440,7 @@ describe("compactLineageIndex: nothing lost, nothing counted twice", () => {
     const between = await expectIndexHolds(store, ids);
 
     // Without the margin the backdated summary would be missed: it is the margin that saves it.
-    const withoutMargin = await pendingJobs(store, between.manifest, { marginMs: 0 });
+    const withoutMargin = await pendingJobs(store, between.manifest, { from: "listing", marginMs: 0 });
     expect([...withoutMargin.rows.keys()]).toEqual([during[1]]);
 
     ids.push(...during);

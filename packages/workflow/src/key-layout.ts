@@ -70,6 +70,16 @@ export const keys = {
   lineageSummaries: KEY_FOLDERS.lineageSummaries,
   /** A job's lineage summary: a copy of its activity records, written when the job ends. */
   lineageSummary: (jobId: string) => `${KEY_FOLDERS.lineageSummaries}${jobId}.json`,
+  /** Prefix of the notes jobs leave for the lineage index as they end (see `lineageIndexNote`). */
+  lineageIndexPending: `${KEY_FOLDERS.lineageIndex}pending/`,
+  /**
+   * A note that `jobId`'s summary was (re)written at `writtenAt`, left after the summary: readers of
+   * the index find the jobs it lacks in these notes, and the compaction that indexes a job deletes
+   * its notes. `nonce` makes each write's note its own key, so a note left while a compaction runs
+   * is never one it deletes.
+   */
+  lineageIndexNote: (jobId: string, writtenAt: Date, nonce: string) =>
+    `${KEY_FOLDERS.lineageIndex}pending/${jobId}/${writtenAt.toISOString().replace(/[-:.]/g, "")}-${nonce}`,
   /** Prefix of a job's claims: one per run, created only if absent. */
   claimPrefix: (jobId: string) => `${KEY_FOLDERS.claims}${jobId}/`,
   /** The claim of a job's `run`-th run. */

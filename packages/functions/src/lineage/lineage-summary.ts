@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { ActivityRecord, isSchemaMismatch, type LineageSummary, type ObjectStore } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 
@@ -7,6 +7,8 @@ import { keys } from "@voxtrail/workflow";
  * order, with the sha256 of each record's bytes, so whole-store lineage queries read one object
  * per job and `verify` can tell an edited record from the one the job wrote. A record that does not parse is
  * left out; the summary then no longer names every record, and readers fall back to the records.
+ * Then leaves the job's note for the lineage index (`keys.lineageIndexNote`): a reader of the index
+ * reads the summaries of noted jobs, not a listing of every summary.
  *
  * @example
  * await writeLineageSummary(store, "vm-0123456789abcdef0123", new Date());
@@ -27,4 +29,11 @@ export async function writeLineageSummary(store: ObjectStore, jobId: string, now
   await store.put(keys.lineageSummary(jobId), `${JSON.stringify(summary)}\n`, {
     contentType: "application/json",
   });
+  await store.put(
+    keys.lineageIndexNote(jobId, now, randomBytes(4).toString("hex")),
+    `${summary.writtenAt}\n`,
+    {
+      contentType: "text/plain",
+    },
+  );
 }

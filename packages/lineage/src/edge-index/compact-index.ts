@@ -10,6 +10,7 @@ import {
   pendingJobs,
   watermarkOf,
 } from "./pending-jobs";
+import { clearPendingNotes, listPendingNotes, type PendingNote } from "./pending-notes";
 import { vacuumIndex } from "./vacuum-index";
 
 /** Other compactions kept writing the next generation first, every time this one tried. */
@@ -39,7 +40,7 @@ export interface CompactOptions extends PendingJobsOptions {
 /**
  * Brings the lineage edge index up to date with the jobs' lineage summaries: each job finished or
  * rerun since the last compaction gets its rows (edges, flows, records) rewritten into its day's
- * files as a new generation. Safe beside running jobs (a summary written meanwhile is picked up
+ * files as a new generation, and the notes those jobs left are deleted. Safe beside running jobs (a summary written meanwhile is picked up
  * next time), beside other compactions (one wins each generation; the other starts again from
  * it) and after a crash (files no manifest names are never read, and are vacuumed later).
  *
@@ -54,8 +55,12 @@ export async function compactLineageIndex(
   const attempts = options.attempts ?? 5;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const base = await latestManifest(store);
-    const pending = await pendingJobs(store, base?.manifest, options);
+    // Listed before the summaries: each note's summary is in the listing, so indexed below.
+    const notes = await listPendingNotes(store);
+    const noted = new Set(notes.map(({ jobId }) => jobId));
+    const pending = await pendingJobs(store, base?.manifest, { ...options, from: "listing", noted });
     if (pending.rows.size === 0) {
+      await clearPendingNotes(store, notes);
       return {
         ...(base ? { manifestKey: base.key, generation: base.manifest.generation } : {}),
         jobsWritten: 0,
@@ -68,7 +73,7 @@ export async function compactLineageIndex(
       watermark: pending.watermark,
       recent: pending.recent,
     });
-    if (written) return finish(store, written, pending.rows.size, pending.unreadable);
+    if (written) return finish(store, written, notes, pending.rows.size, pending.unreadable);
   }
   throw new IndexCompactionConflict(
     `the lineage index changed under this compaction ${attempts} times: other compactions are running; try again`,
@@ -84,7 +89,9 @@ export async function compactLineageIndex(
  */
 export async function reindexLineage(store: ObjectStore, options: CompactOptions = {}): Promise<IndexUpdate> {
   const base = await latestManifest(store);
-  // The summaries' times first: a summary written after this listing is picked up by the next compaction.
+  // The notes and summaries' times first: a summary written after these listings is picked up by
+  // the next compaction (and its note, left after them, stays).
+  const notes = await listPendingNotes(store);
   const summaries = await listSummaries(store);
   const snapshot = await readLineage(store, { from: "records" });
   const byJob = new Map<string, typeof snapshot.activities>();
@@ -109,15 +116,18 @@ export async function reindexLineage(store: ObjectStore, options: CompactOptions
       "a compaction wrote the lineage index while it was being rebuilt; run reindex again",
     );
   }
-  return finish(store, written, jobs.size, []);
+  return finish(store, written, notes, jobs.size, []);
 }
 
+/** After a generation is written: the notes it answers deleted, the index vacuumed. */
 async function finish(
   store: ObjectStore,
   written: WrittenGeneration,
+  notes: readonly PendingNote[],
   jobsWritten: number,
   unreadableSummaries: string[],
 ): Promise<IndexUpdate> {
+  await clearPendingNotes(store, notes);
   await vacuumIndex(store);
   return {
     manifestKey: written.key,

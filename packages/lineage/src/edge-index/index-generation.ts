@@ -58,6 +58,7 @@ export async function writeGeneration(
       writtenAt: new Date().toISOString(),
       watermark: change.watermark,
       recent: change.recent,
+      pendingNotes: true,
       jobs: Object.values(days).reduce((sum, day) => sum + day.jobs, 0),
       days,
     };

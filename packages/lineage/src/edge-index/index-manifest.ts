@@ -32,6 +32,12 @@ export const IndexManifest = z.object({
   watermark: z.iso.datetime().nullable(),
   /** Per job whose summary was written within the margin before `watermark`: that time. */
   recent: z.record(z.string(), z.string()),
+  /**
+   * Set by every generation written since jobs leave notes as they end (`keys.lineageIndexNote`):
+   * the jobs finished since this generation are then those with notes. Absent from older
+   * manifests, whose readers list every summary instead.
+   */
+  pendingNotes: z.literal(true).optional(),
   jobs: z.number().int().nonnegative(),
   days: z.record(z.string(), z.object({ jobs: z.number().int().nonnegative(), files: TableFiles })),
 });

@@ -6,5 +6,6 @@ export * from "./index-rows";
 export * from "./index-sql";
 export * from "./index-tables";
 export * from "./pending-jobs";
+export * from "./pending-notes";
 export * from "./vacuum-index";
 export * from "./verify-index";

@@ -1,4 +1,5 @@
 import type { ObjectStore } from "@voxtrail/core";
+import { keys } from "@voxtrail/workflow";
 import { deleteForGood } from "./index-generation";
 import { INDEX_MANIFESTS_PREFIX, IndexManifest, LINEAGE_INDEX_PREFIX } from "./index-manifest";
 
@@ -24,7 +25,10 @@ export async function vacuumIndex(store: ObjectStore, options: VacuumOptions = {
   if (!store.listModified) return 0;
   const keep = options.keep ?? 3;
   const cutoff = (options.now?.() ?? new Date()).getTime() - (options.graceMs ?? 60 * 60 * 1000);
-  const listing = await store.listModified(LINEAGE_INDEX_PREFIX);
+  // Jobs' notes are compaction's to delete, once it has indexed their jobs.
+  const listing = (await store.listModified(LINEAGE_INDEX_PREFIX)).filter(
+    ({ key }) => !key.startsWith(keys.lineageIndexPending),
+  );
   const kept = new Set(
     listing
       .filter(({ key }) => key.startsWith(INDEX_MANIFESTS_PREFIX))

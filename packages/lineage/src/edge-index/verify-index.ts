@@ -44,7 +44,10 @@ export async function checkLineageIndex(
   const latest = await latestManifest(store);
   if (!latest) return { jobsChecked: 0, findings: [] };
   const { key, manifest } = latest;
-  const [pending, summaries] = await Promise.all([pendingJobs(store, manifest), listSummaries(store)]);
+  const [pending, summaries] = await Promise.all([
+    pendingJobs(store, manifest, { from: "listing" }),
+    listSummaries(store),
+  ]);
   const wanted = (jobId: string) =>
     (options.jobId === undefined || jobId === options.jobId) && !pending.rows.has(jobId);
 
