@@ -8,9 +8,11 @@ import {
   ALL_RECORDS_SQL,
   BOUNDARIES_SQL,
   IMPACT_RECORDS_SQL,
+  namedParams,
   TRACE_RECORDS_SQL,
   WALK_DEPTH,
 } from "./index-sql";
+import { type IndexLookup, type WalkQuestion, walkedRecords } from "./index-walk";
 
 /**
  * What answers the index's SQL: DuckDB over the Parquet files locally, Athena in the cloud. It
@@ -19,6 +21,12 @@ import {
  */
 export interface IndexEngine {
   query(sql: string, params: readonly string[]): Promise<Array<Record<string, unknown>>>;
+  /**
+   * Where a query costs milliseconds (DuckDB, locally): `trace` and `impact` then walk from here,
+   * a few single-key lookups per step. Without it (Athena, where a query costs seconds), each is
+   * one recursive query.
+   */
+  lookup?: IndexLookup;
 }
 
 /** A walk through the index reached its step limit: the answer may be cut short (ask the records). */
@@ -28,18 +36,19 @@ export class IndexWalkTooDeep extends VoxtrailError {
 
 /**
  * `trace` answered from the index: the records of the jobs on the way back from `name`, selected
- * by one query, then the same `trace` the record-walking path runs, so the answers are the same.
+ * by one query (or by a walk of lookups, where the engine has them), then the same `trace` the
+ * record-walking path runs, so the answers are the same.
  *
  * @example
  * const tree = await traceFromIndex(engine, "artifacts/vm-0123456789abcdef0123/reply.wav");
  */
 export async function traceFromIndex(engine: IndexEngine, name: string): Promise<TraceNode> {
-  return trace(await graphOfRecords(engine, TRACE_RECORDS_SQL, nameParams(name)), name);
+  return trace(graphOf(await walkRows(engine, "trace", name)), name);
 }
 
 /** `impact` answered from the index, as {@link traceFromIndex} answers `trace`. */
 export async function impactFromIndex(engine: IndexEngine, name: string): Promise<Impact> {
-  return impact(await graphOfRecords(engine, IMPACT_RECORDS_SQL, nameParams(name)), name);
+  return impact(graphOf(await walkRows(engine, "impact", name)), name);
 }
 
 /** `boundaries` answered from the index: one aggregate over the flows table. */
@@ -63,15 +72,24 @@ export async function boundariesFromIndex(
 
 /** The whole lineage graph from the index's records table (what `export` walks). */
 export async function graphFromIndex(engine: IndexEngine): Promise<LineageGraph> {
-  return graphOfRecords(engine, ALL_RECORDS_SQL, []);
+  return graphOf(await engine.query(ALL_RECORDS_SQL, []));
 }
 
-async function graphOfRecords(
+const WALK_SQL: Record<WalkQuestion, string> = { trace: TRACE_RECORDS_SQL, impact: IMPACT_RECORDS_SQL };
+
+/** The records a question needs: walked by the engine's lookups where it has them, else its SQL. */
+function walkRows(
   engine: IndexEngine,
-  sql: string,
-  params: readonly string[],
-): Promise<LineageGraph> {
-  const rows = await engine.query(sql, params);
+  question: WalkQuestion,
+  name: string,
+): Promise<Array<Record<string, unknown>>> {
+  const lookup = engine.lookup?.bind(engine);
+  return lookup
+    ? walkedRecords(lookup, question, namedParams(name))
+    : engine.query(WALK_SQL[question], namedParams(name));
+}
+
+function graphOf(rows: ReadonlyArray<Record<string, unknown>>): LineageGraph {
   if (rows.some((row) => Number(row.reached) >= WALK_DEPTH)) {
     throw new IndexWalkTooDeep(
       `the lineage is more than ${WALK_DEPTH} steps deep here; ask the records instead (--engine records)`,
@@ -83,10 +101,4 @@ async function graphOfRecords(
     ...(row.record_sha256 ? { sha256: String(row.record_sha256) } : {}),
   }));
   return new LineageGraph(activities, new Map(), []);
-}
-
-/** The parameters of the index's `NAMED` keys for an auditor's name (see `LineageGraph.resolve`). */
-function nameParams(name: string): string[] {
-  const s3Key = /^s3:\/\/[^/]+\/(.+)$/.exec(name)?.[1] ?? name;
-  return [name, name, name.toLowerCase(), s3Key];
 }

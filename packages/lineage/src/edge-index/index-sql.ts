@@ -13,9 +13,21 @@ export const WALK_DEPTH = 8;
 
 /**
  * The keys an auditor's name may stand for: the parameters are the name as a key, as a uri, as a
- * sha256 (lower case), and the key inside an `s3://bucket/key` uri.
+ * sha256 (lower case), and the key inside an `s3://bucket/key` uri ({@link namedParams}).
  */
 const NAMED = "SELECT DISTINCT key, 0 AS depth FROM edges WHERE key = ? OR uri = ? OR sha256 = ? OR key = ?";
+
+/** The parameters of a walk's named keys, in the order `NAMED` binds them. */
+export type NamedParams = readonly [key: string, uri: string, sha256: string, s3Key: string];
+
+/**
+ * The parameters of the named keys of {@link TRACE_RECORDS_SQL} and {@link IMPACT_RECORDS_SQL}
+ * for an auditor's name (see `LineageGraph.resolve`).
+ */
+export function namedParams(name: string): NamedParams {
+  const s3Key = /^s3:\/\/[^/]+\/(.+)$/.exec(name)?.[1] ?? name;
+  return [name, name, name.toLowerCase(), s3Key];
+}
 
 /**
  * The records a trace needs: every job that wrote a key on the way back from the named artifact

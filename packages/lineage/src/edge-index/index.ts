@@ -5,6 +5,7 @@ export * from "./index-manifest";
 export * from "./index-rows";
 export * from "./index-sql";
 export * from "./index-tables";
+export * from "./index-walk";
 export * from "./pending-jobs";
 export * from "./pending-notes";
 export * from "./vacuum-index";

@@ -1,0 +1,194 @@
+import { createHash, randomUUID } from "node:crypto";
+import { ActivityRecord, type ArtifactRef, type LineageSummary, readJson } from "@voxtrail/core";
+import {
+  type IndexEngine,
+  IndexWalkTooDeep,
+  impact,
+  impactFromIndex,
+  LineageGraph,
+  readLineage,
+  reindexLineage,
+  trace,
+  traceFromIndex,
+  WALK_DEPTH,
+} from "@voxtrail/lineage";
+import { keys } from "@voxtrail/workflow";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SyntheticStore, syntheticStore } from "../../lineage/test/synthetic-jobs";
+import { type DuckDbIndex, openDuckDbIndex } from "../src/lineage-index/duckdb-index";
+
+/** Keys one job writes from one source, each read by a job of its own: more than DuckDB looks up one by one. */
+const FAN_OUT = 20;
+
+let synthetic: SyntheticStore;
+let index: DuckDbIndex;
+/** The DuckDB index with its lookups only: a walk that asked SQL would fail. */
+let walkOnly: IndexEngine;
+/** The DuckDB index with its SQL only: the recursive queries Athena runs. */
+let sqlOnly: IndexEngine;
+let records: LineageGraph;
+let template: ActivityRecord;
+/** Every artifact the jobs below read or wrote. */
+const artifacts: ArtifactRef[] = [];
+let clock = Date.UTC(2026, 0, 3);
+
+beforeAll(async () => {
+  synthetic = await syntheticStore("voxtrail-index-walk-", 2);
+  const [first] = synthetic.jobs;
+  template = await readJson(
+    synthetic.store,
+    keys.lineage(first?.jobId as string, "Transcribe", 1),
+    ActivityRecord,
+  );
+  // Chains of 7, 8 and 9 steps: the walk reaches its limit from either end of the last two.
+  for (const steps of [7, 8, 9]) {
+    const chain = Array.from({ length: steps + 1 }, (_, step) => artifact(`chain${steps}/a${step}`));
+    await writeJob(
+      `vm-walk-chain${steps}`,
+      chain.slice(1).map((output, step) => ({ inputs: [chain[step] as ArtifactRef], outputs: [output] })),
+    );
+  }
+  // A failed attempt off the 7-step chain: impact counts it, trace never follows it.
+  await writeJob("vm-walk-failed", [
+    { inputs: [artifact("chain7/a3")], outputs: [artifact("failed/out")], outcome: "failed" },
+  ]);
+  // Two records writing each other's input: the walk goes round until its limit.
+  const [y0, y1] = [artifact("cycle/y0"), artifact("cycle/y1")];
+  await writeJob("vm-walk-cycle", [
+    { inputs: [y0], outputs: [y1] },
+    { inputs: [y1], outputs: [y0] },
+  ]);
+  // One source read by a job that writes many keys, each read by a job of its own.
+  const fanned = Array.from({ length: FAN_OUT }, (_, reader) => artifact(`fan/out${reader}`));
+  await writeJob("vm-walk-fan", [{ inputs: [artifact("fan/source")], outputs: fanned }]);
+  for (const [reader, input] of fanned.entries())
+    await writeJob(`vm-walk-fan${reader}`, [{ inputs: [input], outputs: [artifact(`fan/next${reader}`)] }]);
+  await reindexLineage(synthetic.store);
+
+  index = (await openDuckDbIndex(synthetic.store)) as DuckDbIndex;
+  walkOnly = { query: () => Promise.reject(new Error("the walk asked for SQL")), lookup: index.lookup };
+  sqlOnly = { query: index.query };
+  records = LineageGraph.of(await readLineage(synthetic.store, { from: "summaries" }));
+});
+
+afterAll(async () => {
+  await index?.close();
+  await synthetic?.remove();
+});
+
+/** An artifact under `artifacts/walk/`, named by `path` (the same ref each time it is asked for). */
+function artifact(path: string): ArtifactRef {
+  const key = `artifacts/walk/${path}`;
+  const known = artifacts.find((ref) => ref.key === key);
+  if (known) return known;
+  const ref: ArtifactRef = {
+    kind: "transcript",
+    uri: synthetic.store.uri(key),
+    key,
+    sha256: createHash("sha256").update(key).digest("hex"),
+    bytes: key.length,
+    contentType: "application/json",
+  };
+  artifacts.push(ref);
+  return ref;
+}
+
+interface Step {
+  inputs: ArtifactRef[];
+  outputs: ArtifactRef[];
+  outcome?: ActivityRecord["outcome"];
+}
+
+/** A job of one record per step (stages `Step0`, `Step1`, ...), and its lineage summary. */
+async function writeJob(jobId: string, steps: Step[]): Promise<void> {
+  const summary: LineageSummary = {
+    schemaVersion: 1,
+    jobId,
+    writtenAt: new Date().toISOString(),
+    records: [],
+  };
+  for (const [number, { inputs, outputs, outcome = "succeeded" }] of steps.entries()) {
+    const at = new Date(clock++).toISOString();
+    const record: ActivityRecord = {
+      ...template,
+      activityId: randomUUID(),
+      jobId,
+      stage: `Step${number}`,
+      startedAt: at,
+      endedAt: at,
+      outcome,
+      inputs,
+      outputs,
+    };
+    const key = keys.lineage(jobId, record.stage, 1);
+    const body = `${JSON.stringify(record)}\n`;
+    await synthetic.store.put(key, body, { contentType: "application/json" });
+    summary.records.push({ key, sha256: createHash("sha256").update(body).digest("hex"), record });
+  }
+  await synthetic.store.put(keys.lineageSummary(jobId), `${JSON.stringify(summary)}\n`, {
+    contentType: "application/json",
+  });
+}
+
+/** The answer, or the name of the error it threw: so that refusals compare too. */
+async function outcome<T>(answer: () => T | Promise<T>): Promise<T | { error: string }> {
+  try {
+    return await answer();
+  } catch (error) {
+    return { error: (error as Error).name };
+  }
+}
+
+describe("the DuckDB index's walk by lookups", () => {
+  it("selects what the recursive SQL selects, for every name of every artifact", async () => {
+    const refs = [
+      ...artifacts,
+      ...synthetic.jobs.flatMap((job) => [job.source, ...Object.values(job.artifacts)]),
+    ];
+    // The fan-out's keys by key only: their other names check nothing the rest do not.
+    const namesOf = (ref: ArtifactRef) =>
+      ref.key.includes("/fan/")
+        ? [ref.key]
+        : [ref.key, ref.uri, ref.sha256.toUpperCase(), `s3://elsewhere/${ref.key}`];
+    const names = [...refs.flatMap(namesOf), "artifacts/walk/nothing"];
+    let tooDeep = 0;
+    /** Expects the index's answer to be the records' (which have no step limit) unless it refused as too deep. */
+    const sameAsRecords = async (answer: unknown, fromRecords: () => unknown, name: string) => {
+      if ((answer as { error?: string }).error === "IndexWalkTooDeep") tooDeep++;
+      else expect(answer, name).toEqual(await outcome(fromRecords));
+    };
+    for (const name of names) {
+      const traced = await outcome(() => traceFromIndex(walkOnly, name));
+      expect(traced, name).toEqual(await outcome(() => traceFromIndex(sqlOnly, name)));
+      await sameAsRecords(traced, () => trace(records, name), name);
+      const impacted = await outcome(() => impactFromIndex(walkOnly, name));
+      expect(impacted, name).toEqual(await outcome(() => impactFromIndex(sqlOnly, name)));
+      await sameAsRecords(impacted, () => impact(records, name), name);
+    }
+    expect(tooDeep).toBeGreaterThan(0);
+  });
+
+  it(`stops at ${WALK_DEPTH} steps, as the SQL does`, async () => {
+    const last = (steps: number) => `artifacts/walk/chain${steps}/a${steps}`;
+    expect(await traceFromIndex(walkOnly, last(7))).toEqual(trace(records, last(7)));
+    expect(await impactFromIndex(walkOnly, "artifacts/walk/chain7/a0")).toEqual(
+      impact(records, "artifacts/walk/chain7/a0"),
+    );
+    for (const steps of [8, 9]) {
+      await expect(traceFromIndex(walkOnly, last(steps))).rejects.toBeInstanceOf(IndexWalkTooDeep);
+      await expect(impactFromIndex(walkOnly, `artifacts/walk/chain${steps}/a0`)).rejects.toBeInstanceOf(
+        IndexWalkTooDeep,
+      );
+    }
+    await expect(traceFromIndex(walkOnly, "artifacts/walk/cycle/y0")).rejects.toThrow(
+      /more than 8 steps deep here; ask the records instead/,
+    );
+  });
+
+  it("reaches failed attempts and fan-outs of more keys than it looks up one by one", async () => {
+    expect((await impactFromIndex(walkOnly, "artifacts/walk/chain7/a3")).jobs).toContain("vm-walk-failed");
+    const fanned = await impactFromIndex(walkOnly, "artifacts/walk/fan/source");
+    expect(fanned.jobs).toHaveLength(FAN_OUT + 1);
+    expect(fanned.artifacts).toHaveLength(2 * FAN_OUT);
+  });
+});
