@@ -8,6 +8,7 @@ import type { OverheadResult } from "./overhead";
 import type { PromptsScalingResult } from "./prompts-scaling";
 import type { StreamingMemoryResult } from "./streaming-memory";
 import type { TranscriptionWerResult } from "./transcription-wer";
+import type { VerifySpeedResult } from "./verify-speed";
 
 /** Everything one `npm run bench` measured. */
 export interface BenchResults {
@@ -22,6 +23,7 @@ export interface BenchResults {
   promptsScaling?: PromptsScalingResult;
   lineageQueries?: LineageQueryResult;
   lineageIndex?: LineageIndexResult;
+  verifySpeed?: VerifySpeedResult;
   bundles?: BundlesResult;
   /** Sections that threw, with the error's message. */
   failures: Record<string, string>;
@@ -121,6 +123,15 @@ export function resultsMarkdown(results: BenchResults): string {
         row.records
           ? `| Lineage over ${jobs} jobs, from the summaries vs from the index: ${asked} | ${way(row.records)} vs ${way(row.index)}; ${opening}${row.sameAnswer ? "" : "; the answers DIFFER"} | **${times(row.ratio ?? Number.NaN)}** (whole process ${times(row.processRatio ?? Number.NaN)}) |`
           : `| Lineage index over ${jobs} jobs: ${asked} | ${way(row.index)}; ${opening} | ${row.index.questionMs < 1000 ? "under" : "**over**"} the 1 s bound |`,
+      );
+    }
+  }
+  const { verifySpeed } = results;
+  if (verifySpeed) {
+    const { sha256sum, jobs, files, rounds } = verifySpeed;
+    for (const row of verifySpeed.rows) {
+      out.push(
+        `| Verify at the speed of the disk: \`lineage verify\` (${row.way}) over ${jobs.toLocaleString("en-US")} jobs vs \`sha256sum -P 2\` over the same ${files.toLocaleString("en-US")} files, alternating (min / median of ${rounds} rounds) | ${seconds(row.minMs)} / ${seconds(row.medianMs)} vs ${seconds(sha256sum.minMs)} / ${seconds(sha256sum.medianMs)}; ${row.artifactsChecked.toLocaleString("en-US")} artifacts re-hashed | **${row.minRatio.toFixed(2)}x** (median ${row.medianRatio.toFixed(2)}x; bound 2x) |`,
       );
     }
   }

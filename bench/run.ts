@@ -5,15 +5,18 @@
  * it can, and the ratios are the figures to read. Meant to finish in under ten minutes on 2 cores.
  *
  *   npm run bench
- *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, prompts, lineage, index, bundles)
+ *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, prompts, lineage, index, verify, bundles)
  *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store (lineage, and index's record-walking side)
  *   npm run bench -- --only index --index-jobs 20000   # a smaller index-only store (default 100,000)
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
  *   npm run bench -- --only bundles --import-rounds 9   # more import rounds per Lambda bundle (default 5)
+ *   npm run bench -- --only verify --verify-rounds 3   # fewer rounds of full verify vs sha256sum (default 5)
  *
  * Writing 10,000 synthetic jobs takes minutes here, so the lineage store is kept in the OS temp
  * directory (named after the job count and the generator's hash) and reused by later runs; only
  * the queries are what is measured. The `index` section keeps its 100,000-job index the same way.
+ * The `verify` section times `lineage verify` against `sha256sum` over the files it reads, in that
+ * store (signing it a digest the first time: see bench/verify-speed.ts).
  */
 import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -35,6 +38,7 @@ import { benchPromptsScaling, promptsScalingTable } from "./prompts-scaling";
 import { type BenchResults, resultsMarkdown } from "./results-markdown";
 import { benchStreamingMemory } from "./streaming-memory";
 import { benchTranscriptionWer } from "./transcription-wer";
+import { benchVerifySpeed, verifySpeedTable } from "./verify-speed";
 
 const SECTIONS = [
   "overhead",
@@ -45,6 +49,7 @@ const SECTIONS = [
   "prompts",
   "lineage",
   "index",
+  "verify",
   "bundles",
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -59,6 +64,7 @@ const { values } = parseArgs({
     voicemails: { type: "string", default: "3" },
     rounds: { type: "string", default: "3" },
     "import-rounds": { type: "string", default: "5" },
+    "verify-rounds": { type: "string", default: "5" },
     "fresh-lineage": { type: "boolean", default: false },
   },
 });
@@ -135,6 +141,14 @@ await section("index", async () => {
     log: (line) => log(`index: ${line}`),
   });
   log(lineageIndexTable(results.lineageIndex));
+});
+await section("verify", async () => {
+  results.verifySpeed = await benchVerifySpeed({
+    store: (await keptStore()).dir,
+    rounds: Number(values["verify-rounds"]),
+    log,
+  });
+  log(verifySpeedTable(results.verifySpeed));
 });
 await section("bundles", async () => {
   results.bundles = await benchBundles({ rounds: Number(values["import-rounds"]), log });

@@ -11,13 +11,16 @@
  *
  * A store without digests gets one first, signed by a local key kept beside the store (never in
  * it), after its summaries are given their records' hashes as Finalize writes them (the synthetic
- * generator leaves them out; the lineage bench's verify passes either way). `sha256sum` runs as `xargs -0 -P 2 -n 4096 sha256sum`: two processes for the two cores,
- * the file list on stdin. Each round runs every side once, sha256sum first; the best of the
- * rounds counts (on a shared machine, other load only ever adds time). The ratio to read is full
- * verify ÷ sha256sum.
+ * generator leaves them out; the lineage bench's verify passes either way). `sha256sum` runs as
+ * `xargs -0 -P 2 -n 4096 sha256sum`: two processes for the two cores, the file list on stdin.
+ * The sides alternate: each round runs sha256sum, then one way of verifying, for every way in turn.
+ * Each side's minimum and median over the rounds are reported, and the ratios of both (on a
+ * shared machine other load only ever adds time: the minimums are the least disturbed). The
+ * ratio to read is full verify ÷ sha256sum. `npm run bench -- --only verify` runs this on the
+ * bench's kept 10,000-job store.
  *
  *   npx tsx bench/verify-speed.ts --store DIR              # a store kept by bench:lineage --keep DIR
- *   npx tsx bench/verify-speed.ts --store DIR --rounds 3
+ *   npx tsx bench/verify-speed.ts --store DIR --rounds 5   # default 3
  */
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
@@ -37,6 +40,7 @@ import {
 } from "@voxtrail/lineage";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
+import { median } from "./stats";
 
 /** Options of {@link benchVerifySpeed}. */
 export interface VerifySpeedOptions {
@@ -46,19 +50,28 @@ export interface VerifySpeedOptions {
    */
   store: string;
   log: (line: string) => void;
-  /** Rounds of every side; the best of each counts (default 1). */
+  /** Rounds of every side (default 3). */
   rounds?: number;
   /** The local signing key for the digest (default: `<store>.signing-key.pem`, beside the store). */
   signingKey?: string;
 }
 
-/** One way of verifying: its best wall time and what it did. */
-export interface VerifySpeedRow {
+/** One side's wall times over the rounds, ms. */
+export interface SideTimes {
+  /** In the order they ran. */
+  runsMs: number[];
+  minMs: number;
+  medianMs: number;
+}
+
+/** One way of verifying: its wall times, what it did, and its ratios to sha256sum's. */
+export interface VerifySpeedRow extends SideTimes {
   way: "full" | "full, signed" | "since digest";
-  ms: number;
   artifactsChecked: number;
-  /** `ms` over sha256sum's. */
-  ratio: number;
+  /** `minMs` over sha256sum's. */
+  minRatio: number;
+  /** `medianMs` over sha256sum's. */
+  medianRatio: number;
 }
 
 /** What {@link benchVerifySpeed} measured. */
@@ -66,7 +79,9 @@ export interface VerifySpeedResult {
   jobs: number;
   /** Files sha256sum hashed: the ones verify reads. */
   files: number;
-  sha256sumMs: number;
+  rounds: number;
+  /** Run once before each way of verifying, every round. */
+  sha256sum: SideTimes;
   rows: VerifySpeedRow[];
   /** Whether the digest was written by this run (the store had none). */
   digestWritten: boolean;
@@ -95,19 +110,19 @@ export async function benchVerifySpeed(options: VerifySpeedOptions): Promise<Ver
     ["full, signed", { trustedKeys }],
     ["since digest", { trustedKeys, since: "last-digest" }],
   ];
-  let sha256sumMs = Number.POSITIVE_INFINITY;
-  const best = new Map<VerifySpeedRow["way"], { ms: number; result: VerifyResult }>();
-  for (let round = 1; round <= (options.rounds ?? 1); round++) {
-    options.log(`verify speed: round ${round}: sha256sum over ${files.length} files ...`);
-    const hashed = await timeSha256sum(store.root, files);
-    options.log(`verify speed: round ${round}: sha256sum ${(hashed / 1000).toFixed(2)} s`);
-    sha256sumMs = Math.min(sha256sumMs, hashed);
+  const rounds = options.rounds ?? 3;
+  const sha256sumRuns: number[] = [];
+  const runs = new Map(ways.map(([way]) => [way, [] as number[]]));
+  const results = new Map<VerifySpeedRow["way"], VerifyResult>();
+  options.log(`verify speed: ${rounds} round(s) over ${files.length} files`);
+  for (let round = 1; round <= rounds; round++) {
     for (const [way, verifyOptions] of ways) {
+      const hashed = await timeSha256sum(store.root, files);
       const started = performance.now();
       const result = await verify(store, LineageGraph.of(await readLineage(store)), verifyOptions);
       const ms = performance.now() - started;
       options.log(
-        `verify speed: round ${round}: verify (${way}) ${(ms / 1000).toFixed(2)} s, ${result.artifactsChecked} artifacts re-hashed`,
+        `verify speed: round ${round}: sha256sum ${seconds(hashed)}, verify (${way}) ${seconds(ms)}, ${result.artifactsChecked} artifacts re-hashed`,
       );
       if (!result.ok) {
         const [first] = result.issues;
@@ -115,24 +130,46 @@ export async function benchVerifySpeed(options: VerifySpeedOptions): Promise<Ver
           `verify (${way}) found ${result.issues.length} problem(s), the first: ${first?.problem} ${first?.key}`,
         );
       }
-      if (ms < (best.get(way)?.ms ?? Number.POSITIVE_INFINITY)) best.set(way, { ms, result });
+      sha256sumRuns.push(hashed);
+      runs.get(way)?.push(ms);
+      results.set(way, result);
     }
   }
+  const sha256sum = sideTimes(sha256sumRuns);
   return {
-    jobs: best.get("full")?.result.jobs ?? 0,
+    jobs: results.get("full")?.jobs ?? 0,
     files: files.length,
-    sha256sumMs: Math.round(sha256sumMs),
+    rounds,
+    sha256sum,
     rows: ways.map(([way]) => {
-      const { ms, result } = best.get(way) as { ms: number; result: VerifyResult };
+      const times = sideTimes(runs.get(way) ?? []);
       return {
         way,
-        ms: Math.round(ms),
-        artifactsChecked: result.artifactsChecked,
-        ratio: Math.round((ms / sha256sumMs) * 100) / 100,
+        ...times,
+        artifactsChecked: results.get(way)?.artifactsChecked ?? 0,
+        minRatio: ratio(times.minMs, sha256sum.minMs),
+        medianRatio: ratio(times.medianMs, sha256sum.medianMs),
       };
     }),
     digestWritten,
   };
+}
+
+function sideTimes(runsMs: number[]): SideTimes {
+  return {
+    runsMs: runsMs.map(Math.round),
+    minMs: Math.round(Math.min(...runsMs)),
+    medianMs: Math.round(median(runsMs)),
+  };
+}
+
+/** `ms` over `baseMs`, to two decimal places. */
+function ratio(ms: number, baseMs: number): number {
+  return Math.round((ms / baseMs) * 100) / 100;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
 }
 
 /**
@@ -196,13 +233,15 @@ async function timeSha256sum(root: string, files: string[]): Promise<number> {
 
 /** The figures as a table. */
 export function verifySpeedTable(result: VerifySpeedResult): string {
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`.padStart(9);
+  const column = (ms: number) => seconds(ms).padStart(9);
+  const times = ({ minMs, medianMs }: SideTimes) => `${column(minMs)}  ${column(medianMs)}`;
   return [
-    `verify over ${result.jobs} jobs (${result.files} files) against sha256sum -P 2 over the same files, node ${process.version}`,
-    `sha256sum      ${seconds(result.sha256sumMs)}`,
+    `verify over ${result.jobs} jobs (${result.files} files) against sha256sum -P 2 over the same files, alternating, ${result.rounds} round(s), node ${process.version}`,
+    `${"".padEnd(14)} ${"min".padStart(9)}  ${"median".padStart(9)}  ratio (min, median)`,
+    `${"sha256sum".padEnd(14)} ${times(result.sha256sum)}`,
     ...result.rows.map(
       (row) =>
-        `${row.way.padEnd(14)} ${seconds(row.ms)}  ${row.ratio.toFixed(2)}x sha256sum  (${row.artifactsChecked} artifacts re-hashed)`,
+        `${row.way.padEnd(14)} ${times(row)}  ${row.minRatio.toFixed(2)}x, ${row.medianRatio.toFixed(2)}x  (${row.artifactsChecked} artifacts re-hashed)`,
     ),
     "",
   ].join("\n");
@@ -210,7 +249,7 @@ export function verifySpeedTable(result: VerifySpeedResult): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values } = parseArgs({
-    options: { store: { type: "string" }, rounds: { type: "string", default: "1" } },
+    options: { store: { type: "string" }, rounds: { type: "string", default: "3" } },
   });
   if (!values.store) throw new Error("--store DIR: a store kept by `npm run bench:lineage -- --keep DIR`");
   const result = await benchVerifySpeed({

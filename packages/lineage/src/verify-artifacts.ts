@@ -77,9 +77,8 @@ export class SourceCheck {
     }
   }
 
-  /** Re-hashes one job's source. */
-  async check(store: ObjectStore, { ref, jobId }: NamedArtifact): Promise<VerifyIssue | undefined> {
-    const actual = await sha256Of(store, ref.key, ref.bytes, ref.versionId);
+  /** What one job's source, as read (at its recorded version, if any), says against its job's hash. */
+  check({ ref, jobId }: NamedArtifact, actual: HashedObject | undefined): VerifyIssue | undefined {
     const what = `${ref.kind}${ref.versionId ? ` version ${ref.versionId}` : ""}`;
     if (actual === undefined) return missing(ref, jobId, what);
     if (actual.sha256 === ref.sha256) return undefined;

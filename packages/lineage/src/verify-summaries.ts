@@ -17,7 +17,10 @@ import { issue, type VerifyIssue } from "./verify-issues";
 /** What {@link checkSummaries} found, and each summary's state for the check against the digests. */
 export interface SummaryCheck {
   issues: VerifyIssue[];
-  /** By key, in the order of the listing; a summary deleted since it was listed is left out. */
+  /**
+   * By key, in the order of the listing; a summary deleted since it was listed is left out. Empty
+   * unless asked for (`states`): only the check against the digests needs them.
+   */
   summaries: Map<string, SummaryState>;
 }
 
@@ -25,15 +28,15 @@ export interface SummaryCheck {
  * Reads every lineage summary in the store (or only `jobId`'s, without a `head` first), each once,
  * in parallel, and checks it against the records as it is read: the same record keys, each
  * record's bytes as the summary hashed them, and each copied record equal to the one in the store.
- * A summary is never trusted here; it is only checked. Only its hash and time are kept, for the
- * check against the signed digests.
+ * A summary is never trusted here; it is only checked. With `states`, its hash and time are kept,
+ * for the check against the signed digests (without, its bytes are not hashed).
  */
 export async function checkSummaries(
   store: ObjectStore,
   graph: LineageGraph,
-  jobId: string | undefined,
-  concurrency: number,
+  options: { jobId: string | undefined; concurrency: number; states: boolean },
 ): Promise<SummaryCheck> {
+  const { jobId, concurrency, states } = options;
   const summaryKeys = jobId ? [keys.lineageSummary(jobId)] : await store.list(keys.lineageSummaries);
   const checked = await mapLimit(summaryKeys, concurrency, async (key) => {
     let bytes: Buffer;
@@ -45,12 +48,15 @@ export async function checkSummaries(
     }
     const summaryJob = key.slice(keys.lineageSummaries.length, -".json".length);
     const { issues, writtenAt } = checkSummary(key, summaryJob, bytes, graph);
-    return { key, issues, state: { sha256: createHash("sha256").update(bytes).digest("hex"), writtenAt } };
+    const state = states
+      ? { sha256: createHash("sha256").update(bytes).digest("hex"), writtenAt }
+      : undefined;
+    return { key, issues, state };
   });
   const found = checked.filter((entry) => entry !== undefined);
   return {
     issues: found.flatMap((entry) => entry.issues),
-    summaries: new Map(found.map((entry) => [entry.key, entry.state])),
+    summaries: new Map(found.flatMap(({ key, state }) => (state ? [[key, state] as const] : []))),
   };
 }
 

@@ -17,6 +17,7 @@ import { checkChain } from "./record-integrity";
 import { checkSignedCoverage } from "./signed-coverage";
 import { checkOutput, missing, type NamedArtifact, SourceCheck, sha256Of } from "./verify-artifacts";
 import { isIssue, issue, type VerifyIssue } from "./verify-issues";
+import { planRehash } from "./verify-rehash";
 import { checkReport } from "./verify-reports";
 import { signedBefore, sincePoint } from "./verify-since";
 import { checkSummaries } from "./verify-summaries";
@@ -88,8 +89,10 @@ export interface VerifyOptions {
  * each summary must copy exactly the records the graph was built from (else `summary-mismatch`).
  * With `trustedKeys`, the signed digests and what they signed are checked too
  * (`verifyDigests`, `checkSignedCoverage`); with `since` as well, only jobs after it are re-hashed.
- * Each object is read once, up to `concurrency` at a time, large ones streamed through the hash. A
- * graph read from summaries is refused with `VerifyNeedsRecords`.
+ * Each object is read once, large ones streamed through the hash: summaries and reports here, up
+ * to `concurrency` at a time; the other artifacts all at once, which a directory store hashes on
+ * worker threads beside the checks here (`DirectoryStore.hashObjects`). A graph read from
+ * summaries is refused with `VerifyNeedsRecords`.
  *
  * @example
  * const result = await verify(store, LineageGraph.of(await readLineage(store)));
@@ -123,52 +126,64 @@ export async function verify(
     ? [options.jobId]
     : [...new Set([...graph.jobs.keys(), ...graph.erasures.keys()])];
   const walked = walkJobs(graph, jobIds);
+  const erasedJobs = new Set(walked.erased.map((entry) => entry.jobId));
+  const listedPrefixes = options.jobId
+    ? [keys.artifactPrefix(options.jobId), keys.report(options.jobId)]
+    : [KEY_FOLDERS.artifacts, KEY_FOLDERS.reports];
+  const plan = (skipped: ReadonlySet<string>) =>
+    planRehash(store, walked, { jobIds, erased: erasedJobs, skipped }, listedPrefixes, concurrency);
+  // Without `since` no job is vouched for: the re-hashing starts now, beside the summaries' checks.
+  const early = since === undefined ? plan(new Set()) : undefined;
 
   // Each summary read once: checked against the records, then against the signed digests.
-  const { issues: summaryIssues, summaries } = await checkSummaries(store, graph, options.jobId, concurrency);
+  const { issues: summaryIssues, summaries } = await checkSummaries(store, graph, {
+    jobId: options.jobId,
+    concurrency,
+    states: digests !== undefined,
+  });
   const coverage = digests && checkSignedCoverage(graph, digests, summaries, options.jobId);
   const flagged = new Set(
     [...walked.issues, ...summaryIssues, ...(coverage?.issues ?? [])].flatMap((each) => each.jobId ?? []),
   );
   const skipped = since && coverage ? signedBefore(since, coverage, summaries, flagged) : new Set<string>();
 
+  const { checkedJobs, reportOf, vouched, sources: sourcesToHash, hashed } = early ?? plan(skipped);
+
   // Objects under artifacts/ and reports/ that no recorded attempt wrote.
-  const erasedJobs = new Set(walked.erased.map((entry) => entry.jobId));
-  const listedPrefixes = options.jobId
-    ? [keys.artifactPrefix(options.jobId), keys.report(options.jobId)]
-    : [KEY_FOLDERS.artifacts, KEY_FOLDERS.reports];
   const listed = (await Promise.all(listedPrefixes.map((prefix) => store.list(prefix)))).flat();
   const withoutLineage = unwritten(graph, listed, erasedJobs);
 
-  // Re-hash what is not vouched for (a report is checked from the bytes hashed); of the rest, what
-  // the listing covers need only be there.
-  const checkedJobs = jobIds.filter((id) => !erasedJobs.has(id) && !skipped.has(id));
-  const reportOf = new Map(checkedJobs.map((id) => [keys.report(id), id]));
+  // Re-hash what is not vouched for: reports here, checked from the bytes hashed, while the rest
+  // is hashed in one go; of the rest, what the listing covers need only be there.
   const reportIssues = new Map<string, VerifyIssue[]>();
-  const listedKeys = new Set(listed);
-  let artifactsChecked = 0;
-  const outputIssues = await mapLimit(walked.outputs, concurrency, async (output) => {
-    const { ref, jobId } = output;
-    if (skipped.has(jobId) && listedPrefixes.some((prefix) => ref.key.startsWith(prefix))) {
-      return listedKeys.has(ref.key) ? undefined : missing(ref, jobId, ref.kind);
-    }
-    artifactsChecked++;
-    const actual = await sha256Of(store, ref.key, ref.bytes);
-    const reportJob = reportOf.get(ref.key);
+  const reportChecks = new Map<NamedArtifact, VerifyIssue | undefined>();
+  const reportOutputs = walked.outputs.flatMap((output) => {
+    const reportJob = vouched(output) ? undefined : reportOf.get(output.ref.key);
+    return reportJob === undefined ? [] : [{ output, reportJob }];
+  });
+  await mapLimit(reportOutputs, concurrency, async ({ output, reportJob }) => {
+    const actual = await sha256Of(store, output.ref.key, output.ref.bytes);
     // A report streamed (too large to keep) is read again below.
-    if (reportJob !== undefined && (actual === undefined || actual.body)) {
+    if (actual === undefined || actual.body) {
       const body = actual?.body;
       reportIssues.set(
         reportJob,
         body ? await checkReport({ getBytes: async () => body }, graph, reportJob) : [],
       );
     }
-    return checkOutput(output, actual);
+    reportChecks.set(output, checkOutput(output, actual));
+  });
+  const hashes = await hashed;
+  const listedKeys = new Set(listed);
+  let artifactsChecked = sourcesToHash.length;
+  const outputIssues = walked.outputs.map((output) => {
+    const { ref, jobId } = output;
+    if (vouched(output)) return listedKeys.has(ref.key) ? undefined : missing(ref, jobId, ref.kind);
+    artifactsChecked++;
+    return reportChecks.has(output) ? reportChecks.get(output) : checkOutput(output, hashes.get(output));
   });
   const sources = new SourceCheck(walked.sources);
-  const sourcesToHash = walked.sources.filter((source) => !skipped.has(source.jobId));
-  artifactsChecked += sourcesToHash.length;
-  const sourceIssues = await mapLimit(sourcesToHash, concurrency, (source) => sources.check(store, source));
+  const sourceIssues = sourcesToHash.map((source) => sources.check(source, hashes.get(source)));
   const leftovers = await mapLimit(walked.erasedChecks, concurrency, async ({ erasure, artifact }) =>
     (await isLeftover(store, artifact))
       ? issue(

@@ -1,16 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import {
-  type FileHandle,
-  link,
-  mkdir,
-  open,
-  readFile,
-  realpath,
-  rm,
-  stat,
-  writeFile,
-} from "node:fs/promises";
+import { type FileHandle, link, mkdir, open, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -33,6 +24,8 @@ import { HashingStream } from "./hashing-stream";
 import { KeptVersions, newVersionId, VERSIONS_DIR, type VersionSidecar } from "./kept-versions";
 import { assertValidKey } from "./object-key";
 import { isInside, realpathOfExisting } from "./path-containment";
+import { READ_FLAGS, readRegularFile } from "./regular-file";
+import { type FileHash, Sha256Pool } from "./sha256-pool";
 import { sortByUtf8 } from "./utf8-order";
 
 /** Top-level directory holding the sidecars; keys under it are refused. */
@@ -43,6 +36,11 @@ const MAX_SEGMENT_BYTES = 255 - ".json".length;
 const UNKNOWN_CONTENT_TYPE = "application/octet-stream";
 const PREFIX_CONFLICT =
   "object key clashes with a directory-store path: a key cannot also be a prefix of another key ('a' and 'a/b')";
+
+/** `hashObjects` hashes fewer objects than this itself: starting a worker thread costs more. */
+const HASH_IN_PROCESS_BELOW = 1024;
+/** Paths sent to a hashing worker thread at once. */
+const HASH_BATCH = 512;
 
 /** The version id S3 gives objects written before versioning: here, those without one in their sidecar. */
 const NULL_VERSION = "null";
@@ -55,6 +53,18 @@ interface Sidecar {
   etag: string;
   /** Absent in stores written before versions were kept. */
   versionId?: string;
+}
+
+/** An object for {@link DirectoryStore.hashObjects}: its key, and the version to read if not the current one. */
+export interface ObjectToHash {
+  key: string;
+  versionId?: string | undefined;
+}
+
+/** An object's sha256 (hex) and size, as read. */
+export interface ObjectHash {
+  sha256: string;
+  bytes: number;
 }
 
 /** Options for {@link DirectoryStore}. */
@@ -173,20 +183,67 @@ export class DirectoryStore implements ObjectStore {
     return handle.createReadStream();
   }
 
-  /** With an etag alone, it is checked against the bytes read (their md5), not the sidecar. */
+  /**
+   * With an etag alone, it is checked against the bytes read (their md5), not the sidecar. One
+   * read of the whole file, its sidecar read only for a version id: lineage reads tens of
+   * thousands of objects, and each costs little more than the system calls.
+   */
   async getBytes(key: string, version?: ObjectVersion): Promise<Buffer> {
-    // One read of the whole file: no stream machinery per object (lineage reads tens of thousands).
-    const handle = await this.#openFile(key, version?.versionId);
-    let bytes: Buffer;
+    const file = await this.#fileOf(key, version?.versionId);
+    let bytes: Buffer | undefined;
     try {
-      bytes = await handle.readFile();
-    } finally {
-      await handle.close();
+      bytes = await readRegularFile(file);
+    } catch (error) {
+      throw hasErrorCode(error, "ENOENT", "ENOTDIR") ? notFound() : error;
     }
+    if (bytes === undefined) throw notFound();
     if (version && !version.versionId) {
       this.#checkVersion(version, `"${createHash("md5").update(bytes).digest("hex")}"`);
     }
     return bytes;
+  }
+
+  /**
+   * The sha256 and size of each object as read now (`undefined` for one that is not there), in
+   * the order of `objects`: what hashing `getBytes(key, { versionId })` gives, for many objects
+   * at once, with the same checks (an invalid key, or one that leads out of the root, rejects
+   * with `InvalidKey`). The files are read and hashed on worker threads, in parallel with this
+   * thread and each other, one buffer at a time however large they are: this thread checks the
+   * keys (and reads the sidecars of those with a version id), a worker thread where a key's real
+   * path leads, and only reads a file inside the root. Whatever a worker thread does not read
+   * (nothing there, outside the root, an error) is read again here, as `getBytes` reads it,
+   * and that answer is the one given. Fewer than 1,024 objects are hashed on this thread.
+   *
+   * @example
+   * const [hashed] = await store.hashObjects([{ key: "incoming/call.wav", versionId }]);
+   * hashed?.sha256 === recorded.sha256;
+   */
+  async hashObjects(objects: readonly ObjectToHash[]): Promise<Array<ObjectHash | undefined>> {
+    if (objects.length < HASH_IN_PROCESS_BELOW) {
+      return mapLimit(objects, 8, (object) => this.#hashInProcess(object));
+    }
+    // The other cores hash while this one checks keys; one of them is left to this thread.
+    const pool = new Sha256Pool(Math.max(1, availableParallelism() - 1), await this.#realRootPath());
+    const batches: Array<Promise<FileHash[]>> = [];
+    try {
+      for (let start = 0; start < objects.length; start += HASH_BATCH) {
+        const files: string[] = [];
+        for (const { key, versionId } of objects.slice(start, start + HASH_BATCH)) {
+          // A version's file is found here (its sidecar says whether it is current).
+          files.push(versionId === undefined ? this.#path(key) : await this.#fileOf(key, versionId));
+        }
+        batches.push(pool.hash(files));
+      }
+      const hashed = (await Promise.all(batches)).flat();
+      return await mapLimit(objects, 8, async (object, index) => {
+        const found = hashed[index];
+        return typeof found === "object" ? found : this.#hashInProcess(object);
+      });
+    } finally {
+      const settled = Promise.allSettled(batches);
+      await pool.close();
+      await settled;
+    }
   }
 
   async head(key: string, version?: ObjectVersion): Promise<StoredObject | undefined> {
@@ -302,18 +359,40 @@ export class DirectoryStore implements ObjectStore {
     );
   }
 
-  /** Opens the regular file under `key` (of `versionId`); `ObjectNotFound` when there is none. */
-  async #openFile(key: string, versionId?: string): Promise<FileHandle> {
-    let file = await this.#locate(key);
+  /** `hashObjects` of one object, on this thread: streamed, so a large one is never whole in memory. */
+  async #hashInProcess({ key, versionId }: ObjectToHash): Promise<ObjectHash | undefined> {
+    const hash = createHash("sha256");
+    let bytes = 0;
+    try {
+      for await (const chunk of await this.get(key, versionId === undefined ? undefined : { versionId })) {
+        hash.update(chunk as Buffer);
+        bytes += (chunk as Buffer).byteLength;
+      }
+    } catch (error) {
+      if (error instanceof ObjectNotFound) return undefined;
+      throw error;
+    }
+    return { sha256: hash.digest("hex"), bytes };
+  }
+
+  /** The file holding `key` (of `versionId`: the current file while that version is current). */
+  async #fileOf(key: string, versionId?: string): Promise<string> {
+    const file = await this.#locate(key);
     if (
       versionId !== undefined &&
       ((await this.#readSidecar(key))?.versionId ?? NULL_VERSION) !== versionId
     ) {
-      file = this.#versions.body(key, versionId);
+      return this.#versions.body(key, versionId);
     }
+    return file;
+  }
+
+  /** Opens the regular file under `key` (of `versionId`); `ObjectNotFound` when there is none. */
+  async #openFile(key: string, versionId?: string): Promise<FileHandle> {
+    const file = await this.#fileOf(key, versionId);
     let handle: FileHandle;
     try {
-      handle = await open(file, "r");
+      handle = await open(file, READ_FLAGS);
     } catch (error) {
       throw hasErrorCode(error, "ENOENT", "ENOTDIR") ? notFound() : error;
     }
@@ -354,11 +433,16 @@ export class DirectoryStore implements ObjectStore {
   /** Like `#path`, and also refuses a key whose existing part leads out of the root through a symlink. */
   async #locate(key: string): Promise<string> {
     const file = this.#path(key);
-    this.#realRoot ??= mkdir(this.root, { recursive: true }).then(() => realpath(this.root));
-    if (!isInside(await this.#realRoot, await realpathOfExisting(file))) {
+    if (!isInside(await this.#realRootPath(), realpathOfExisting(file))) {
       throw new InvalidKey("object key resolves outside the store's root through a symbolic link");
     }
     return file;
+  }
+
+  /** The real path of the root (created if missing), found once. */
+  #realRootPath(): Promise<string> {
+    this.#realRoot ??= mkdir(this.root, { recursive: true }).then(() => realpath(this.root));
+    return this.#realRoot;
   }
 
   async #makeParentDirectory(file: string): Promise<void> {
@@ -397,14 +481,19 @@ export class DirectoryStore implements ObjectStore {
   }
 
   async #readSidecar(key: string): Promise<Sidecar | undefined> {
+    let bytes: Buffer | undefined;
     try {
-      return JSON.parse(await readFile(this.#sidecarPath(key), "utf8")) as Sidecar;
+      bytes = await readRegularFile(this.#sidecarPath(key));
     } catch (error) {
       if (hasErrorCode(error, "ENOENT")) {
         return undefined;
       }
       throw error;
     }
+    if (bytes === undefined) {
+      throw new Error("a directory store sidecar is not a regular file");
+    }
+    return JSON.parse(bytes.toString("utf8")) as Sidecar;
   }
 }
 

@@ -1,44 +1,47 @@
-import type { Dirent } from "node:fs";
-import { readdir, rmdir, unlink } from "node:fs/promises";
+import { type Dirent, readdirSync } from "node:fs";
+import { rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
+import { setImmediate } from "node:timers/promises";
 import { hasErrorCode } from "./errno";
 import { isInside } from "./path-containment";
+
+/** Directories `listFiles` reads between two turns of the event loop. */
+const DIRECTORIES_PER_TURN = 256;
 
 /**
  * Collects, as `/`-joined keys starting with `keyPrefix`, the regular files below `directory`.
  * Symbolic links are not followed; entries whose key `skip` accepts are left out with their
- * subtrees. A missing `directory` has no files. The keys come in no particular order.
+ * subtrees. A missing `directory` (or one removed while listed) has no files. The keys come in no
+ * particular order. Each directory is read synchronously (a local readdir takes microseconds,
+ * through the thread pool several times that, and a store's listing reads thousands), the event
+ * loop getting its turn every 256 directories.
  */
 export async function listFiles(
   directory: string,
   keyPrefix: string,
   skip: (key: string) => boolean,
 ): Promise<string[]> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(directory, { withFileTypes: true });
-  } catch (error) {
-    if (hasErrorCode(error, "ENOENT", "ENOTDIR")) {
-      return [];
-    }
-    throw error;
-  }
   const keys: string[] = [];
-  const below: Array<Promise<string[]>> = [];
-  for (const entry of entries) {
-    const key = keyPrefix + entry.name;
-    if (skip(key)) {
-      continue;
+  const directories: Array<{ directory: string; keyPrefix: string }> = [{ directory, keyPrefix }];
+  let read = 0;
+  for (let next = directories.pop(); next; next = directories.pop()) {
+    if (++read % DIRECTORIES_PER_TURN === 0) await setImmediate();
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(next.directory, { withFileTypes: true });
+    } catch (error) {
+      if (hasErrorCode(error, "ENOENT", "ENOTDIR")) continue;
+      throw error;
     }
-    if (entry.isDirectory()) {
-      // Subdirectories are read in parallel (the thread pool bounds the reads actually in flight).
-      below.push(listFiles(path.join(directory, entry.name), `${key}/`, skip));
-    } else if (entry.isFile()) {
-      keys.push(key);
+    for (const entry of entries) {
+      const key = next.keyPrefix + entry.name;
+      if (skip(key)) continue;
+      if (entry.isDirectory()) {
+        directories.push({ directory: path.join(next.directory, entry.name), keyPrefix: `${key}/` });
+      } else if (entry.isFile()) {
+        keys.push(key);
+      }
     }
-  }
-  for (const files of await Promise.all(below)) {
-    for (const file of files) keys.push(file);
   }
   return keys;
 }
