@@ -1,4 +1,5 @@
 import { type BundlesResult, kb, mismatchLabel } from "./bundle-sizes";
+import type { FactAccuracyResult } from "./fact-accuracy";
 import { type LineageIndexResult, times, type WayFigures } from "./lineage-index";
 import type { LineageQueryResult } from "./lineage-queries";
 import type { Machine } from "./machine";
@@ -20,6 +21,7 @@ export interface BenchResults {
   manifestMemory?: ManifestMemoryResult;
   measurementAccuracy?: AccuracyRow[];
   transcriptionWer?: TranscriptionWerResult;
+  factAccuracy?: FactAccuracyResult;
   promptsScaling?: PromptsScalingResult;
   lineageQueries?: LineageQueryResult;
   lineageIndex?: LineageIndexResult;
@@ -123,6 +125,23 @@ export function resultsMarkdown(results: BenchResults): string {
         row.records
           ? `| Lineage over ${jobs} jobs, from the summaries vs from the index: ${asked} | ${way(row.records)} vs ${way(row.index)}; ${opening}${row.sameAnswer ? "" : "; the answers DIFFER"} | **${times(row.ratio ?? Number.NaN)}** (whole process ${times(row.processRatio ?? Number.NaN)}) |`
           : `| Lineage index over ${jobs} jobs: ${asked} | ${way(row.index)}; ${opening} | ${row.index.questionMs < 1000 ? "under" : "**over**"} the 1 s bound |`,
+      );
+    }
+  }
+  const { factAccuracy } = results;
+  if (factAccuracy) {
+    const percent = ({ right, total }: { right: number; total: number }) =>
+      `${right}/${total} (${total === 0 ? "-" : ((100 * right) / total).toFixed(1)}%)`;
+    for (const summary of factAccuracy.summaries) {
+      if (
+        summary.split === "all" ||
+        summary.voice !== "all" ||
+        summary.noise !== "all" ||
+        summary.delivery === "all"
+      )
+        continue;
+      out.push(
+        `| Fact accuracy, ${summary.split} scripts, ${summary.delivery} copies (4 flite voices, line noise at ${factAccuracy.snrDb.light} and ${factAccuracy.snrDb.heavy} dB SNR), embedded transcriber and reasoner | WER ${summary.wer.toFixed(3)} over ${summary.clips} clips; records matched ${percent(summary.records)} | **${percent(summary.facts)}**${summary.split === "held-out" && summary.delivery === "telephony" ? " (target 90%)" : ""} |`,
       );
     }
   }

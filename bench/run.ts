@@ -5,12 +5,13 @@
  * it can, and the ratios are the figures to read. Meant to finish in under ten minutes on 2 cores.
  *
  *   npm run bench
- *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, prompts, lineage, index, verify, bundles)
+ *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, facts, prompts, lineage, index, verify, bundles)
  *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store (lineage, and index's record-walking side)
  *   npm run bench -- --only index --index-jobs 20000   # a smaller index-only store (default 100,000)
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
  *   npm run bench -- --only bundles --import-rounds 9   # more import rounds per Lambda bundle (default 5)
  *   npm run bench -- --only verify --verify-rounds 3   # fewer rounds of full verify vs sha256sum (default 5)
+ *   npm run bench -- --only facts --fact-scripts 3      # the first 3 scripts of each half (default all 24: ~23 min)
  *
  * Writing 10,000 synthetic jobs takes minutes here, so the lineage store is kept in the OS temp
  * directory (named after the job count and the generator's hash) and reused by later runs; only
@@ -23,6 +24,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { benchBundles, bundlesTable } from "./bundle-sizes";
+import { benchFactAccuracy } from "./fact-accuracy";
+import { factAccuracyTable } from "./fact-accuracy-table";
 import { benchLineageIndex, lineageIndexTable } from "./lineage-index";
 import {
   benchLineageQueries,
@@ -46,6 +49,7 @@ const SECTIONS = [
   "manifest",
   "accuracy",
   "wer",
+  "facts",
   "prompts",
   "lineage",
   "index",
@@ -65,6 +69,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     "import-rounds": { type: "string", default: "5" },
     "verify-rounds": { type: "string", default: "5" },
+    "fact-scripts": { type: "string" },
     "fresh-lineage": { type: "boolean", default: false },
   },
 });
@@ -110,6 +115,11 @@ await section("accuracy", async () => {
 });
 await section("wer", async () => {
   results.transcriptionWer = await benchTranscriptionWer({ log });
+});
+await section("facts", async () => {
+  const scripts = values["fact-scripts"] === undefined ? undefined : Number(values["fact-scripts"]);
+  results.factAccuracy = await benchFactAccuracy({ log, ...(scripts === undefined ? {} : { scripts }) });
+  log(factAccuracyTable(results.factAccuracy));
 });
 await section("prompts", async () => {
   results.promptsScaling = await benchPromptsScaling({ log: (line) => log(`prompts: ${line}`) });

@@ -1,0 +1,87 @@
+/**
+ * The fact-accuracy bench's clip results, pooled into groups: word error rate summed over the
+ * group's words, facts counted right over total.
+ */
+import type { FliteVoice } from "@voxtrail/local";
+import type { NoiseLevel } from "./accuracy-audio";
+import type { Split } from "./accuracy-corpus";
+import { type FactKind, type FactScore, type FactTally, isRecordFact, tallyFacts } from "./fact-scoring";
+import type { Delivery } from "./transcription-wer";
+
+/** One clip: its transcript's errors and the facts the reasoner got from it. */
+export interface ClipResult {
+  script: string;
+  split: Split;
+  voice: FliteVoice;
+  delivery: Delivery;
+  noise: NoiseLevel;
+  transcript: string;
+  referenceWords: number;
+  errors: number;
+  wer: number;
+  facts: FactScore[];
+  /** Transcription time / audio duration. */
+  realTimeFactor: number;
+}
+
+/** The figures of a group of clips; `all` pools that dimension. */
+export interface FactAccuracySummary {
+  split: Split | "all";
+  voice: FliteVoice | "all";
+  delivery: Delivery | "all";
+  noise: NoiseLevel | "all";
+  clips: number;
+  /** Errors over reference words, summed over the clips. */
+  wer: number;
+  /** Intent, numbers and day: the fact accuracy. */
+  facts: FactTally;
+  /** The business record matched (or rightly none). */
+  records: FactTally;
+  /** Each kind of fact on its own (intent, orderNumber, ..., day, record). */
+  byFact: Partial<Record<FactKind, FactTally>>;
+}
+
+/**
+ * Every group of clips by split, voice, delivery and noise, each dimension also pooled (`all`);
+ * groups with no clips are left out.
+ */
+export function summarizeClips(clips: readonly ClipResult[]): FactAccuracySummary[] {
+  const values = <T>(of: (clip: ClipResult) => T): (T | "all")[] => [
+    ...new Set(clips.map(of)),
+    "all" as const,
+  ];
+  const summaries: FactAccuracySummary[] = [];
+  for (const split of values((clip) => clip.split)) {
+    for (const voice of values((clip) => clip.voice)) {
+      for (const delivery of values((clip) => clip.delivery)) {
+        for (const noise of values((clip) => clip.noise)) {
+          const group = clips.filter(
+            (clip) =>
+              (split === "all" || clip.split === split) &&
+              (voice === "all" || clip.voice === voice) &&
+              (delivery === "all" || clip.delivery === delivery) &&
+              (noise === "all" || clip.noise === noise),
+          );
+          if (group.length > 0) summaries.push({ split, voice, delivery, noise, ...figures(group) });
+        }
+      }
+    }
+  }
+  return summaries;
+}
+
+function figures(group: readonly ClipResult[]) {
+  const scores = group.flatMap((clip) => clip.facts);
+  const byFact: Partial<Record<FactKind, FactTally>> = {};
+  for (const kind of new Set(scores.map((score) => score.fact))) {
+    byFact[kind] = tallyFacts(scores, (fact) => fact === kind);
+  }
+  const words = group.reduce((sum, clip) => sum + clip.referenceWords, 0);
+  return {
+    clips: group.length,
+    wer: group.reduce((sum, clip) => sum + clip.errors, 0) / words,
+    facts: tallyFacts(scores),
+    records: tallyFacts(scores, isRecordFact),
+    byFact,
+  };
+}
