@@ -43,6 +43,14 @@ describe("findDigitRuns", () => {
     expect(digitsIn("oh hi, when you get a chance")).toEqual([]);
   });
 
+  test("pocketsphinx's 'o' is zero beside a digit; 'of' only between two digits", () => {
+    expect(digitsIn("five five five nine o three sixty six twelve")).toEqual(["5559036612"]);
+    expect(digitsIn("double o seven")).toEqual(["007"]);
+    expect(digitsIn("five five five for one of seven seven eight eight")).toEqual(["5554107788"]);
+    expect(digitsIn("one of them arrived, seven of the chairs")).toEqual(["1", "7"]);
+    expect(digitsIn("the letter o is round")).toEqual([]);
+  });
+
   test("words between digits split runs; claimed words are skipped", () => {
     expect(digitsIn("order four two seven one and call five five five")).toEqual(["4271", "555"]);
     const tokens = tokenize("three thirty five five five");

@@ -14,7 +14,7 @@ const DIGIT_WORDS: Readonly<Record<string, string>> = {
 
 /**
  * Words a recogniser writes for a digit it heard ("four to seven when" for "four two seven one"),
- * and "oh" for zero: digits only next to a certain digit, never on their own.
+ * and "oh" (or pocketsphinx's "o") for zero: digits only next to a certain digit, never on their own.
  */
 const HOMOPHONES: Readonly<Record<string, string>> = {
   to: "2",
@@ -23,7 +23,14 @@ const HOMOPHONES: Readonly<Record<string, string>> = {
   won: "1",
   when: "1",
   oh: "0",
+  o: "0",
 };
+
+/**
+ * Homophones too common as words to trust beside one digit ("one of them"): digits only between
+ * two certain digits ("four one of seven" for "four one oh seven").
+ */
+const BETWEEN_DIGITS: Readonly<Record<string, string>> = { of: "0" };
 
 const TEENS: Readonly<Record<string, string>> = {
   ten: "10",
@@ -59,6 +66,8 @@ interface DigitGroup {
   digits: string;
   /** A homophone ("to", "for", ...): a digit only next to a certain group. */
   uncertain: boolean;
+  /** A homophone that is a digit only between two certain groups ("of"). */
+  between?: boolean;
 }
 
 /** A run of digits spoken without other words between them. */
@@ -81,8 +90,8 @@ export function isDigitWord(token: string | undefined): boolean {
  * Finds the runs of spoken digits in `tokens`, skipping indexes in `claimed` (words already used,
  * e.g. a time). Digit words, numerals, "double"/"triple" + digit ("double oh" -> 00), teens and
  * tens ("fifty five" -> 55) count. Homophones ("to"/"too" -> 2, "for" -> 4, "won"/"when" -> 1,
- * "oh" -> 0) count only when the group next to them is a certain digit, so "when it arrived"
- * stays words while "seven when" ends a number.
+ * "oh"/"o" -> 0) count only when the group next to them is a certain digit, so "when it arrived"
+ * stays words while "seven when" ends a number; "of" -> 0 only between two certain digits.
  *
  * @example
  * findDigitRuns(tokenize("order number four to seven when it arrived")).map((run) => run.digits); // ["4271"]
@@ -99,10 +108,11 @@ export function findDigitRuns(
   }
   const adjacentCertain = (a: DigitGroup | undefined, b: DigitGroup | undefined) =>
     a !== undefined && b !== undefined && (a.end === b.start || b.end === a.start) && !b.uncertain;
-  const kept = groups.filter(
-    (group, i) =>
-      !group.uncertain || adjacentCertain(group, groups[i - 1]) || adjacentCertain(group, groups[i + 1]),
-  );
+  const kept = groups.filter((group, i) => {
+    if (!group.uncertain) return true;
+    const [before, after] = [adjacentCertain(group, groups[i - 1]), adjacentCertain(group, groups[i + 1])];
+    return group.between ? before && after : before || after;
+  });
 
   const runs: DigitRun[] = [];
   for (const group of kept) {
@@ -170,7 +180,8 @@ function groupAt(
   });
 
   const repeat = REPEATS[token];
-  const repeated = next === undefined ? undefined : (DIGIT_WORDS[next] ?? (next === "oh" ? "0" : undefined));
+  const repeated =
+    next === undefined ? undefined : (DIGIT_WORDS[next] ?? (next === "oh" || next === "o" ? "0" : undefined));
   if (repeat !== undefined && repeated !== undefined) return certain(repeated.repeat(repeat), index + 2);
 
   const digit = DIGIT_WORDS[token];
@@ -187,5 +198,8 @@ function groupAt(
   }
   const homophone = HOMOPHONES[token];
   if (homophone !== undefined) return { start: index, end: index + 1, digits: homophone, uncertain: true };
+  const between = BETWEEN_DIGITS[token];
+  if (between !== undefined)
+    return { start: index, end: index + 1, digits: between, uncertain: true, between: true };
   return undefined;
 }
