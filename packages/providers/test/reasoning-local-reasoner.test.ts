@@ -61,6 +61,18 @@ describe("LocalReasoner on clean transcripts", () => {
     });
   });
 
+  test("digits spoken in groups are a number, not a clock time: 'nine o three sixty six twelve'", () => {
+    expect(
+      extractEntities("can you call me at five five five nine o three sixty six twelve thank you"),
+    ).toEqual({
+      callbackNumber: "5559036612",
+    });
+    expect(extractEntities("can we move it to thursday at six twelve")).toEqual({
+      day: "Thursday",
+      time: "6:12",
+    });
+  });
+
   test("a callback request finds the caller by phone number", async () => {
     const record = await reason("Hi, it's Tom. Give me a call back at 555 730 1204 when you get a chance.");
     expect(record).toMatchObject({

@@ -87,6 +87,18 @@ export function isDigitWord(token: string | undefined): boolean {
 }
 
 /**
+ * Whether a token is a number word of any kind: a digit word, a numeral, a teen or a tens word
+ * ("sixty"), or "oh"/"o". A clock time next to one is part of a spoken number ("three sixty six
+ * twelve" is not 6:12).
+ */
+export function isNumberWord(token: string | undefined): boolean {
+  return (
+    token !== undefined &&
+    (isDigitWord(token) || token in TEENS || token in TENS || token === "oh" || token === "o")
+  );
+}
+
+/**
  * Finds the runs of spoken digits in `tokens`, skipping indexes in `claimed` (words already used,
  * e.g. a time). Digit words, numerals, "double"/"triple" + digit ("double oh" -> 00), teens and
  * tens ("fifty five" -> 55) count. Homophones ("to"/"too" -> 2, "for" -> 4, "won"/"when" -> 1,

@@ -1,4 +1,4 @@
-import { isDigitWord } from "./digits";
+import { isNumberWord } from "./digits";
 
 /** A value found in the transcript, with the tokens it came from. */
 export interface Mention {
@@ -62,8 +62,8 @@ export function findDays(tokens: readonly string[]): Mention[] {
 /**
  * Clock times mentioned, in order: "three thirty" -> "3:30", "three p m" -> "3:00 pm", "ten
  * o'clock" -> "10:00", "noon" -> "12:00 pm", "3:30pm" -> "3:30 pm", and a bare hour after "at",
- * "around", "by" ... ("at four" -> "4:00"). An hour with digits right before or after it is part
- * of a number, not a time ("call me at five five five ...").
+ * "around", "by" ... ("at four" -> "4:00"). An hour with a number word right before or after it is
+ * part of a number, not a time ("call me at five five five ...", "three sixty six twelve").
  *
  * @example
  * findTimes(tokenize("Thursday at three thirty instead")); // [{ value: "3:30", start: 2, end: 4 }]
@@ -103,7 +103,7 @@ function timeAt(tokens: readonly string[], start: number): Mention | undefined {
 
   const cued = TIME_CUES.has(tokens[start - 1] ?? "");
   if (!spelledMinutes && !meridiem && !cued) return undefined;
-  if (isDigitWord(tokens[start - 1]) || isDigitWord(tokens[end])) return undefined;
+  if (isNumberWord(tokens[start - 1]) || isNumberWord(tokens[end])) return undefined;
   const value = `${hour}:${String(minutes ?? 0).padStart(2, "0")}${meridiem ? ` ${meridiem.value}` : ""}`;
   return { value, start, end };
 }
