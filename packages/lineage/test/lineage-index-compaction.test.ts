@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { utimes } from "node:fs/promises";
 import { join } from "node:path";
-import { ActivityRecord, type LineageSummary, type ObjectStore, readJson } from "@voxtrail/core";
+import { ActivityRecord, type ObjectStore, readJson } from "@voxtrail/core";
 import type { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -22,7 +22,7 @@ import {
   reindexLineage,
   vacuumIndex,
 } from "../src/index";
-import { syntheticStore, writeSyntheticJob } from "./synthetic-jobs";
+import { syntheticStore, writeSummaryOf, writeSyntheticJob } from "./synthetic-jobs";
 
 let root: string;
 let store: DirectoryStore;
@@ -39,27 +39,10 @@ const HOUR = 60 * 60 * 1000;
 /** Job `index`'s first attempt starts on one of three days, so a generation touches some days, keeps others. */
 const startOf = (index: number) => Date.UTC(2026, 0, 1 + (index % 3));
 
-/** Writes `lineage-summaries/<jobId>.json` as Finalize does: every record of the job, with the sha256 of its bytes. */
-async function writeSummary(target: ObjectStore, jobId: string): Promise<void> {
-  const records: LineageSummary["records"] = [];
-  for (const key of await target.list(keys.lineagePrefix(jobId))) {
-    const bytes = await target.getBytes(key);
-    records.push({
-      key,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-      record: ActivityRecord.parse(JSON.parse(bytes.toString("utf8"))),
-    });
-  }
-  const summary: LineageSummary = { schemaVersion: 1, jobId, writtenAt: new Date().toISOString(), records };
-  await target.put(keys.lineageSummary(jobId), `${JSON.stringify(summary)}\n`, {
-    contentType: "application/json",
-  });
-}
-
 /** A finished synthetic job (records, then its summary); resolves to its id. */
 async function writeJob(target: ObjectStore, index: number): Promise<string> {
   const { jobId } = await writeSyntheticJob(target, index, startOf(index), false);
-  await writeSummary(target, jobId);
+  await writeSummaryOf(target, jobId);
   return jobId;
 }
 
@@ -82,7 +65,7 @@ async function rerun(target: ObjectStore, jobId: string): Promise<void> {
   await target.put(keys.lineage(jobId, "Synthesize", 2), `${JSON.stringify(again, null, 2)}\n`, {
     contentType: "application/json",
   });
-  await writeSummary(target, jobId);
+  await writeSummaryOf(target, jobId);
 }
 
 /** `inner`, with some of its methods replaced (the rest bound to it: the directory store has private fields). */
@@ -463,7 +446,7 @@ describe("compactLineageIndex: nothing lost, nothing counted twice", () => {
       ids.filter((id) => id !== broken),
     );
 
-    await writeSummary(store, broken);
+    await writeSummaryOf(store, broken);
     expect(await compactLineageIndex(store)).toMatchObject({
       generation: 1,
       jobsWritten: 1,

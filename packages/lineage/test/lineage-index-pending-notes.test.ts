@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { ActivityRecord, type LineageSummary, type ObjectStore, readJson } from "@voxtrail/core";
@@ -18,7 +18,7 @@ import {
   reindexLineage,
   vacuumIndex,
 } from "../src/index";
-import { syntheticStore, writeSyntheticJob } from "./synthetic-jobs";
+import { syntheticStore, writeSummaryOf, writeSyntheticJob } from "./synthetic-jobs";
 
 let root: string;
 let store: DirectoryStore;
@@ -29,32 +29,6 @@ beforeEach(async () => {
 });
 
 afterEach(() => remove());
-
-/**
- * Ends `jobId` as Finalize does (packages/functions/src/lineage/lineage-summary.ts): its summary,
- * then, unless `note` is false, its note for the index. Resolves to the summary written.
- */
-async function endJob(target: ObjectStore, jobId: string, note = true): Promise<LineageSummary> {
-  const records: LineageSummary["records"] = [];
-  for (const key of await target.list(keys.lineagePrefix(jobId))) {
-    const bytes = await target.getBytes(key);
-    records.push({
-      key,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-      record: ActivityRecord.parse(JSON.parse(bytes.toString("utf8"))),
-    });
-  }
-  const now = new Date();
-  const summary: LineageSummary = { schemaVersion: 1, jobId, writtenAt: now.toISOString(), records };
-  await target.put(keys.lineageSummary(jobId), `${JSON.stringify(summary)}\n`, {
-    contentType: "application/json",
-  });
-  if (note) {
-    const key = keys.lineageIndexNote(jobId, now, randomBytes(4).toString("hex"));
-    await target.put(key, `${summary.writtenAt}\n`, { contentType: "text/plain" });
-  }
-  return summary;
-}
 
 /** Every row of the latest generation's tables. */
 async function openIndexRows(target: ObjectStore): Promise<IndexRows> {
@@ -72,7 +46,7 @@ async function openIndexRows(target: ObjectStore): Promise<IndexRows> {
 /** A finished synthetic job; resolves to its id. */
 async function job(index: number, note = true): Promise<string> {
   const { jobId } = await writeSyntheticJob(store, index, Date.UTC(2026, 0, 1), false);
-  await endJob(store, jobId, note);
+  await writeSummaryOf(store, jobId, { note });
   return jobId;
 }
 
@@ -131,7 +105,8 @@ describe("the notes jobs leave for the lineage index", () => {
     let rerun: LineageSummary | undefined;
     // The job ends again just after the compaction listed the notes (and before it read the summaries).
     const racing = listing(store, async (prefix) => {
-      if (prefix === keys.lineageIndexPending && !rerun) rerun = await endJob(store, jobId as string);
+      if (prefix === keys.lineageIndexPending && !rerun)
+        rerun = await writeSummaryOf(store, jobId as string, { note: true });
     });
     await compactLineageIndex(racing.store);
     const notes = await listPendingNotes(store);
@@ -155,7 +130,7 @@ describe("the notes jobs leave for the lineage index", () => {
     await store.put(keys.lineage(jobId, "Synthesize", 2), JSON.stringify(again), {
       contentType: "application/json",
     });
-    const rerun = await endJob(store, jobId);
+    const rerun = await writeSummaryOf(store, jobId, { note: true });
     const time = new Date(indexedAt);
     await utimes(join(root, ...keys.lineageSummary(jobId).split("/")), time, time);
 

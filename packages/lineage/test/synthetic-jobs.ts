@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  type ActivityRecord,
+  ActivityRecord,
   type ArtifactKind,
   type ArtifactRef,
   artifactRefOf,
@@ -32,6 +32,37 @@ const processor = (provider: string, model: string): Processor => ({
   version: "1",
   boundary: LOCAL_BOUNDARY,
 });
+
+/**
+ * Ends `jobId` as Finalize does (packages/functions/src/lineage/lineage-summary.ts): its summary
+ * of every record the store holds for it, with the sha256 of each record's bytes, then, with
+ * `note`, its note for the lineage index. Resolves to the summary written.
+ */
+export async function writeSummaryOf(
+  store: ObjectStore,
+  jobId: string,
+  { note = false }: { note?: boolean } = {},
+): Promise<LineageSummary> {
+  const records: LineageSummary["records"] = [];
+  for (const key of await store.list(keys.lineagePrefix(jobId))) {
+    const bytes = await store.getBytes(key);
+    records.push({
+      key,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      record: ActivityRecord.parse(JSON.parse(bytes.toString("utf8"))),
+    });
+  }
+  const now = new Date();
+  const summary: LineageSummary = { schemaVersion: 1, jobId, writtenAt: now.toISOString(), records };
+  await store.put(keys.lineageSummary(jobId), `${JSON.stringify(summary)}\n`, {
+    contentType: "application/json",
+  });
+  if (note) {
+    const key = keys.lineageIndexNote(jobId, now, randomBytes(4).toString("hex"));
+    await store.put(key, `${summary.writtenAt}\n`, { contentType: "text/plain" });
+  }
+  return summary;
+}
 
 /**
  * Writes one voicemail job's objects and lineage the way the stage handlers do (source, five
