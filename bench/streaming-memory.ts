@@ -6,7 +6,7 @@
  * (repeating-flite.ts), so a 30-minute reply needs no 30-minute flite run. Flat memory: a ratio
  * near 1. Each length also runs once more with garbage collected every 250 ms, for the memory the
  * synthesis retains: peak RSS also counts garbage V8 has not collected yet (each chunk's
- * short-lived buffers, the store's 64 KiB read buffers), which the retained figure leaves out.
+ * short-lived buffers), which the retained figure leaves out.
  */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";

@@ -37,6 +37,23 @@ export interface StoredVersion {
   latest: boolean;
 }
 
+/**
+ * A body that is a file on this machine, named by its path (a reply spooled to local disk): the
+ * store reads the file itself while it writes the object, so no stream of fresh buffers is made
+ * for it. The file must not change until `put` resolves.
+ */
+export interface LocalFileBody {
+  readonly localFile: string;
+}
+
+/** What `ObjectStore.put` writes: bytes, a string (as UTF-8), a Readable (streamed) or a local file. */
+export type ObjectBody = Uint8Array | string | Readable | LocalFileBody;
+
+/** Whether `body` names a local file rather than holding or streaming the bytes. */
+export function isLocalFileBody(body: ObjectBody): body is LocalFileBody {
+  return typeof body === "object" && "localFile" in body;
+}
+
 /** Options for `ObjectStore.put`. */
 export interface PutOptions {
   contentType: string;
@@ -49,8 +66,8 @@ export interface PutOptions {
 export interface ObjectStore {
   /** The bucket name (the directory store names its root's bucket too). */
   readonly bucket: string;
-  /** Writes the whole body and returns its hash, size and uri; a Readable is streamed. */
-  put(key: string, body: Uint8Array | string | Readable, options: PutOptions): Promise<StoredObject>;
+  /** Writes the whole body and returns its hash, size and uri; a Readable or a local file is streamed. */
+  put(key: string, body: ObjectBody, options: PutOptions): Promise<StoredObject>;
   /**
    * Writes a small body only if no object exists under `key`, atomically: of concurrent callers
    * exactly one succeeds (S3's conditional `If-None-Match: *`). Resolves to `undefined`, writing

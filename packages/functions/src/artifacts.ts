@@ -1,14 +1,16 @@
-import type { Readable } from "node:stream";
-import type { ArtifactKind, ArtifactRef, ObjectStore } from "@voxtrail/core";
+import type { ArtifactKind, ArtifactRef, ObjectBody, ObjectStore } from "@voxtrail/core";
 import { artifactRefOf, InvalidInput } from "@voxtrail/core";
 import type { z } from "zod";
 
-/** Writes `body` (a Readable is streamed) under `key` and returns the pointer that state payloads carry. */
+/**
+ * Writes `body` (a Readable or a local file is streamed) under `key` and returns the pointer that
+ * state payloads carry.
+ */
 export async function putArtifact(
   store: ObjectStore,
   kind: ArtifactKind,
   key: string,
-  body: Uint8Array | string | Readable,
+  body: ObjectBody,
   contentType: string,
 ): Promise<ArtifactRef> {
   return artifactRefOf(kind, await store.put(key, body, { contentType }));

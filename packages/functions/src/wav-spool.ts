@@ -1,19 +1,19 @@
-import { createReadStream } from "node:fs";
 import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
 import { wavHeader } from "@voxtrail/audio";
-import type { AudioFormat } from "@voxtrail/core";
+import type { AudioFormat, LocalFileBody } from "@voxtrail/core";
 import { attemptTmpDir } from "./middleware/temp-dirs";
 
 /**
  * A WAV file built on local disk (in the stage attempt's temp directory, under `/tmp` in Lambda)
  * while audio streams in, so a reply of any length is never held in memory: chunks are appended as
- * they arrive, the header is written last, once the data size is known, and the finished file is
- * streamed into the store. Until `finish()` nothing exists but a temp file, so an interrupted
- * stream leaves no artifact; `discard()` removes the temp file whatever happened (and the attempt's
- * directory goes with the attempt, if work cut off never gets that far).
+ * they arrive, the header is written last, once the data size is known, and the store reads the
+ * finished file itself (a local file body: the directory store copies it through one reused
+ * buffer, where a read stream would leave a fresh 64 KiB buffer per chunk to the collector). Until
+ * `finish()` nothing exists but a temp file, so an interrupted stream leaves no artifact;
+ * `discard()` removes the temp file whatever happened (and the attempt's directory goes with the
+ * attempt, if work cut off never gets that far).
  *
  * @example
  * const spool = await WavSpool.open(format);
@@ -63,17 +63,17 @@ export class WavSpool {
     this.#dataBytes += chunk.byteLength;
   }
 
-  /** Writes the pad byte an odd data length needs and the header, and streams the finished file. */
-  async finish(): Promise<Readable> {
+  /** Writes the pad byte an odd data length needs and the header, and names the finished file for `put`. */
+  async finish(): Promise<LocalFileBody> {
     const end = this.headerBytes + this.#dataBytes;
     if (this.#dataBytes % 2 === 1) await this.file.write(new Uint8Array(1), 0, 1, end);
     const header = wavHeader(this.format, this.#dataBytes);
     await this.file.write(header, 0, header.byteLength, 0);
     await this.file.close();
-    return createReadStream(join(this.dir, "reply.wav"));
+    return { localFile: join(this.dir, "reply.wav") };
   }
 
-  /** Removes the temp file (after `finish()`'s stream has been consumed, or on failure). */
+  /** Removes the temp file (after `finish()`'s file has been stored, or on failure). */
   async discard(): Promise<void> {
     await this.file.close().catch(() => undefined);
     await rm(this.dir, { recursive: true, force: true });

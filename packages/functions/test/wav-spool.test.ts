@@ -1,7 +1,6 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buffer } from "node:stream/consumers";
 import { writeWav } from "@voxtrail/audio";
 import type { AudioFormat } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,7 +42,7 @@ describe("WavSpool", () => {
         await spool.write(chunk);
       }
       expect(spool.dataBytes).toBe(length);
-      const file = await buffer(await spool.finish());
+      const file = await readFile((await spool.finish()).localFile);
       expect(file.equals(Buffer.from(writeWav(format, audio)))).toBe(true);
     } finally {
       await spool.discard();

@@ -8,7 +8,9 @@ import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import {
   InvalidKey,
+  isLocalFileBody,
   mapLimit,
+  type ObjectBody,
   ObjectChanged,
   ObjectNotFound,
   type ObjectStore,
@@ -20,6 +22,7 @@ import {
 import { TEMP_FILE_PREFIX, writeAtomically } from "./atomic-write";
 import { listFiles, removeEmptyDirectories, removeFile } from "./directory-tree";
 import { hasErrorCode } from "./errno";
+import { copyHashing, type HashedCopy } from "./hashing-copy";
 import { HashingStream } from "./hashing-stream";
 import { KeptVersions, newVersionId, VERSIONS_DIR, type VersionSidecar } from "./kept-versions";
 import { assertValidKey } from "./object-key";
@@ -110,25 +113,26 @@ export class DirectoryStore implements ObjectStore {
     this.#versions = new KeptVersions(this.root);
   }
 
-  async put(key: string, body: Uint8Array | string | Readable, options: PutOptions): Promise<StoredObject> {
-    const source = body instanceof Readable ? body : Readable.from([body]);
-    const hashing = new HashingStream(["sha256", "md5"]);
+  /** A local file is copied through one reused buffer ({@link copyHashing}), however long it is. */
+  async put(key: string, body: ObjectBody, options: PutOptions): Promise<StoredObject> {
     let file: string;
     try {
       file = await this.#locate(key);
       await this.#makeParentDirectory(file);
     } catch (error) {
-      source.destroy();
+      if (body instanceof Readable) body.destroy();
       throw error;
     }
     let sidecar: Required<Sidecar> | undefined;
     await writeAtomically(file, async (temp) => {
-      await pipeline(source, hashing, createWriteStream(temp, { flush: true }));
+      const { bytes, hex } = isLocalFileBody(body)
+        ? await copyHashing(body.localFile, temp, ["sha256", "md5"])
+        : await writeHashing(body, temp);
       sidecar = {
         contentType: options.contentType,
-        sha256: hashing.hex("sha256"),
-        bytes: hashing.bytes,
-        etag: `"${hashing.hex("md5")}"`,
+        sha256: hex.sha256,
+        bytes,
+        etag: `"${hex.md5}"`,
         versionId: newVersionId(),
       };
       await this.#versions.keep(temp, { key, ...sidecar });
@@ -495,6 +499,17 @@ export class DirectoryStore implements ObjectStore {
     }
     return JSON.parse(bytes.toString("utf8")) as Sidecar;
   }
+}
+
+/** Streams `body` into the new file `temp`, hashing it on the way, and flushes the file to disk. */
+async function writeHashing(
+  body: Uint8Array | string | Readable,
+  temp: string,
+): Promise<HashedCopy<"sha256" | "md5">> {
+  const hashing = new HashingStream(["sha256", "md5"]);
+  const source = body instanceof Readable ? body : Readable.from([body]);
+  await pipeline(source, hashing, createWriteStream(temp, { flush: true }));
+  return { bytes: hashing.bytes, hex: { sha256: hashing.hex("sha256"), md5: hashing.hex("md5") } };
 }
 
 function notFound(): ObjectNotFound {

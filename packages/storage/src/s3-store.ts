@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { pipeline } from "node:stream/promises";
@@ -17,6 +18,8 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import {
+  isLocalFileBody,
+  type ObjectBody,
   ObjectChanged,
   ObjectNotFound,
   type ObjectStore,
@@ -73,10 +76,11 @@ export function retentionFrom(
  *
  * `put` with bytes or a string sends one PutObject carrying `ChecksumSHA256`, so S3 rejects a
  * body that arrives corrupted, and stores the hex sha256 as user metadata (`x-amz-meta-sha256`),
- * which `head` then reports. `put` with a Readable streams it through `@aws-sdk/lib-storage`'s
- * `Upload` (multipart above 5 MiB, memory bounded by the part queue), hashing on the way: the
- * returned `sha256` is exact, but it is not stored on the object (metadata cannot be added after
- * the upload without copying the object), so `head` leaves `sha256` unset for streamed objects.
+ * which `head` then reports. `put` with a Readable (or a local file, read as one) streams it
+ * through `@aws-sdk/lib-storage`'s `Upload` (multipart above 5 MiB, memory bounded by the part
+ * queue), hashing on the way: the returned `sha256` is exact, but it is not stored on the object
+ * (metadata cannot be added after the upload without copying the object), so `head` leaves
+ * `sha256` unset for streamed objects.
  * `head` also returns `undefined` for a missing bucket: a HEAD response has no body to tell the
  * two 404s apart. A 403 from `get` or `head` is never taken as absent: without `s3:ListBucket`, S3
  * answers 403 for a missing key as well as a forbidden one, so it is `StoreAccessDenied`, naming the
@@ -100,7 +104,7 @@ export class S3Store implements ObjectStore {
     this.#retention = retention;
   }
 
-  async put(key: string, body: Uint8Array | string | Readable, options: PutOptions): Promise<StoredObject> {
+  async put(key: string, body: ObjectBody, options: PutOptions): Promise<StoredObject> {
     try {
       assertValidKey(key);
     } catch (error) {
@@ -108,6 +112,9 @@ export class S3Store implements ObjectStore {
         body.destroy();
       }
       throw error;
+    }
+    if (isLocalFileBody(body)) {
+      return this.#putStream(key, createReadStream(body.localFile), options);
     }
     if (body instanceof Readable) {
       return this.#putStream(key, body, options);

@@ -194,6 +194,17 @@ describe("DirectoryStore", () => {
     expect(await store.head("calls/k.wav")).toMatchObject({ bytes: 3, contentType: "audio/wav" });
   });
 
+  it("a local file body that fails to read leaves neither a partial file nor a temporary file", async () => {
+    await store.put("calls/k.wav", "old", { contentType: "audio/wav" });
+    // A directory opens, and its first read fails: after the temporary file is made.
+    const directory = await temporaryDirectory();
+    await expect(
+      store.put("calls/k.wav", { localFile: directory }, { contentType: "audio/wav" }),
+    ).rejects.toMatchObject({ code: "EISDIR" });
+    expect(await readdir(path.join(root, "calls"))).toEqual(["k.wav"]);
+    expect(await readFile(path.join(root, "calls", "k.wav"), "utf8")).toBe("old");
+  });
+
   it("list skips temporary files left by an interrupted process", async () => {
     await store.put("a/k", "v", { contentType: "text/plain" });
     await writeFile(path.join(root, "a", ".voxtrail-tmp-0d9e"), "partial");

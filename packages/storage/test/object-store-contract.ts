@@ -1,4 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import type { ObjectStore } from "@voxtrail/core";
@@ -138,6 +141,40 @@ export function describeObjectStoreContract(name: string, makeStore: () => Promi
       expect(bytes).toBe(12 * MiB);
       expect(hash.digest("hex")).toBe(sha256(whole));
       expect(await store.head(key("large.wav"))).toMatchObject({ bytes: 12 * MiB, contentType: "audio/wav" });
+    });
+
+    it("stores a local file body, which it reads itself, with the file's bytes and sha256", async () => {
+      const key = scopedKeys();
+      // Past 5 MiB (a multipart upload to S3) and not a whole number of 64 KiB copy buffers.
+      const whole = Buffer.concat(randomChunks(6 * MiB + 12_345));
+      const directory = await mkdtemp(join(tmpdir(), "voxtrail-contract-"));
+      try {
+        await writeFile(join(directory, "reply.wav"), whole);
+        const stored = await store.put(
+          key("reply.wav"),
+          { localFile: join(directory, "reply.wav") },
+          { contentType: "audio/wav" },
+        );
+        expect(stored).toMatchObject({
+          bytes: whole.length,
+          sha256: sha256(whole),
+          contentType: "audio/wav",
+        });
+        expect((await store.getBytes(key("reply.wav"))).equals(whole)).toBe(true);
+        expect(await store.head(key("reply.wav"))).toMatchObject({ bytes: whole.length, etag: stored.etag });
+      } finally {
+        await rm(directory, { recursive: true, force: true });
+      }
+    });
+
+    it("a local file body that is missing rejects and leaves no object under a new key", async () => {
+      const key = scopedKeys();
+      const missing = join(tmpdir(), `voxtrail-contract-missing-${randomUUID()}.wav`);
+      await expect(
+        store.put(key("new"), { localFile: missing }, { contentType: "audio/wav" }),
+      ).rejects.toMatchObject({ code: "ENOENT" });
+      expect(await store.head(key("new"))).toBeUndefined();
+      expect(await store.list(key(""))).toEqual([]);
     });
 
     it("describes an object with head: content type, size, sha256, etag, uri", async () => {
