@@ -8,6 +8,7 @@ import type { AccuracyRow } from "./measurement-accuracy";
 import type { OverheadResult } from "./overhead";
 import type { PromptsScalingResult } from "./prompts-scaling";
 import type { StreamingMemoryResult } from "./streaming-memory";
+import type { SynthesisTtfbResult } from "./synthesis-ttfb";
 import type { TranscriptionWerResult } from "./transcription-wer";
 import type { VerifySpeedResult } from "./verify-speed";
 
@@ -22,6 +23,7 @@ export interface BenchResults {
   measurementAccuracy?: AccuracyRow[];
   transcriptionWer?: TranscriptionWerResult;
   factAccuracy?: FactAccuracyResult;
+  synthesisTtfb?: SynthesisTtfbResult;
   promptsScaling?: PromptsScalingResult;
   lineageQueries?: LineageQueryResult;
   lineageIndex?: LineageIndexResult;
@@ -87,6 +89,15 @@ export function resultsMarkdown(results: BenchResults): string {
       `| Manifest memory: PreparePrompts over a ${(longLine.manifestBytes / 1e6).toFixed(1)} MB manifest with one ${((longLine.manifestBytes - small.manifestBytes) / 1e6).toFixed(1)} MB line vs a ${(small.manifestBytes / 1000).toFixed(1)} KB one, each in its own process: peak RSS increase during the handler | ${longLine.increaseMb} MB vs ${small.increaseMb} MB (peaks ${longLine.peakMb} / ${small.peakMb} MB); ${longLine.rows} rows and ${longLine.badRows} bad vs ${small.rows} and ${small.badRows}; ${seconds(longLine.ms)} vs ${seconds(small.ms)} | **+${manifest.extraMb} MB** (bound: 50 MB) |`,
     );
   }
+  const ttfb = results.synthesisTtfb;
+  if (ttfb) {
+    const { sentences, today, whole } = ttfb.sides;
+    const percentiles = (side: typeof sentences) =>
+      `${Math.round(side.ttfbP50Ms)} / ${Math.round(side.ttfbP90Ms)} ms`;
+    out.push(
+      `| Synthesis ttfb (p50 / p90): the local Sonic endpoint speaking the ${ttfb.replies.length} bundled voicemails' replies (${ttfb.replies.map((reply) => reply.sentences).join(", ")} sentences) through the SageMaker Runtime client, ${ttfb.rounds} alternating rounds: one sentence at a time vs the whole reply rendered first in a flite process started per call (before) | ${percentiles(sentences)} vs ${percentiles(today)}; whole reply on a flite process started ahead ${percentiles(whole)}; total p50 ${Math.round(sentences.totalP50Ms)} vs ${Math.round(today.totalP50Ms)} ms | **${ttfb.ratio.toFixed(2)}x** (${ttfb.streamingRatio.toFixed(2)}x of the whole reply started ahead) |`,
+    );
+  }
   const scaling = results.promptsScaling;
   for (const row of scaling?.rows ?? []) {
     out.push(
@@ -147,10 +158,10 @@ export function resultsMarkdown(results: BenchResults): string {
   }
   const { verifySpeed } = results;
   if (verifySpeed) {
-    const { sha256sum, jobs, files, rounds } = verifySpeed;
+    const { sha256sum, sha256sumOne, jobs, files, rounds } = verifySpeed;
     for (const row of verifySpeed.rows) {
       out.push(
-        `| Verify at the speed of the disk: \`lineage verify\` (${row.way}) over ${jobs.toLocaleString("en-US")} jobs vs \`sha256sum -P 2\` over the same ${files.toLocaleString("en-US")} files, alternating (min / median of ${rounds} rounds) | ${seconds(row.minMs)} / ${seconds(row.medianMs)} vs ${seconds(sha256sum.minMs)} / ${seconds(sha256sum.medianMs)}; ${row.artifactsChecked.toLocaleString("en-US")} artifacts re-hashed | **${row.minRatio.toFixed(2)}x** (median ${row.medianRatio.toFixed(2)}x; bound 2x) |`,
+        `| Verify at the speed of the disk: \`lineage verify\` (${row.way}) over ${jobs.toLocaleString("en-US")} jobs vs \`sha256sum\` (one process) and \`sha256sum -P 2\` over the same ${files.toLocaleString("en-US")} files, alternating (min / median of ${rounds} rounds) | ${seconds(row.minMs)} / ${seconds(row.medianMs)} vs ${seconds(sha256sumOne.minMs)} / ${seconds(sha256sumOne.medianMs)} and ${seconds(sha256sum.minMs)} / ${seconds(sha256sum.medianMs)}; ${row.artifactsChecked.toLocaleString("en-US")} artifacts re-hashed | **${row.minRatioOne.toFixed(2)}x** of one, **${row.minRatio.toFixed(2)}x** of two (medians ${row.medianRatioOne.toFixed(2)}x, ${row.medianRatio.toFixed(2)}x; bound 2x) |`,
       );
     }
   }

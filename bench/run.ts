@@ -6,13 +6,14 @@
  * cores; index, verify and facts take far longer (see the README's Benchmarks).
  *
  *   npm run bench
- *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, facts, prompts, lineage, index, verify, bundles)
+ *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, facts, ttfb, prompts, lineage, index, verify, bundles)
  *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store (lineage, and index's record-walking side)
  *   npm run bench -- --only index --index-jobs 20000   # a smaller index-only store (default 100,000)
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
  *   npm run bench -- --only bundles --import-rounds 9   # more import rounds per Lambda bundle (default 5)
  *   npm run bench -- --only verify --verify-rounds 3   # fewer rounds of full verify vs sha256sum (default 5)
  *   npm run bench -- --only facts --fact-scripts 3      # the first 3 scripts of each half (default all 24: ~23 min)
+ *   npm run bench -- --only ttfb --ttfb-rounds 3        # fewer passes over the replies per side (default 5)
  *
  * Writing 10,000 synthetic jobs takes minutes here, so the lineage store is kept in the OS temp
  * directory (named after the job count and the generator's hash) and reused by later runs; only
@@ -41,6 +42,7 @@ import { benchOverhead } from "./overhead";
 import { benchPromptsScaling, promptsScalingTable } from "./prompts-scaling";
 import { type BenchResults, resultsMarkdown } from "./results-markdown";
 import { benchStreamingMemory } from "./streaming-memory";
+import { benchSynthesisTtfb, synthesisTtfbTable } from "./synthesis-ttfb";
 import { benchTranscriptionWer } from "./transcription-wer";
 import { benchVerifySpeed, verifySpeedTable } from "./verify-speed";
 
@@ -51,6 +53,7 @@ const SECTIONS = [
   "accuracy",
   "wer",
   "facts",
+  "ttfb",
   "prompts",
   "lineage",
   "index",
@@ -71,6 +74,7 @@ const { values } = parseArgs({
     "import-rounds": { type: "string", default: "5" },
     "verify-rounds": { type: "string", default: "5" },
     "fact-scripts": { type: "string" },
+    "ttfb-rounds": { type: "string", default: "5" },
     "fresh-lineage": { type: "boolean", default: false },
   },
 });
@@ -121,6 +125,10 @@ await section("facts", async () => {
   const scripts = values["fact-scripts"] === undefined ? undefined : Number(values["fact-scripts"]);
   results.factAccuracy = await benchFactAccuracy({ log, ...(scripts === undefined ? {} : { scripts }) });
   log(factAccuracyTable(results.factAccuracy));
+});
+await section("ttfb", async () => {
+  results.synthesisTtfb = await benchSynthesisTtfb({ rounds: Number(values["ttfb-rounds"]), log });
+  log(synthesisTtfbTable(results.synthesisTtfb));
 });
 await section("prompts", async () => {
   results.promptsScaling = await benchPromptsScaling({ log: (line) => log(`prompts: ${line}`) });

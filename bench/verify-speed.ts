@@ -1,8 +1,8 @@
 /**
  * Verify at the speed of the disk (issue 18): in one run over one store, `sha256sum` over exactly
  * the files `voxtrail lineage verify` reads (activity records, lineage summaries, every artifact
- * and report the lineage names, every job's source), then `verify` as the command runs it (read
- * the records, build the graph, verify), three ways:
+ * and report the lineage names, every job's source), as one process and as two, then `verify` as
+ * the command runs it (read the records, build the graph, verify), three ways:
  *
  *   full            every record, summary and artifact, no signatures
  *   full, signed    the same, and the signed digest chain and what it covers (trusted key)
@@ -12,11 +12,12 @@
  * A store without digests gets one first, signed by a local key kept beside the store (never in
  * it), after its summaries are given their records' hashes as Finalize writes them (the synthetic
  * generator leaves them out; the lineage bench's verify passes either way). `sha256sum` runs as
- * `xargs -0 -P 2 -n 4096 sha256sum`: two processes for the two cores, the file list on stdin.
- * The sides alternate: each round runs sha256sum, then one way of verifying, for every way in turn.
- * Each side's minimum and median over the rounds are reported, and the ratios of both (on a
- * shared machine other load only ever adds time: the minimums are the least disturbed). The
- * ratio to read is full verify ÷ sha256sum. `npm run bench -- --only verify` runs this on the
+ * `xargs -0 -P N -n 4096 sha256sum`, the file list on stdin: N = 1 is `sha256sum` as the issue
+ * names it, N = 2 uses both cores as verify does (the stricter baseline). The sides alternate:
+ * each round runs both sha256sums, then one way of verifying, for every way in turn. Each side's
+ * minimum and median over the rounds are reported, and the ratios of both (on a shared machine
+ * other load only ever adds time: the minimums are the least disturbed). The ratios to read are
+ * full verify ÷ each sha256sum. `npm run bench -- --only verify` runs this on the
  * bench's kept 10,000-job store.
  *
  *   npx tsx bench/verify-speed.ts --store DIR              # a store kept by bench:lineage --keep DIR
@@ -68,10 +69,14 @@ export interface SideTimes {
 export interface VerifySpeedRow extends SideTimes {
   way: "full" | "full, signed" | "since digest";
   artifactsChecked: number;
-  /** `minMs` over sha256sum's. */
+  /** `minMs` over two sha256sum processes'. */
   minRatio: number;
-  /** `medianMs` over sha256sum's. */
+  /** `medianMs` over two sha256sum processes'. */
   medianRatio: number;
+  /** `minMs` over one sha256sum process's. */
+  minRatioOne: number;
+  /** `medianMs` over one sha256sum process's. */
+  medianRatioOne: number;
 }
 
 /** What {@link benchVerifySpeed} measured. */
@@ -80,8 +85,10 @@ export interface VerifySpeedResult {
   /** Files sha256sum hashed: the ones verify reads. */
   files: number;
   rounds: number;
-  /** Run once before each way of verifying, every round. */
+  /** Two processes (`-P 2`), run once before each way of verifying, every round. */
   sha256sum: SideTimes;
+  /** One process, run beside the two-process side. */
+  sha256sumOne: SideTimes;
   rows: VerifySpeedRow[];
   /** Whether the digest was written by this run (the store had none). */
   digestWritten: boolean;
@@ -112,17 +119,19 @@ export async function benchVerifySpeed(options: VerifySpeedOptions): Promise<Ver
   ];
   const rounds = options.rounds ?? 3;
   const sha256sumRuns: number[] = [];
+  const sha256sumOneRuns: number[] = [];
   const runs = new Map(ways.map(([way]) => [way, [] as number[]]));
   const results = new Map<VerifySpeedRow["way"], VerifyResult>();
   options.log(`verify speed: ${rounds} round(s) over ${files.length} files`);
   for (let round = 1; round <= rounds; round++) {
     for (const [way, verifyOptions] of ways) {
-      const hashed = await timeSha256sum(store.root, files);
+      const hashedOne = await timeSha256sum(store.root, files, 1);
+      const hashed = await timeSha256sum(store.root, files, 2);
       const started = performance.now();
       const result = await verify(store, LineageGraph.of(await readLineage(store)), verifyOptions);
       const ms = performance.now() - started;
       options.log(
-        `verify speed: round ${round}: sha256sum ${seconds(hashed)}, verify (${way}) ${seconds(ms)}, ${result.artifactsChecked} artifacts re-hashed`,
+        `verify speed: round ${round}: sha256sum ${seconds(hashedOne)}, -P 2 ${seconds(hashed)}, verify (${way}) ${seconds(ms)}, ${result.artifactsChecked} artifacts re-hashed`,
       );
       if (!result.ok) {
         const [first] = result.issues;
@@ -131,16 +140,19 @@ export async function benchVerifySpeed(options: VerifySpeedOptions): Promise<Ver
         );
       }
       sha256sumRuns.push(hashed);
+      sha256sumOneRuns.push(hashedOne);
       runs.get(way)?.push(ms);
       results.set(way, result);
     }
   }
   const sha256sum = sideTimes(sha256sumRuns);
+  const sha256sumOne = sideTimes(sha256sumOneRuns);
   return {
     jobs: results.get("full")?.jobs ?? 0,
     files: files.length,
     rounds,
     sha256sum,
+    sha256sumOne,
     rows: ways.map(([way]) => {
       const times = sideTimes(runs.get(way) ?? []);
       return {
@@ -149,6 +161,8 @@ export async function benchVerifySpeed(options: VerifySpeedOptions): Promise<Ver
         artifactsChecked: results.get(way)?.artifactsChecked ?? 0,
         minRatio: ratio(times.minMs, sha256sum.minMs),
         medianRatio: ratio(times.medianMs, sha256sum.medianMs),
+        minRatioOne: ratio(times.minMs, sha256sumOne.minMs),
+        medianRatioOne: ratio(times.medianMs, sha256sumOne.medianMs),
       };
     }),
     digestWritten,
@@ -209,10 +223,10 @@ async function filesVerifyReads(store: DirectoryStore): Promise<string[]> {
   ];
 }
 
-/** Wall time of `sha256sum` over `files` (relative to `root`): 2 processes, 4096 files each call. */
-async function timeSha256sum(root: string, files: string[]): Promise<number> {
+/** Wall time of `sha256sum` over `files` (relative to `root`): `processes` at once, 4096 files each call. */
+async function timeSha256sum(root: string, files: string[], processes: 1 | 2): Promise<number> {
   const started = performance.now();
-  const child = spawn("xargs", ["-0", "-P", "2", "-n", "4096", "sha256sum"], {
+  const child = spawn("xargs", ["-0", "-P", String(processes), "-n", "4096", "sha256sum"], {
     cwd: root,
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -236,12 +250,13 @@ export function verifySpeedTable(result: VerifySpeedResult): string {
   const column = (ms: number) => seconds(ms).padStart(9);
   const times = ({ minMs, medianMs }: SideTimes) => `${column(minMs)}  ${column(medianMs)}`;
   return [
-    `verify over ${result.jobs} jobs (${result.files} files) against sha256sum -P 2 over the same files, alternating, ${result.rounds} round(s), node ${process.version}`,
-    `${"".padEnd(14)} ${"min".padStart(9)}  ${"median".padStart(9)}  ratio (min, median)`,
-    `${"sha256sum".padEnd(14)} ${times(result.sha256sum)}`,
+    `verify over ${result.jobs} jobs (${result.files} files) against sha256sum over the same files (one process, and -P 2), alternating, ${result.rounds} round(s), node ${process.version}`,
+    `${"".padEnd(14)} ${"min".padStart(9)}  ${"median".padStart(9)}  ratio to sha256sum (min, median)  ratio to -P 2 (min, median)`,
+    `${"sha256sum".padEnd(14)} ${times(result.sha256sumOne)}`,
+    `${"sha256sum -P 2".padEnd(14)} ${times(result.sha256sum)}`,
     ...result.rows.map(
       (row) =>
-        `${row.way.padEnd(14)} ${times(row)}  ${row.minRatio.toFixed(2)}x, ${row.medianRatio.toFixed(2)}x  (${row.artifactsChecked} artifacts re-hashed)`,
+        `${row.way.padEnd(14)} ${times(row)}  ${row.minRatioOne.toFixed(2)}x, ${row.medianRatioOne.toFixed(2)}x${"".padEnd(21)}${row.minRatio.toFixed(2)}x, ${row.medianRatio.toFixed(2)}x  (${row.artifactsChecked} artifacts re-hashed)`,
     ),
     "",
   ].join("\n");

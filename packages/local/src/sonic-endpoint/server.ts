@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BYTES_PER_SAMPLE, decodeMono16, encodeSamples, resample } from "@voxtrail/audio";
+import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
 import { FLITE_VOICES, FliteEngine, type FliteVoice } from "../flite/flite-engine";
 import { exceptionFrame, payloadPartFrame, splitBytes } from "./event-stream-frames";
 import {
@@ -12,6 +12,7 @@ import {
   type SonicEndpointFaults,
   untilFirstAudio,
 } from "./faults";
+import { sentenceAudio } from "./sentence-audio";
 import { checkSonicRequest, type SonicRequest } from "./sonic-request";
 
 export type { SonicEndpointFaults } from "./faults";
@@ -66,8 +67,9 @@ const INVOCATION_PATH = /^\/endpoints\/[^/]+\/invocations-response-stream$/;
  * - other paths get 404.
  *
  * What differs from Sonic: the voice is flite's (`voice.id` naming a flite voice, `slt`, `rms`, `awb`
- * or `kal16`, selects it; any other id gets `slt`), it speaks English whatever `language` says, the
- * whole utterance is synthesized before the first chunk goes out, and word timestamps are estimated.
+ * or `kal16`, selects it; any other id gets `slt`), it speaks English whatever `language` says, it
+ * speaks one sentence at a time (the first sentence's audio goes out while the rest renders, each
+ * sentence rendered and resampled on its own), and word timestamps are estimated.
  * Requests are neither authenticated nor signature-checked.
  *
  * @example
@@ -172,8 +174,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: StreamC
 }
 
 /**
- * Synthesizes, converts and sends the events. Flite runs first (it does not stream), so the first
- * `chunk` carries the synthesis time; a disconnected client stops the sending.
+ * Synthesizes, converts and sends the events, one sentence at a time: the first sentence's audio
+ * goes out while the next renders. Chunks are cut from the audio as one stream, so each carries
+ * `chunkMs` of audio whatever the sentences' lengths, the last one less. A disconnected client
+ * stops the sending.
  */
 async function streamSpeech(
   res: ServerResponse,
@@ -192,33 +196,18 @@ async function streamSpeech(
   const openedEarly = faults.firstByteDelayMs !== undefined;
   if (openedEarly && !(await sendEvents(res, FIRST_CHUNK_OPENING, config.maxPartBytes))) return;
 
+  let sent = 0;
   let stepStarted = performance.now();
-  let audio: Uint8Array;
-  try {
-    const wav = await config.engine.synthesizeWav(request.transcript, fliteVoice(request.voiceId));
-    const decoded = decodeMono16(wav);
-    audio = encodeSamples(resample(decoded.samples, decoded.sampleRate, sampleRate), encoding);
-  } catch {
-    // Close an event opened early as an empty chunk, which clients skip.
-    if (openedEarly && !(await sendEvents(res, '","done":false}\n', config.maxPartBytes))) return;
-    await send([
-      { type: "error", status_code: 500, done: true, data: "synthesis failed", context_id: contextId },
-    ]);
-    return;
-  }
-
-  const bytesPerChunk =
-    Math.max(1, Math.round((sampleRate * config.chunkMs) / 1000)) * BYTES_PER_SAMPLE[encoding];
-  for (let offset = 0, sent = 0; offset < audio.byteLength; offset += bytesPerChunk) {
+  /** Sends one chunk event; resolves false once the stream is over (client gone, or a failure injected). */
+  const sendChunk = async (audio: Uint8Array): Promise<boolean> => {
     if (sent > 0) await afterChunk(faults, sent);
-    const data = Buffer.from(audio.subarray(offset, offset + bytesPerChunk)).toString("base64");
     const now = performance.now();
     const chunk = {
       type: "chunk",
-      data,
+      data: Buffer.from(audio).toString("base64"),
       done: false,
       status_code: 200,
-      // Seconds spent producing this chunk, as Sonic reports it; the first one includes flite's run.
+      // Seconds spent producing this chunk, as Sonic reports it; a sentence's first one includes flite's run.
       step_time: (now - stepStarted) / 1000,
       sampling_rate: sampleRate,
       context_id: contextId,
@@ -228,18 +217,53 @@ async function streamSpeech(
       // The rest of the event opened early: its audio, once the delay is over.
       await untilFirstAudio(faults, receivedAt);
       const rest = `${JSON.stringify(chunk)}\n`.slice(FIRST_CHUNK_OPENING.length);
-      if (!(await sendEvents(res, rest, config.maxPartBytes))) return;
+      if (!(await sendEvents(res, rest, config.maxPartBytes))) return false;
     } else if (!(await send([chunk]))) {
-      return;
+      return false;
     }
     sent += 1;
-    if (sent === breakAfter) {
-      if (!res.destroyed) res.write(exceptionFrame("ModelStreamError", MODEL_STREAM_ERROR));
+    if (sent !== breakAfter) return true;
+    if (!res.destroyed) res.write(exceptionFrame("ModelStreamError", MODEL_STREAM_ERROR));
+    return false;
+  };
+
+  const bytesPerChunk =
+    Math.max(1, Math.round((sampleRate * config.chunkMs) / 1000)) * BYTES_PER_SAMPLE[encoding];
+  const sentences = sentenceAudio(config.engine, {
+    transcript: request.transcript,
+    voice: fliteVoice(request.voiceId),
+    encoding,
+    sampleRate,
+  });
+  /** Audio short of a whole chunk at the end of a sentence, sent with the next one's. */
+  let carried: Uint8Array = new Uint8Array(0);
+  let audioBytes = 0;
+  for (;;) {
+    let next: IteratorResult<Uint8Array>;
+    try {
+      next = await sentences.next();
+    } catch {
+      // Close an event opened early as an empty chunk, which clients skip.
+      if (sent === 0 && openedEarly && !(await sendEvents(res, '","done":false}\n', config.maxPartBytes))) {
+        return;
+      }
+      await send([
+        { type: "error", status_code: 500, done: true, data: "synthesis failed", context_id: contextId },
+      ]);
       return;
     }
+    if (next.done) break;
+    audioBytes += next.value.byteLength;
+    const audio = carried.byteLength === 0 ? next.value : Buffer.concat([carried, next.value]);
+    const whole = audio.byteLength - (audio.byteLength % bytesPerChunk);
+    for (let offset = 0; offset < whole; offset += bytesPerChunk) {
+      if (!(await sendChunk(audio.subarray(offset, offset + bytesPerChunk)))) return;
+    }
+    carried = audio.slice(whole);
   }
+  if (carried.byteLength > 0 && !(await sendChunk(carried))) return;
 
-  const audioSeconds = audio.byteLength / BYTES_PER_SAMPLE[encoding] / sampleRate;
+  const audioSeconds = audioBytes / BYTES_PER_SAMPLE[encoding] / sampleRate;
   const timestamps = request.addTimestamps
     ? [
         {

@@ -3,7 +3,10 @@ import {
   type InvokeEndpointWithResponseStreamCommandOutput,
   SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
-import type { Processor } from "@voxtrail/core";
+import { decodeMono16, encodeSamples, resample } from "@voxtrail/audio";
+import type { AudioEncoding, Processor } from "@voxtrail/core";
+import type { FliteEngine, FliteVoice } from "../../src/flite/flite-engine";
+import { splitSentences } from "../../src/sonic-endpoint/sentences";
 
 /** A real SageMaker Runtime client pointed at a local server. */
 export function localClient(url: string): SageMakerRuntimeClient {
@@ -80,3 +83,26 @@ export const TEST_PROCESSOR: Processor = {
   endpoint: "sonic-local",
   boundary: { kind: "local" },
 };
+
+/** flite's own 16 kHz samples for each sentence of `text`, rendered one sentence at a time. */
+export async function fliteSentences(
+  engine: FliteEngine,
+  text: string,
+  voice: FliteVoice,
+): Promise<Int16Array[]> {
+  const sentences: Int16Array[] = [];
+  for (const sentence of splitSentences(text)) {
+    sentences.push(decodeMono16(await engine.synthesizeWav(sentence, voice)).samples);
+  }
+  return sentences;
+}
+
+/**
+ * The audio the endpoint should send for sentences rendered by {@link fliteSentences}: each
+ * resampled and encoded on its own, then joined.
+ */
+export function sentencesAudio(sentences: Int16Array[], encoding: AudioEncoding, sampleRate: number): Buffer {
+  return Buffer.concat(
+    sentences.map((samples) => encodeSamples(resample(samples, 16000, sampleRate), encoding)),
+  );
+}

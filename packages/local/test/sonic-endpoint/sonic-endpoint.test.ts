@@ -1,22 +1,33 @@
 import { ServerResponse } from "node:http";
 import { ModelError, ValidationError } from "@aws-sdk/client-sagemaker-runtime";
-import { decodeMono16, encodeSamples, resample } from "@voxtrail/audio";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { FliteEngine, type FliteVoice } from "../../src/flite/flite-engine";
 import { type SonicEndpoint, startSonicEndpoint } from "../../src/sonic-endpoint/server";
-import { audioOf, eventsOf, invoke, localClient, payloadParts, sonicBody } from "./helpers";
+import {
+  audioOf,
+  eventsOf,
+  fliteSentences,
+  invoke,
+  localClient,
+  payloadParts,
+  sentencesAudio,
+  sonicBody,
+} from "./helpers";
 
 const engine = new FliteEngine();
 const TRANSCRIPT = String(sonicBody().transcript);
 let endpoint: SonicEndpoint;
 let client: ReturnType<typeof localClient>;
-/** Flite's own 16 kHz samples for TRANSCRIPT, as the endpoint should pass them on. */
-let fliteSamples: Int16Array;
+/** Flite's own 16 kHz samples for each of TRANSCRIPT's two sentences, as the endpoint should pass them on. */
+let sentences: Int16Array[];
+/** How many samples they hold. */
+let fliteSamples: number;
 
 beforeAll(async () => {
   endpoint = await startSonicEndpoint({ engine });
   client = localClient(endpoint.url);
-  fliteSamples = decodeMono16(await engine.synthesizeWav(TRANSCRIPT, "slt")).samples;
+  sentences = await fliteSentences(engine, TRANSCRIPT, "slt");
+  fliteSamples = sentences.reduce((sum, samples) => sum + samples.length, 0);
 });
 
 afterAll(async () => {
@@ -58,9 +69,11 @@ describe("local Sonic endpoint, through the real SageMaker Runtime client", () =
     }
     expect(events.at(-1)).toEqual({ type: "done", done: true, status_code: 200, context_id: "ctx-1" });
 
-    // 16-bit at 16 kHz is flite's own format: the audio passes through unchanged, 20 ms per chunk.
+    // 16-bit at 16 kHz is flite's own format: each sentence's audio passes through unchanged, and
+    // the stream is cut into 20 ms chunks across the sentences' ends.
+    expect(sentences).toHaveLength(2);
     const audio = audioOf(events);
-    expect(audio.equals(Buffer.from(encodeSamples(fliteSamples, "pcm_s16le")))).toBe(true);
+    expect(audio.equals(sentencesAudio(sentences, "pcm_s16le", 16000))).toBe(true);
     const sizes = chunks.map((chunk) => Buffer.from(String(chunk.data), "base64").byteLength);
     expect(new Set(sizes.slice(0, -1))).toEqual(new Set([640]));
     expect(sizes.at(-1)).toBeLessThanOrEqual(640);
@@ -81,10 +94,13 @@ describe("local Sonic endpoint, through the real SageMaker Runtime client", () =
       output_format: { container: "raw", encoding: format.encoding, sample_rate: format.sample_rate },
     });
     const audio = audioOf(await eventsFor(body));
-    const samples = Math.round((fliteSamples.length * format.sample_rate) / 16000);
+    // Each sentence is resampled on its own.
+    const samples = sentences.reduce(
+      (sum, sentence) => sum + Math.round((sentence.length * format.sample_rate) / 16000),
+      0,
+    );
     expect(audio.byteLength).toBe(samples * format.bytesPerSample);
-    const expected = encodeSamples(resample(fliteSamples, 16000, format.sample_rate), format.encoding);
-    expect(audio.equals(Buffer.from(expected))).toBe(true);
+    expect(audio.equals(sentencesAudio(sentences, format.encoding, format.sample_rate))).toBe(true);
   });
 
   test("a voice id naming a flite voice selects it; any other id speaks with slt", async () => {
@@ -109,7 +125,7 @@ describe("local Sonic endpoint, through the real SageMaker Runtime client", () =
       expect(start[i]).toBeCloseTo(end[i - 1] as number, 6);
       expect(end[i] as number).toBeGreaterThan(start[i] as number);
     }
-    expect(end.at(-1)).toBeCloseTo(fliteSamples.length / 16000, 3);
+    expect(end.at(-1)).toBeCloseTo(fliteSamples / 16000, 3);
   });
 
   test("maxPartBytes splits the byte stream, cutting events anywhere, without changing them", async () => {

@@ -1,4 +1,3 @@
-import { decodeMono16 } from "@voxtrail/audio";
 import {
   type AudioFormat,
   SynthesisFailed,
@@ -10,7 +9,7 @@ import { SonicSageMakerSynthesizer, type SonicSynthesisStream } from "@voxtrail/
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FliteEngine } from "../../src/flite/flite-engine";
 import { type SonicEndpoint, startSonicEndpoint } from "../../src/sonic-endpoint/server";
-import { localClient, TEST_PROCESSOR } from "./helpers";
+import { fliteSentences, localClient, TEST_PROCESSOR } from "./helpers";
 
 // The synthesizer against the local endpoint, through the real SageMaker Runtime client.
 
@@ -18,14 +17,14 @@ const engine = new FliteEngine();
 const TEXT = "Thanks for calling about your order. We will ring you back tomorrow morning, café closed.";
 let endpoint: SonicEndpoint;
 let client: ReturnType<typeof localClient>;
-/** Duration of flite's own rendering of TEXT, in milliseconds. */
+/** Duration of flite's own rendering of TEXT, one sentence at a time, in milliseconds. */
 let fliteMs: number;
 
 beforeAll(async () => {
   endpoint = await startSonicEndpoint({ engine });
   client = localClient(endpoint.url);
-  const { samples, sampleRate } = decodeMono16(await engine.synthesizeWav(TEXT, "slt"));
-  fliteMs = (samples.length / sampleRate) * 1000;
+  const sentences = await fliteSentences(engine, TEXT, "slt");
+  fliteMs = (sentences.reduce((sum, samples) => sum + samples.length, 0) / 16000) * 1000;
 });
 
 afterAll(async () => {
