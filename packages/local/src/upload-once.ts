@@ -40,7 +40,7 @@ export async function uploadOnce(
   } else if (current?.sha256 !== undefined && current.sha256 === (await sha256Of(path))) {
     return current;
   }
-  return store.put(key, createReadStream(path), { contentType });
+  return store.put(key, { localFile: path }, { contentType });
 }
 
 /**

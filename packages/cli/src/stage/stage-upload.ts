@@ -1,4 +1,3 @@
-import { createReadStream } from "node:fs";
 import type { ObjectStore } from "@voxtrail/core";
 import type { JobWorkflow, SourceIdentity } from "@voxtrail/workflow";
 
@@ -24,7 +23,7 @@ export async function uploadToStage(
   { path, name, contentType }: LocalUpload,
 ): Promise<SourceIdentity> {
   const key = `${workflow.incomingPrefix}${name}`;
-  const stored = await store.put(key, createReadStream(path), { contentType });
+  const stored = await store.put(key, { localFile: path }, { contentType });
   return {
     bucket: store.bucket,
     key,
