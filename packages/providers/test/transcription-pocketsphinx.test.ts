@@ -122,6 +122,12 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     for (const [name, body] of Object.entries({
       "exit-3": 'echo "secret 0.1 0.2 0.9"; exit 3',
       sleep: "sleep 10",
+      // Hears "call me fight five"; with a grammar, "five five" and a grammar's (NULL) marker.
+      numbers: [
+        'echo "$*" >> "$(dirname "$0")/calls.log"',
+        'case "$*" in *-jsgf*) printf "five 0.000 0.200 1\\n(NULL) 0.200 0.200 1\\nfive 0.200 0.400 1\\n";;',
+        '*) printf "call 0.000 0.300 0.9\\nme 0.300 0.600 0.9\\nfight 0.600 0.800 0.5\\nfive 0.800 1.000 0.8\\n";; esac',
+      ].join("\n"),
     })) {
       await writeFile(join(dir, name), `#!/bin/sh\n${body}\n`);
       await chmod(join(dir, name), 0o755);
@@ -160,6 +166,27 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     expect(await readFile(join(dir, "calls.log"), "utf8")).toMatch(
       /^-infile \S+ -time yes -logfn \/dev\/null\n$/,
     );
+  });
+
+  test("decodes each stretch where it heard a number again with the number grammar", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    const transcriber = new PocketsphinxTranscriber({ command: join(dir, "numbers"), cmnWarmup: false });
+    const transcript = await transcriber.transcribe(wav16k(noise()), { language: "en" });
+    expect(transcript.words).toEqual([
+      { word: "call", startMs: 0, endMs: 300, confidence: 0.9 },
+      { word: "me", startMs: 300, endMs: 600, confidence: 0.9 },
+      { word: "five", startMs: 600, endMs: 800, confidence: 1 },
+      { word: "five", startMs: 800, endMs: 1000, confidence: 0.8 },
+    ]);
+    const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toMatch(/^-infile \S+window-0\.wav -time yes -jsgf \S+number\.gram -logfn \/dev\/null$/);
+    const off = new PocketsphinxTranscriber({
+      command: join(dir, "numbers"),
+      cmnWarmup: false,
+      numberPass: false,
+    });
+    expect((await off.transcribe(wav16k(noise()), { language: "en" })).text).toBe("call me fight five");
   });
 
   test("given a tmpDir, writes its temp files there only, and leaves none, finished or aborted", async () => {

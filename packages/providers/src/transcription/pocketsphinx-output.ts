@@ -2,8 +2,8 @@ import type { TranscriptWord } from "@voxtrail/core";
 
 /** A word line of `pocketsphinx_continuous -time yes`: `word start end confidence`, times in seconds. */
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\S+)$/;
-/** Markers that are not words: `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++BREATH++` and the like. */
-const NOT_A_WORD = /^[<[+]/;
+/** Markers that are not words: `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++BREATH++`, a grammar's `(NULL)` and the like. */
+const NOT_A_WORD = /^[<[+(]/;
 /** The alternate-pronunciation suffix the dictionary adds: `i'm(2)`, `and(2)`. */
 const ALTERNATE = /\(\d+\)$/;
 

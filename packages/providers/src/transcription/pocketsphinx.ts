@@ -13,6 +13,7 @@ import {
   type TranscriptWord,
 } from "@voxtrail/core";
 import { isNarrowband } from "./bandwidth";
+import { type NumberWindow, numberGrammar, numberWindows, replaceWindows } from "./number-windows";
 import { parseFrontEndEstimate, parsePocketsphinxWords, withCepstralMean } from "./pocketsphinx-output";
 
 /** Options of {@link PocketsphinxTranscriber}. */
@@ -26,6 +27,11 @@ export interface PocketsphinxOptions {
    * of the model's default; default true. See {@link PocketsphinxTranscriber}.
    */
   cmnWarmup?: boolean;
+  /**
+   * Decode again, with a grammar of number words, each stretch where the decode heard a number
+   * ({@link numberWindows}); default true. See {@link PocketsphinxTranscriber}.
+   */
+  numberPass?: boolean;
 }
 
 const DEFAULT_COMMAND = "pocketsphinx_continuous";
@@ -52,6 +58,12 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * ({@link isNarrowband}) is also decoded without pocketsphinx's noise removal, whose noise
  * estimate the empty upper bands mislead.
  *
+ * With `numberPass` (the default) each stretch where the decode heard a number
+ * ({@link numberWindows}) is decoded again, alone, with a grammar that allows only number words
+ * (and, around them, the few words callers say there), and the number it hears replaces the first
+ * decode's words there: the general language model often turns digits into words ("fight fight
+ * fight" for "five five five"). A transcript with no number costs nothing more.
+ *
  * Errors are `TranscriptionFailed` (binary missing, non-zero exit, timeout, unsupported language)
  * or `InvalidAudio` (not a decodable 16 kHz WAV); no message carries what was said.
  *
@@ -65,11 +77,13 @@ export class PocketsphinxTranscriber implements Transcriber {
   readonly #command: string;
   readonly #timeoutMs: number;
   readonly #cmnWarmup: boolean;
+  readonly #numberPass: boolean;
 
   constructor(options: PocketsphinxOptions = {}) {
     this.#command = options.command ?? DEFAULT_COMMAND;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#cmnWarmup = options.cmnWarmup ?? true;
+    this.#numberPass = options.numberPass ?? true;
   }
 
   /** Provider `pocketsphinx`, the Debian package's version, boundary `local`. */
@@ -104,12 +118,7 @@ export class PocketsphinxTranscriber implements Transcriber {
         `pocketsphinx needs 16000 Hz audio, this is ${sampleRate} Hz: normalise it first (normalizeForTranscription)`,
       );
     }
-    const words = await this.#recognise(
-      writeWav(TRANSCRIPTION_FORMAT, encodeSamples(samples, "pcm_s16le")),
-      isNarrowband(samples),
-      options.tmpDir ?? tmpdir(),
-      options.signal,
-    );
+    const words = await this.#recognise(samples, options.tmpDir ?? tmpdir(), options.signal);
     return {
       text: words.map((w) => w.word).join(" "),
       words,
@@ -119,33 +128,53 @@ export class PocketsphinxTranscriber implements Transcriber {
     };
   }
 
-  async #recognise(
-    wav: Uint8Array,
-    narrowband: boolean,
-    parent: string,
-    signal?: AbortSignal,
-  ): Promise<TranscriptWord[]> {
+  async #recognise(samples: Int16Array, parent: string, signal?: AbortSignal): Promise<TranscriptWord[]> {
     const deadline = Date.now() + this.#timeoutMs;
     const dir = await mkdtemp(join(parent, "voxtrail-pocketsphinx-"));
     try {
       const input = join(dir, "input.wav");
-      await writeFile(input, wav);
-      const args = ["-infile", input, "-time", "yes", ...(narrowband ? ["-remove_noise", "no"] : [])];
-      if (!this.#cmnWarmup)
-        return parsePocketsphinxWords(await this.#run([...args, "-logfn", "/dev/null"], deadline, signal));
-      const log = join(dir, "measure.log");
-      await this.#run([...args, ...MEASURING_SEARCH, "-logfn", log], deadline, signal);
-      const estimate = parseFrontEndEstimate(await readFile(log, "utf8"));
-      const warmArgs: string[] = [];
-      if (estimate) {
-        const featParams = join(dir, "feat.params");
-        const modelParams = await readFile(estimate.featParamsPath, "utf8");
-        await writeFile(featParams, withCepstralMean(modelParams, estimate.cepstralMean));
-        warmArgs.push("-featparams", featParams);
+      await writeFile(input, wav16k(samples));
+      const frontEnd = isNarrowband(samples) ? ["-remove_noise", "no"] : [];
+      const args = ["-infile", input, "-time", "yes", ...frontEnd];
+      if (this.#cmnWarmup) {
+        const log = join(dir, "measure.log");
+        await this.#run([...args, ...MEASURING_SEARCH, "-logfn", log], deadline, signal);
+        const estimate = parseFrontEndEstimate(await readFile(log, "utf8"));
+        if (estimate) {
+          const featParams = join(dir, "feat.params");
+          const modelParams = await readFile(estimate.featParamsPath, "utf8");
+          await writeFile(featParams, withCepstralMean(modelParams, estimate.cepstralMean));
+          frontEnd.push("-featparams", featParams);
+        }
       }
-      return parsePocketsphinxWords(
-        await this.#run([...args, ...warmArgs, "-logfn", "/dev/null"], deadline, signal),
+      const words = parsePocketsphinxWords(
+        await this.#run(
+          ["-infile", input, "-time", "yes", ...frontEnd, "-logfn", "/dev/null"],
+          deadline,
+          signal,
+        ),
       );
+      const windows = this.#numberPass ? numberWindows(words) : [];
+      if (windows.length === 0) return words;
+      const grammar = join(dir, "number.gram");
+      await writeFile(grammar, numberGrammar());
+      const decoded: { window: NumberWindow; words: TranscriptWord[] }[] = [];
+      for (const [index, found] of windows.entries()) {
+        const from = msToSample(found.startMs);
+        const to = Math.min(samples.length, msToSample(found.endMs));
+        const file = join(dir, `window-${index}.wav`);
+        await writeFile(file, wav16k(samples.subarray(from, to)));
+        const stdout = await this.#run(
+          ["-infile", file, "-time", "yes", ...frontEnd, "-jsgf", grammar, "-logfn", "/dev/null"],
+          deadline,
+          signal,
+        );
+        decoded.push({
+          window: { startMs: sampleToMs(from), endMs: sampleToMs(to) },
+          words: parsePocketsphinxWords(stdout),
+        });
+      }
+      return replaceWindows(words, decoded);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -202,6 +231,11 @@ export class PocketsphinxTranscriber implements Transcriber {
     });
   }
 }
+
+const SAMPLES_PER_MS = TRANSCRIPTION_FORMAT.sampleRate / 1000;
+const msToSample = (ms: number) => Math.round(ms * SAMPLES_PER_MS);
+const sampleToMs = (sample: number) => sample / SAMPLES_PER_MS;
+const wav16k = (samples: Int16Array) => writeWav(TRANSCRIPTION_FORMAT, encodeSamples(samples, "pcm_s16le"));
 
 let cachedVersion: string | undefined;
 

@@ -1,0 +1,155 @@
+import type { TranscriptWord } from "@voxtrail/core";
+
+/** Words that say a number, as the reasoner reads them: digits, "oh", teens, tens, "double", "triple". */
+const NUMBER_WORDS = [
+  ..."zero oh one two three four five six seven eight nine".split(" "),
+  ..."ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(" "),
+  ..."twenty thirty forty fifty sixty seventy eighty ninety double triple".split(" "),
+];
+
+/**
+ * Words callers say just before or after a number ("call me back at", "thanks"), which the grammar
+ * allows at a window's edges so that they are not forced into digits.
+ */
+const EDGE_WORDS =
+  "and at is it's my number account order call me back the thanks thank you please that's uh um".split(" ");
+
+/** What callers say between a number and its correction ("seven three one seven, sorry, I mean ..."). */
+const CORRECTIONS = ["sorry i mean", "sorry", "i mean", "no wait", "no", "actually"];
+
+/** The grammar's number words, which tell a second pass's number from the words around it. */
+const DIGIT_WORDS = new Set(NUMBER_WORDS);
+
+/** Number words that seed a window; pocketsphinx's "o" is its spelling of "oh". */
+const SEED_WORDS = new Set([...NUMBER_WORDS, "o"]);
+/** Fewest number words a window must hold unless a cue announces it: one alone is often a word ("no one"). */
+const MIN_SEEDS = 2;
+/** Largest silence or run of other words between two number words of one window. */
+const MAX_SEED_GAP_MS = 1200;
+/** Words after which a number is announced ("my number is", "call me back at", "order ..."). */
+const CUE_WORDS = new Set("number me back at account order".split(" "));
+/** Longest stretch between a cue word and the first number word it announces. */
+const CUE_REACH_MS = 3500;
+
+/** A stretch of audio to decode again with the number grammar, in milliseconds. */
+export interface NumberWindow {
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * The stretches of a first-pass transcript where a number was probably spoken: runs of number
+ * words ("five", "sixty", "oh", ...) no more than 1.2 s apart, each reaching back to the cue word
+ * that announces it ("number", "me", "back", "at", "account", "order") when one ends within 3.5 s
+ * before it, so that digits the first pass heard as other words ("call me a fight fight fight
+ * sixty six" for "call me at five five five sixty six") are inside. A run of one number word
+ * counts only after a cue. Each window starts at a word's start and ends at a word's end; windows
+ * that touch are merged.
+ *
+ * @example
+ * numberWindows(words); // [{ startMs: 9530, endMs: 12720 }]
+ */
+export function numberWindows(words: readonly TranscriptWord[]): NumberWindow[] {
+  const seeds = words.filter((word) => SEED_WORDS.has(word.word));
+  const runs: TranscriptWord[][] = [];
+  for (const seed of seeds) {
+    const run = runs.at(-1);
+    const previous = run?.at(-1);
+    if (run && previous && seed.startMs - previous.endMs <= MAX_SEED_GAP_MS) run.push(seed);
+    else runs.push([seed]);
+  }
+  const windows: NumberWindow[] = [];
+  for (const run of runs) {
+    const first = run[0] as TranscriptWord;
+    const last = run.at(-1) as TranscriptWord;
+    const cue = words.findLast(
+      (word) =>
+        CUE_WORDS.has(word.word) && word.endMs <= first.startMs && first.startMs - word.endMs <= CUE_REACH_MS,
+    );
+    if (run.length < MIN_SEEDS && !cue) continue;
+    const announced = cue ? words.find((word) => word.startMs >= cue.endMs) : undefined;
+    const window = {
+      startMs: Math.min(first.startMs, announced?.startMs ?? first.startMs),
+      endMs: last.endMs,
+    };
+    const previous = windows.at(-1);
+    if (previous && window.startMs <= previous.endMs) previous.endMs = Math.max(previous.endMs, window.endMs);
+    else windows.push(window);
+  }
+  return windows;
+}
+
+/**
+ * The JSGF grammar of a number window: number words, optionally corrected ("..., sorry, I mean
+ * ..."), with the words callers say around a number allowed before and after them only, so no
+ * filler splits a number.
+ */
+export function numberGrammar(): string {
+  return [
+    "#JSGF V1.0;",
+    "grammar number;",
+    "public <window> = <edge>* <digits> (<correction> <digits>)* <edge>*;",
+    "<digits> = <digit>+;",
+    `<digit> = ${NUMBER_WORDS.join(" | ")};`,
+    `<correction> = ${CORRECTIONS.join(" | ")};`,
+    `<edge> = ${EDGE_WORDS.join(" | ")};`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * `words` with each window's number taken from the second pass where the first pass heard other
+ * words: the second-pass words from its first number word to its last (times relative to the
+ * window's start) take the place of the first-pass words whose middle falls in that stretch,
+ * except that each number word the first pass heard there stands, and second-pass words whose
+ * middle falls inside it are dropped (the grammar, which must explain every sound with a number
+ * word, splits a long "three" into "three eight"). The words the grammar allowed around the number
+ * are dropped too, so the first pass's words there stay; a window whose second pass heard no
+ * number keeps the first pass's words.
+ */
+export function replaceWindows(
+  words: readonly TranscriptWord[],
+  decoded: readonly { window: NumberWindow; words: readonly TranscriptWord[] }[],
+): TranscriptWord[] {
+  let result = [...words];
+  for (const { window, words: found } of decoded) {
+    const first = found.findIndex((word) => DIGIT_WORDS.has(word.word));
+    const last = found.findLastIndex((word) => DIGIT_WORDS.has(word.word));
+    if (first === -1) continue;
+    const heard = found.slice(first, last + 1).map((word) => ({
+      ...word,
+      startMs: word.startMs + window.startMs,
+      endMs: word.endMs + window.startMs,
+    }));
+    const startMs = (heard[0] as TranscriptWord).startMs;
+    const endMs = (heard.at(-1) as TranscriptWord).endMs;
+    const kept = result.filter((word) => {
+      const at = middle(word);
+      return at >= startMs && at <= endMs && SEED_WORDS.has(word.word);
+    });
+    const added = heard.filter(
+      (word) => !kept.some((number) => middle(word) >= number.startMs && middle(word) <= number.endMs),
+    );
+    const number = [...kept, ...added].sort((a, b) => a.startMs - b.startMs);
+    result = [
+      ...result.filter((word) => middle(word) < startMs),
+      ...number,
+      ...result.filter((word) => middle(word) > endMs),
+    ];
+  }
+  return inOrder(result);
+}
+
+const middle = (word: TranscriptWord) => (word.startMs + word.endMs) / 2;
+
+/** The words with each one's start moved to no earlier than the previous one's end, as a transcript's are. */
+function inOrder(words: readonly TranscriptWord[]): TranscriptWord[] {
+  let previousEnd = 0;
+  return words.map((word) => {
+    const startMs = Math.max(word.startMs, previousEnd);
+    previousEnd = Math.max(word.endMs, startMs);
+    return startMs === word.startMs && previousEnd === word.endMs
+      ? word
+      : { ...word, startMs, endMs: previousEnd };
+  });
+}
