@@ -61,6 +61,19 @@ describe("replaceWindows", () => {
     expect(result[2]).toBe(words[2]);
   });
 
+  test("a second-pass word in a pause, where the first pass heard no word, is dropped", () => {
+    // "three, four": the grammar hears "eight" in the breath between them.
+    const words = [...spoken("call me fight three"), ...spoken("four five", 1500)]; // three 1050-1350, four 1500-1800
+    const second: TranscriptWord[] = [
+      { word: "five", startMs: 0, endMs: 300 },
+      { word: "three", startMs: 350, endMs: 650 },
+      { word: "eight", startMs: 660, endMs: 790 },
+      { word: "four", startMs: 800, endMs: 1100 },
+    ];
+    const result = replaceWindows(words, [{ window: { startMs: 700, endMs: 2150 }, words: second }]);
+    expect(result.map((word) => word.word).join(" ")).toBe("call me five three four five");
+  });
+
   test("a window whose second pass heard nothing keeps the first pass's words", () => {
     const words = spoken("four for one");
     expect(replaceWindows(words, [{ window: { startMs: 0, endMs: 1000 }, words: [] }])).toEqual(words);

@@ -101,9 +101,11 @@ export function numberGrammar(): string {
  * `words` with each window's number taken from the second pass where the first pass heard other
  * words: the second-pass words from its first number word to its last (times relative to the
  * window's start) take the place of the first-pass words whose middle falls in that stretch,
- * except that each number word the first pass heard there stands, and second-pass words whose
- * middle falls inside it are dropped (the grammar, which must explain every sound with a number
- * word, splits a long "three" into "three eight"). The words the grammar allowed around the number
+ * except that each number word the first pass heard there stands. The second pass only relabels
+ * what the first heard as other words: a second-pass word counts only if its middle falls inside
+ * one of those, never inside a number word the first pass heard (the grammar, which must explain
+ * every sound with a number word, splits a long "three" into "three eight") nor in a pause between
+ * words (where it hears "eight" in the breath after a comma). The words the grammar allowed around the number
  * are dropped too, so the first pass's words there stay; a window whose second pass heard no
  * number keeps the first pass's words.
  */
@@ -123,13 +125,10 @@ export function replaceWindows(
     }));
     const startMs = (heard[0] as TranscriptWord).startMs;
     const endMs = (heard.at(-1) as TranscriptWord).endMs;
-    const kept = result.filter((word) => {
-      const at = middle(word);
-      return at >= startMs && at <= endMs && SEED_WORDS.has(word.word);
-    });
-    const added = heard.filter(
-      (word) => !kept.some((number) => middle(word) >= number.startMs && middle(word) <= number.endMs),
-    );
+    const inside = result.filter((word) => middle(word) >= startMs && middle(word) <= endMs);
+    const kept = inside.filter((word) => SEED_WORDS.has(word.word));
+    const replaced = inside.filter((word) => !SEED_WORDS.has(word.word));
+    const added = heard.filter((word) => covers(replaced, middle(word)) && !covers(kept, middle(word)));
     const number = [...kept, ...added].sort((a, b) => a.startMs - b.startMs);
     result = [
       ...result.filter((word) => middle(word) < startMs),
@@ -141,6 +140,8 @@ export function replaceWindows(
 }
 
 const middle = (word: TranscriptWord) => (word.startMs + word.endMs) / 2;
+const covers = (words: readonly TranscriptWord[], ms: number) =>
+  words.some((word) => ms >= word.startMs && ms <= word.endMs);
 
 /** The words with each one's start moved to no earlier than the previous one's end, as a transcript's are. */
 function inOrder(words: readonly TranscriptWord[]): TranscriptWord[] {
