@@ -224,10 +224,16 @@ describe("recordFailure", () => {
       "ingest-01.json",
       "recordingestfailure-01.json",
     ]);
-    const summary = LineageSummary.parse(
-      JSON.parse((await deps.store.getBytes(keys.lineageSummary(out.jobId))).toString()),
-    );
+    const written = JSON.parse((await deps.store.getBytes(keys.lineageSummary(out.jobId))).toString());
+    const summary = LineageSummary.parse(written);
     expect(summary.jobId).toBe(out.jobId);
+    // Each copy, serialised as the recorder writes records, is its record's bytes: verify checks
+    // such copies by hash.
+    for (const entry of written.records) {
+      expect(`${JSON.stringify(entry.record, null, 2)}\n`).toBe(
+        (await deps.store.getBytes(entry.key)).toString(),
+      );
+    }
     expect(summary.records).toEqual(
       await Promise.all(
         records.map(async (key) => {

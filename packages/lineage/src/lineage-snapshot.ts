@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setImmediate } from "node:timers/promises";
 import {
   ActivityRecord,
   ErasureRecord,
@@ -59,6 +60,9 @@ export interface ReadLineageOptions {
  * @example
  * const snapshot = await readLineage(store, { jobId: "vm-0123456789abcdef0123" });
  */
+/** Records read between turns of the event loop. */
+const READS_PER_TURN = 256;
+
 export async function readLineage(
   store: ObjectStore,
   options: ReadLineageOptions = {},
@@ -108,8 +112,12 @@ export async function readLineage(
     });
   }
   // In the order of the listing, whichever way each record was read.
+  let reads = 0;
   const activities = await mapLimit(activityKeys, concurrency, async (key) => {
     if (summarized.has(jobOfRecordKey(key))) return copied.get(key);
+    // A directory store reads small files without leaving this thread: let other work (worker
+    // threads' answers, timers, signals) in now and then.
+    if (++reads % READS_PER_TURN === 0) await setImmediate();
     const bytes = await store.getBytes(key);
     const record = await read(key, ActivityRecord, false, bytes);
     return record ? { key, record, sha256: createHash("sha256").update(bytes).digest("hex") } : undefined;

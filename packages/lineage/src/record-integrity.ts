@@ -59,7 +59,7 @@ export function checkChain(jobId: string, activities: readonly StoredActivity[])
  */
 export function checkSummaryHashes(
   jobId: string,
-  summary: LineageSummary,
+  summary: { records: ReadonlyArray<Pick<LineageSummary["records"][number], "key" | "sha256">> },
   activities: readonly StoredActivity[],
 ): RecordIssue[] {
   const byKey = new Map(activities.map((activity) => [activity.key, activity]));

@@ -2,6 +2,7 @@ import { mapLimit, type ObjectStore } from "@voxtrail/core";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { type HashedObject, type NamedArtifact, sha256Of } from "./verify-artifacts";
+import type { Prehash } from "./verify-prehash";
 
 /** An object `verify` re-hashes: its key, its recorded size, and the version to read (a source's). */
 interface ToRehash {
@@ -52,7 +53,8 @@ export interface RehashPlan {
 /**
  * Starts re-hashing the artifacts of the jobs `verify` checks (those of `jobIds` neither erased
  * nor `skipped`): every output but the reports, and every source (at its recorded version), in one
- * {@link rehash}. `listedPrefixes` are where the listing vouches for a skipped job's outputs.
+ * {@link rehash}; an output under `prehashed`'s prefix is taken from there instead (not listed
+ * there: not there). `listedPrefixes` are where the listing vouches for a skipped job's outputs.
  */
 export function planRehash(
   store: ObjectStore,
@@ -60,24 +62,39 @@ export function planRehash(
   jobs: { jobIds: readonly string[]; erased: ReadonlySet<string>; skipped: ReadonlySet<string> },
   listedPrefixes: readonly string[],
   concurrency: number,
+  prehashed?: Prehash,
 ): RehashPlan {
   const { jobIds, erased, skipped } = jobs;
   const checkedJobs = jobIds.filter((id) => !erased.has(id) && !skipped.has(id));
   const reportOf = new Map(checkedJobs.map((id) => [keys.report(id), id]));
   const vouched = ({ ref, jobId }: NamedArtifact) =>
     skipped.has(jobId) && listedPrefixes.some((prefix) => ref.key.startsWith(prefix));
-  const outputs = walked.outputs.filter((output) => !vouched(output) && !reportOf.has(output.ref.key));
+  const outputs: NamedArtifact[] = [];
+  const early: NamedArtifact[] = [];
+  for (const output of walked.outputs) {
+    if (vouched(output) || reportOf.has(output.ref.key)) continue;
+    (prehashed && output.ref.key.startsWith(prehashed.prefix) ? early : outputs).push(output);
+  }
   const sources = walked.sources.filter((source) => !skipped.has(source.jobId));
   const artifacts = [...outputs, ...sources];
-  const hashed = rehash(
-    store,
-    // Outputs as the key holds them now, sources at their recorded version.
-    [
-      ...outputs.map(({ ref }) => ({ key: ref.key, bytes: ref.bytes })),
-      ...sources.map(({ ref }) => ({ key: ref.key, bytes: ref.bytes, versionId: ref.versionId })),
-    ],
-    concurrency,
-  ).then((hashes) => new Map(artifacts.map((artifact, index) => [artifact, hashes[index]])));
+  const hashed = Promise.all([
+    rehash(
+      store,
+      // Outputs as the key holds them now, sources at their recorded version.
+      [
+        ...outputs.map(({ ref }) => ({ key: ref.key, bytes: ref.bytes })),
+        ...sources.map(({ ref }) => ({ key: ref.key, bytes: ref.bytes, versionId: ref.versionId })),
+      ],
+      concurrency,
+    ),
+    prehashed?.done,
+  ]).then(
+    ([hashes, before]) =>
+      new Map([
+        ...early.map((output) => [output, before?.hashes.get(output.ref.key)] as const),
+        ...artifacts.map((artifact, index) => [artifact, hashes[index]] as const),
+      ]),
+  );
   // Awaited once verify's other reads are done: a failure meanwhile is not unhandled.
   hashed.catch(() => undefined);
   return { checkedJobs, reportOf, vouched, sources, hashed };

@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { LineageGraph } from "./lineage-graph";
 import { checkSummaryHashes } from "./record-integrity";
 import type { SummaryState } from "./signed-coverage";
+import { type ExaminedSummary, SummaryCopies } from "./summary-copies";
 import { issue, type VerifyIssue } from "./verify-issues";
 
 /** What {@link checkSummaries} found, and each summary's state for the check against the digests. */
@@ -24,40 +25,101 @@ export interface SummaryCheck {
   summaries: Map<string, SummaryState>;
 }
 
+/** A lineage summary as read: examined on a worker thread (many summaries), or only its bytes. */
+export interface ReadSummary {
+  key: string;
+  read: ExaminedSummary | { bytes: Buffer };
+}
+
+/** From this many summaries on, they are parsed on a worker thread ({@link SummaryCopies}). */
+const WORKER_FROM = 64;
+/** Summaries sent to the worker thread at once. */
+const WORKER_BATCH = 128;
+
 /**
- * Reads every lineage summary in the store (or only `jobId`'s, without a `head` first), each once,
- * in parallel, and checks it against the records as it is read: the same record keys, each
- * record's bytes as the summary hashed them, and each copied record equal to the one in the store.
- * A summary is never trusted here; it is only checked. With `states`, its hash and time are kept,
- * for the check against the signed digests (without, its bytes are not hashed).
+ * Starts reading every lineage summary in the store (or only `jobId`'s, without a `head` first),
+ * each once, up to `concurrency` at a time; a summary deleted since it was listed is left out. With
+ * many, each batch goes to a worker thread as soon as it is read, where the summaries are parsed
+ * and their record copies checked by hash: started before the records are read, that work is
+ * done on another core meanwhile.
+ *
+ * @example
+ * const summaries = readSummaries(store, { jobId: undefined, concurrency: 32 });
+ * const graph = LineageGraph.of(await readLineage(store));
+ * const { issues } = checkSummaries(await summaries, graph, { states: false });
  */
-export async function checkSummaries(
+export function readSummaries(
   store: ObjectStore,
-  graph: LineageGraph,
-  options: { jobId: string | undefined; concurrency: number; states: boolean },
-): Promise<SummaryCheck> {
-  const { jobId, concurrency, states } = options;
-  const summaryKeys = jobId ? [keys.lineageSummary(jobId)] : await store.list(keys.lineageSummaries);
-  const checked = await mapLimit(summaryKeys, concurrency, async (key) => {
-    let bytes: Buffer;
+  options: { jobId: string | undefined; concurrency: number },
+): Promise<ReadSummary[]> {
+  const { jobId, concurrency } = options;
+  const read = (async () => {
+    const summaryKeys = jobId ? [keys.lineageSummary(jobId)] : await store.list(keys.lineageSummaries);
+    const worker = summaryKeys.length >= WORKER_FROM ? new SummaryCopies() : undefined;
     try {
-      bytes = await store.getBytes(key);
-    } catch (error) {
-      if (error instanceof ObjectNotFound) return undefined;
-      throw error;
+      const batches: Array<Promise<ReadSummary[]>> = [];
+      for (let start = 0; start < summaryKeys.length; start += WORKER_BATCH) {
+        const found = (
+          await mapLimit(summaryKeys.slice(start, start + WORKER_BATCH), concurrency, async (key) => {
+            try {
+              return { key, bytes: await store.getBytes(key) };
+            } catch (error) {
+              if (error instanceof ObjectNotFound) return undefined;
+              throw error;
+            }
+          })
+        ).filter((entry) => entry !== undefined);
+        batches.push(
+          worker
+            ? worker
+                .examine(found.map(({ bytes }) => bytes))
+                .then((examined) =>
+                  found.map(({ key }, index) => ({ key, read: examined[index] as ExaminedSummary })),
+                )
+            : Promise.resolve(found.map(({ key, bytes }) => ({ key, read: { bytes } }))),
+        );
+        // Awaited below: a batch that fails meanwhile is not unhandled.
+        batches.at(-1)?.catch(() => undefined);
+      }
+      return (await Promise.all(batches)).flat();
+    } finally {
+      await worker?.close();
     }
+  })();
+  read.catch(() => undefined); // Awaited by the caller, perhaps after other reads.
+  return read;
+}
+
+/**
+ * Checks each summary read against the records: the same record keys, each record's bytes as the
+ * summary hashed them, and each copied record equal to the one in the store. A summary is never
+ * trusted here; it is only checked. With `states`, its hash and time are kept, for the check
+ * against the signed digests (without, the bytes of a summary read here are not hashed).
+ */
+export function checkSummaries(
+  summaries: readonly ReadSummary[],
+  graph: LineageGraph,
+  options: { states: boolean },
+): SummaryCheck {
+  const check = new SummaryCheckOf(graph);
+  const checked = summaries.map(({ key, read }) => {
     const summaryJob = key.slice(keys.lineageSummaries.length, -".json".length);
-    const { issues, writtenAt } = checkSummary(key, summaryJob, bytes, graph);
-    const state = states
-      ? { sha256: createHash("sha256").update(bytes).digest("hex"), writtenAt }
-      : undefined;
+    const { issues, writtenAt } =
+      "outline" in read
+        ? check.copied(key, summaryJob, read.outline)
+        : check.whole(key, summaryJob, read.bytes);
+    const state = options.states ? { sha256: sha256Of(read), writtenAt } : undefined;
     return { key, issues, state };
   });
-  const found = checked.filter((entry) => entry !== undefined);
   return {
-    issues: found.flatMap((entry) => entry.issues),
-    summaries: new Map(found.flatMap(({ key, state }) => (state ? [[key, state] as const] : []))),
+    issues: checked.flatMap((entry) => entry.issues),
+    summaries: new Map(checked.flatMap(({ key, state }) => (state ? [[key, state] as const] : []))),
   };
+}
+
+/** The sha256 of a summary's bytes: the worker thread's, or hashed here. */
+function sha256Of(read: ReadSummary["read"]): string {
+  return "sha256" in read ? read.sha256 : createHash("sha256").update(read.bytes).digest("hex");
 }
 
 /** A summary whose record copies are left as read: what is checked before the copies are parsed. */
@@ -65,65 +127,119 @@ const SummaryOutline = LineageSummary.extend({
   records: z.array(LineageSummary.shape.records.element.extend({ record: z.unknown() })),
 });
 
+/** A summary without its copies, each of which hashed as the record it names (`summary-copies-worker.mjs`). */
+const CopiedSummary = LineageSummary.extend({
+  records: z.array(LineageSummary.shape.records.element.omit({ record: true }).required({ sha256: true })),
+});
+
+type Findings = { issues: VerifyIssue[]; writtenAt: string | undefined };
+
 /** One summary's findings, and when it says it was written (`undefined`: it is not a summary). */
-function checkSummary(
-  key: string,
-  jobId: string,
-  bytes: Buffer,
-  graph: LineageGraph,
-): { issues: VerifyIssue[]; writtenAt: string | undefined } {
-  const mismatch = (detail: string, writtenAt?: string) => ({
-    issues: [issue("summary-mismatch", key, jobId, detail)],
-    writtenAt,
-  });
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString("utf8"));
-  } catch {
-    return mismatch("the lineage summary is not JSON");
+class SummaryCheckOf {
+  constructor(readonly graph: LineageGraph) {}
+
+  /** A summary whose copies the worker thread found to be its records' bytes. */
+  copied(key: string, jobId: string, outline: unknown): Findings {
+    const summary = CopiedSummary.safeParse(outline).data;
+    if (!summary) return mismatch(key, jobId, "the lineage summary does not match its schema");
+    // Each copy re-serialises to the bytes its entry's sha256 names: where that is the record's
+    // own sha256 (the hash check below sees to it), the copy is the record.
+    const stored = new Map((this.graph.jobs.get(jobId) ?? []).map((entry) => [entry.key, entry.sha256]));
+    const copiesEqual = summary.records.every(
+      (entry) => !stored.has(entry.key) || stored.get(entry.key) === entry.sha256,
+    );
+    return this.#against(key, jobId, summary, copiesEqual);
   }
-  const activities = graph.jobs.get(jobId) ?? [];
-  const records = new Map(activities.map((entry) => [entry.key, entry.record]));
-  // Most summaries copy their records exactly: a copy equal to its record (parsed, so of the
-  // schema) needs no parsing of its own.
-  const outline = SummaryOutline.safeParse(json);
-  const copiesEqual =
-    outline.success &&
-    outline.data.records.every(({ key, record }) => {
-      const stored = records.get(key);
-      return stored !== undefined && sameJson(record, stored);
-    });
-  const summary = copiesEqual ? (outline.data as LineageSummary) : LineageSummary.safeParse(json).data;
-  if (!summary) return mismatch("the lineage summary does not match its schema");
-  const { writtenAt } = summary;
-  if (summary.jobId !== jobId) return mismatch(`the lineage summary names job ${summary.jobId}`, writtenAt);
-  // Bytes first: a record changed, moved or deleted since the summary hashed it.
-  const hashIssues = checkSummaryHashes(jobId, summary, activities);
-  if (hashIssues.length > 0) return { issues: hashIssues, writtenAt };
-  for (const { key: recordKey, record } of summary.records) {
-    if (!records.has(recordKey)) {
-      return graph.unreadable.some((entry) => entry.key === recordKey)
-        ? mismatch(`the lineage summary copies ${recordKey}, which is no longer readable`, writtenAt)
-        : mismatch(`the lineage summary copies ${recordKey}, which the store does not hold`, writtenAt);
+
+  /** A summary read as bytes: parsed here, its copies compared with the records. */
+  whole(key: string, jobId: string, bytes: Buffer): Findings {
+    let json: unknown;
+    try {
+      json = JSON.parse(bytes.toString("utf8"));
+    } catch {
+      return mismatch(key, jobId, "the lineage summary is not JSON");
     }
-    if (!copiesEqual && !sameRecord(records.get(recordKey), record)) {
-      return mismatch(`the lineage summary's copy of ${recordKey} differs from the record`, writtenAt);
-    }
-    records.delete(recordKey);
+    const records = new Map((this.graph.jobs.get(jobId) ?? []).map((entry) => [entry.key, entry.record]));
+    // Most summaries copy their records exactly: a copy equal to its record (parsed, so of the
+    // schema) needs no parsing of its own.
+    const outline = SummaryOutline.safeParse(json);
+    const copiesEqual =
+      outline.success &&
+      outline.data.records.every(({ key, record }) => {
+        const stored = records.get(key);
+        return stored !== undefined && sameJson(record, stored);
+      });
+    const summary = copiesEqual ? (outline.data as LineageSummary) : LineageSummary.safeParse(json).data;
+    if (!summary) return mismatch(key, jobId, "the lineage summary does not match its schema");
+    return this.#against(key, jobId, summary, copiesEqual);
   }
-  const [extra] = records.keys();
-  if (extra === undefined) return { issues: [], writtenAt };
-  return mismatch(
-    `the lineage summary leaves out ${extra}${records.size > 1 ? ` and ${records.size - 1} more` : ""}`,
-    writtenAt,
-  );
+
+  /** The summary (its copies already known equal, or to be compared) against the job's records. */
+  #against(
+    key: string,
+    jobId: string,
+    summary: {
+      jobId: string;
+      writtenAt: string;
+      records: Array<{ key: string; sha256?: string; record?: ActivityRecord }>;
+    },
+    copiesEqual: boolean,
+  ): Findings {
+    const { graph } = this;
+    const { writtenAt } = summary;
+    if (summary.jobId !== jobId)
+      return mismatch(key, jobId, `the lineage summary names job ${summary.jobId}`, writtenAt);
+    const activities = graph.jobs.get(jobId) ?? [];
+    const records = new Map(activities.map((entry) => [entry.key, entry.record]));
+    // Bytes first: a record changed, moved or deleted since the summary hashed it.
+    const hashIssues = checkSummaryHashes(jobId, summary, activities);
+    if (hashIssues.length > 0) return { issues: hashIssues, writtenAt };
+    for (const { key: recordKey, record } of summary.records) {
+      if (!records.has(recordKey)) {
+        return graph.unreadable.some((entry) => entry.key === recordKey)
+          ? mismatch(
+              key,
+              jobId,
+              `the lineage summary copies ${recordKey}, which is no longer readable`,
+              writtenAt,
+            )
+          : mismatch(
+              key,
+              jobId,
+              `the lineage summary copies ${recordKey}, which the store does not hold`,
+              writtenAt,
+            );
+      }
+      if (!copiesEqual && !sameRecord(records.get(recordKey), record)) {
+        return mismatch(
+          key,
+          jobId,
+          `the lineage summary's copy of ${recordKey} differs from the record`,
+          writtenAt,
+        );
+      }
+      records.delete(recordKey);
+    }
+    const [extra] = records.keys();
+    if (extra === undefined) return { issues: [], writtenAt };
+    return mismatch(
+      key,
+      jobId,
+      `the lineage summary leaves out ${extra}${records.size > 1 ? ` and ${records.size - 1} more` : ""}`,
+      writtenAt,
+    );
+  }
+}
+
+function mismatch(key: string, jobId: string, detail: string, writtenAt?: string): Findings {
+  return { issues: [issue("summary-mismatch", key, jobId, detail)], writtenAt };
 }
 
 /**
  * Whether two parsed records hold the same: equal serialisations settle it quickly; otherwise
  * (a difference, or only the order of keys differs) the deep comparison decides.
  */
-function sameRecord(a: ActivityRecord | undefined, b: ActivityRecord): boolean {
+function sameRecord(a: ActivityRecord | undefined, b: ActivityRecord | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b) || isDeepStrictEqual(a, b);
 }
 

@@ -17,10 +17,11 @@ import { checkChain } from "./record-integrity";
 import { checkSignedCoverage } from "./signed-coverage";
 import { checkOutput, missing, type NamedArtifact, SourceCheck, sha256Of } from "./verify-artifacts";
 import { isIssue, issue, type VerifyIssue } from "./verify-issues";
+import { prehash } from "./verify-prehash";
 import { planRehash } from "./verify-rehash";
 import { checkReport } from "./verify-reports";
 import { signedBefore, sincePoint } from "./verify-since";
-import { checkSummaries } from "./verify-summaries";
+import { checkSummaries, readSummaries } from "./verify-summaries";
 
 export type { VerifyIssue, VerifyProblem } from "./verify-issues";
 
@@ -91,11 +92,14 @@ export interface VerifyOptions {
  * (`verifyDigests`, `checkSignedCoverage`); with `since` as well, only jobs after it are re-hashed.
  * Each object is read once, large ones streamed through the hash: summaries and reports here, up
  * to `concurrency` at a time; the other artifacts all at once, which a directory store hashes on
- * worker threads beside the checks here (`DirectoryStore.hashObjects`). A graph read from
- * summaries is refused with `VerifyNeedsRecords`.
+ * worker threads beside the checks here (`DirectoryStore.hashObjects`). Given the graph still
+ * to come (a promise), a full verify of a directory store hashes everything under `artifacts/`
+ * while the records are read (`prehash`). A graph read from summaries is refused with
+ * `VerifyNeedsRecords`.
  *
  * @example
- * const result = await verify(store, LineageGraph.of(await readLineage(store)));
+ * // The artifacts are hashed on other cores while this one reads the records.
+ * const result = await verify(store, readLineage(store).then(LineageGraph.of));
  * if (!result.ok) for (const issue of result.issues) console.log(issue.problem, issue.key);
  *
  * @example
@@ -106,15 +110,22 @@ export interface VerifyOptions {
  */
 export async function verify(
   store: ObjectStore,
-  graph: LineageGraph,
+  lineage: LineageGraph | Promise<LineageGraph>,
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
+  const concurrency = options.concurrency ?? 32;
+  const artifactsPrefix = options.jobId ? keys.artifactPrefix(options.jobId) : KEY_FOLDERS.artifacts;
+  // Without `since` every artifact is re-hashed: a directory store starts now, while the records
+  // may still be being read.
+  const early = options.since === undefined ? prehash(store, artifactsPrefix) : undefined;
+  // Each summary read once, and parsed on another core where there are many.
+  const summaryReads = readSummaries(store, { jobId: options.jobId, concurrency });
+  const graph = await lineage;
   if (graph.summarized > 0) {
     throw new VerifyNeedsRecords(
       "verify needs the lineage read from the activity records (readLineage without from: summaries)",
     );
   }
-  const concurrency = options.concurrency ?? 32;
   const digests = options.trustedKeys ? await verifyDigests(store, options.trustedKeys) : undefined;
   const since = options.since === undefined ? undefined : sincePoint(options.since, digests);
   const unreadable = graph.unreadable.map(({ key, problem }) => ({
@@ -127,18 +138,15 @@ export async function verify(
     : [...new Set([...graph.jobs.keys(), ...graph.erasures.keys()])];
   const walked = walkJobs(graph, jobIds);
   const erasedJobs = new Set(walked.erased.map((entry) => entry.jobId));
-  const listedPrefixes = options.jobId
-    ? [keys.artifactPrefix(options.jobId), keys.report(options.jobId)]
-    : [KEY_FOLDERS.artifacts, KEY_FOLDERS.reports];
+  const reportsPrefix = options.jobId ? keys.report(options.jobId) : KEY_FOLDERS.reports;
+  const listedPrefixes = [artifactsPrefix, reportsPrefix];
   const plan = (skipped: ReadonlySet<string>) =>
-    planRehash(store, walked, { jobIds, erased: erasedJobs, skipped }, listedPrefixes, concurrency);
+    planRehash(store, walked, { jobIds, erased: erasedJobs, skipped }, listedPrefixes, concurrency, early);
   // Without `since` no job is vouched for: the re-hashing starts now, beside the summaries' checks.
-  const early = since === undefined ? plan(new Set()) : undefined;
+  const started = since === undefined ? plan(new Set()) : undefined;
 
-  // Each summary read once: checked against the records, then against the signed digests.
-  const { issues: summaryIssues, summaries } = await checkSummaries(store, graph, {
-    jobId: options.jobId,
-    concurrency,
+  // Each summary checked against the records, then against the signed digests.
+  const { issues: summaryIssues, summaries } = checkSummaries(await summaryReads, graph, {
     states: digests !== undefined,
   });
   const coverage = digests && checkSignedCoverage(graph, digests, summaries, options.jobId);
@@ -147,10 +155,15 @@ export async function verify(
   );
   const skipped = since && coverage ? signedBefore(since, coverage, summaries, flagged) : new Set<string>();
 
-  const { checkedJobs, reportOf, vouched, sources: sourcesToHash, hashed } = early ?? plan(skipped);
+  const { checkedJobs, reportOf, vouched, sources: sourcesToHash, hashed } = started ?? plan(skipped);
 
   // Objects under artifacts/ and reports/ that no recorded attempt wrote.
-  const listed = (await Promise.all(listedPrefixes.map((prefix) => store.list(prefix)))).flat();
+  const listed = (
+    await Promise.all([
+      early ? early.done.then(({ listed }) => listed) : store.list(artifactsPrefix),
+      store.list(reportsPrefix),
+    ])
+  ).flat();
   const withoutLineage = unwritten(graph, listed, erasedJobs);
 
   // Re-hash what is not vouched for: reports here, checked from the bytes hashed, while the rest

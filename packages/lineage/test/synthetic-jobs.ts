@@ -46,11 +46,9 @@ export async function writeSummaryOf(
   const records: LineageSummary["records"] = [];
   for (const key of await store.list(keys.lineagePrefix(jobId))) {
     const bytes = await store.getBytes(key);
-    records.push({
-      key,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-      record: ActivityRecord.parse(JSON.parse(bytes.toString("utf8"))),
-    });
+    const record: ActivityRecord = JSON.parse(bytes.toString("utf8"));
+    ActivityRecord.parse(record);
+    records.push({ key, sha256: createHash("sha256").update(bytes).digest("hex"), record });
   }
   const now = new Date();
   const summary: LineageSummary = { schemaVersion: 1, jobId, writtenAt: now.toISOString(), records };

@@ -8,10 +8,11 @@ import { LineageGraph, readLineage, verify } from "../src/index";
 import { type SyntheticStore, syntheticStore } from "./synthetic-jobs";
 
 /**
- * Jobs enough that a full verify re-hashes more objects (five artifacts and a source each) than a
- * directory store hashes on the calling thread: they go to its worker threads.
+ * Jobs enough that a full verify re-hashes more objects (five artifacts and a source each), and
+ * lists more under `artifacts/`, than a directory store hashes on the calling thread: they go to
+ * its worker threads.
  */
-const JOBS = 180;
+const JOBS = 210;
 
 let synthetic: SyntheticStore;
 
@@ -37,10 +38,17 @@ function asAnyStore(store: DirectoryStore): ObjectStore {
   };
 }
 
+/**
+ * Worker threads, one object at a time, and worker threads started on `artifacts/` while the
+ * records are still being read (the graph given as a promise): three ways to one answer.
+ */
 const verifyBoth = async () => {
   const { store } = synthetic;
   const graph = LineageGraph.of(await readLineage(store));
-  return { parallel: await verify(store, graph), oneByOne: await verify(asAnyStore(store), graph) };
+  const prehashed = await verify(store, readLineage(store).then(LineageGraph.of));
+  const parallel = await verify(store, graph);
+  expect(prehashed).toEqual(parallel);
+  return { parallel, oneByOne: await verify(asAnyStore(store), graph) };
 };
 
 describe("verify over a directory store large enough for worker threads", () => {

@@ -223,8 +223,11 @@ async function checkOrErase(
 ): Promise<number> {
   const started = performance.now();
   const jobId = sub === "verify" ? options.job : undefined;
-  const graph = LineageGraph.of(await readLineage(store, { ...(jobId ? { jobId } : {}), from: "records" }));
+  // Under way while the keys are found; verify hashes the artifacts while it is.
+  const lineage = readLineage(store, { ...(jobId ? { jobId } : {}), from: "records" }).then(LineageGraph.of);
+  lineage.catch(() => undefined); // Awaited below, after the keys: not unhandled meanwhile.
   if (sub === "erase") {
+    const graph = await lineage;
     // In a bucket, the chain's Transcribe jobs are deleted too; a local store's stand-in jobs
     // ended with their run.
     const result = await erase(store, graph, target as string, {
@@ -242,13 +245,13 @@ async function checkOrErase(
     options.since === undefined
       ? {}
       : { since: options.since === "last-digest" ? ("last-digest" as const) : new Date(options.since) };
-  const result = await verify(store, graph, {
+  const result = await verify(store, lineage, {
     ...(jobId ? { jobId } : {}),
     ...(trusted.keys.length > 0 ? { trustedKeys: trusted.keys } : {}),
     ...since,
   });
   // The edge index is derived: every row it holds must be what the records give.
-  const index = await checkLineageIndex(store, graph.activities, jobId ? { jobId } : {});
+  const index = await checkLineageIndex(store, (await lineage).activities, jobId ? { jobId } : {});
   out({ ...result, trustedKeys: trusted.from, index }, () =>
     [
       verifyReport(result, trusted.from),
