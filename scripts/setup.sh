@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian/Ubuntu machine for voxtrail and for its tests: Debian's speech recogniser
-# (pocketsphinx and its US English model, used by the embedded transcriber), Chromium (the HTML
+# (pocketsphinx and its US English model, used by the embedded transcriber; SphinxTrain and
+# sphinxbase-utils, which rebuild its telephony adaptation), Chromium (the HTML
 # report's browser test), sox (the WAV codec's cross-check), the npm dependencies, and moto_server (the tests' local S3, EventBridge,
 # Step Functions) through pip where pip reaches its index. Safe to run again.
 set -euo pipefail
@@ -10,7 +11,7 @@ sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 
 missing=()
-for package in pocketsphinx pocketsphinx-en-us chromium fonts-dejavu-core sox; do
+for package in pocketsphinx pocketsphinx-en-us sphinxtrain sphinxbase-utils chromium fonts-dejavu-core sox; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -37,7 +37,11 @@ export {
   DEFAULT_TRANSCRIBE_JOB_PREFIX,
 } from "./transcription/amazon-transcribe";
 export { type CartesiaInkOptions, CartesiaInkTranscriber, INK_WHISPER } from "./transcription/cartesia-ink";
-export { type PocketsphinxOptions, PocketsphinxTranscriber } from "./transcription/pocketsphinx";
+export {
+  type PocketsphinxOptions,
+  PocketsphinxTranscriber,
+  TELEPHONY_TRANSFORM,
+} from "./transcription/pocketsphinx";
 export { transcribeError } from "./transcription/transcribe-errors";
 export {
   countWordErrors,

@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +9,7 @@ import { encodeSamples, normalizeForTranscription, resample, writeWav } from "@v
 import { InvalidAudio, LOCAL_BOUNDARY, Transcript, TranscriptionFailed } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isNarrowband } from "../src/transcription/bandwidth";
-import { PocketsphinxTranscriber } from "../src/transcription/pocketsphinx";
+import { PocketsphinxTranscriber, TELEPHONY_TRANSFORM } from "../src/transcription/pocketsphinx";
 import {
   parseFrontEndEstimate,
   parsePocketsphinxWords,
@@ -217,11 +219,36 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     expect(await readdir(tmpDir)).toEqual([]);
   });
 
-  test("turns noise removal off for narrowband (telephone) audio only", async () => {
+  test("decodes narrowband (telephone) audio with the telephony transform and no noise removal, wideband with neither", async () => {
     const transcriber = new PocketsphinxTranscriber({ command: fake });
     const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
-    expect((await transcriber.transcribe(wav16k(narrow), { language: "en" })).text).toBe("second quiet");
-    expect((await transcriber.transcribe(wav16k(noise()), { language: "en" })).text).toBe("second");
+    const passes = async (samples: Int16Array) => {
+      await rm(join(dir, "calls.log"), { force: true });
+      const { text } = await transcriber.transcribe(wav16k(samples), { language: "en" });
+      return { text, calls: (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n") };
+    };
+    const telephone = await passes(narrow);
+    expect(telephone.text).toBe("second quiet");
+    expect(telephone.calls).toHaveLength(2);
+    for (const call of telephone.calls) expect(call).toContain(`-mllr ${TELEPHONY_TRANSFORM}`);
+    const wideband = await passes(noise());
+    expect(wideband.text).toBe("second");
+    for (const call of wideband.calls) expect(call).not.toContain("-mllr");
+    const unadapted = new PocketsphinxTranscriber({ command: fake, telephonyTransform: null });
+    await rm(join(dir, "calls.log"), { force: true });
+    expect((await unadapted.transcribe(wav16k(narrow), { language: "en" })).text).toBe("second quiet");
+    expect(await readFile(join(dir, "calls.log"), "utf8")).not.toContain("-mllr");
+  });
+
+  test("a missing telephony transform is named, before any pass", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    const missing = join(dir, "no-such.mllr");
+    const transcriber = new PocketsphinxTranscriber({ command: fake, telephonyTransform: missing });
+    const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
+    const failure = transcriber.transcribe(wav16k(narrow), { language: "en" });
+    await expect(failure).rejects.toThrow(TranscriptionFailed);
+    await expect(failure).rejects.toThrow(`the telephony transform ${missing} cannot be read`);
+    await expect(readFile(join(dir, "calls.log"), "utf8")).rejects.toThrow(/ENOENT/);
   });
 
   test("a missing recogniser says how to install it", async () => {
@@ -267,12 +294,16 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax
     const query = spawnSync("dpkg-query", ["-W", "-f", "${Version}", "pocketsphinx"], { encoding: "utf8" });
     const version = query.status === 0 && query.stdout.trim() ? query.stdout.trim() : "unknown";
+    const transform = createHash("sha256").update(readFileSync(TELEPHONY_TRANSFORM)).digest("hex");
     expect(new PocketsphinxTranscriber().processor).toEqual({
       provider: "pocketsphinx",
-      model: "cmusphinx-en-us (pocketsphinx-en-us)",
+      model: `cmusphinx-en-us (pocketsphinx-en-us) + telephony MLLR ${transform.slice(0, 12)}`,
       version,
       boundary: LOCAL_BOUNDARY,
     });
+    expect(new PocketsphinxTranscriber({ telephonyTransform: null }).processor.model).toBe(
+      "cmusphinx-en-us (pocketsphinx-en-us)",
+    );
   });
 });
 

@@ -1,0 +1,157 @@
+/**
+ * Builds the telephone-channel adaptation the embedded transcriber applies to narrowband audio
+ * (packages/providers/models/telephony-en-us.mllr): one MLLR transform of pocketsphinx-en-us's
+ * means, estimated by SphinxTrain (`bw`, then `mllr_solve`) from the tuning half of the accuracy
+ * corpus as the pipeline hears it: each tuning script in each flite voice, with line noise at
+ * both levels, as 8 kHz mu-law, normalised to 16 kHz by `normalizeForTranscription`, features as
+ * the decoder computes them for narrowband audio (noise removal off). The held-out half is never
+ * read. It needs Debian's sphinxtrain and sphinxbase-utils besides pocketsphinx (apt).
+ *
+ *   npm run adapt:telephony                     # writes the transform, prints its sha256
+ *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.mllr --voices awb,rms,slt
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { normalizeForTranscription } from "@voxtrail/audio";
+import type { FliteVoice } from "@voxtrail/local";
+import { ClipAudio, NOISE_LEVELS, VOICES } from "./accuracy-audio";
+import { CORPUS_FILE, loadAccuracyCorpus } from "./accuracy-corpus";
+import { writeMixtureWeights } from "./sphinx-mixture-weights";
+
+const MODEL = "/usr/share/pocketsphinx/model/en-us";
+const ACOUSTIC_MODEL = `${MODEL}/en-us`;
+const SPHINXTRAIN = "/usr/lib/sphinxtrain";
+/** Where the transcriber looks for it. */
+export const TELEPHONY_TRANSFORM = fileURLToPath(
+  new URL("../packages/providers/models/telephony-en-us.mllr", import.meta.url),
+);
+/** Pronunciations of the corpus's words that cmudict lacks (ARPAbet, as cmudict spells them). */
+const EXTRA_WORDS: Record<string, string> = { priya: "P R IY Y AH" };
+/** The front end of en-us/feat.params, as `sphinx_fe` takes it; noise removal off, as for narrowband audio. */
+const FRONT_END =
+  "-lowerf 130 -upperf 6800 -nfilt 25 -transform dct -lifter 22 -samprate 16000 -remove_noise no";
+/** The decoder's feature settings for `bw` (en-us/feat.params; batch CMN over each clip). */
+const FEATURES = "-feat 1s_c_d_dd -svspec 0-12/13-25/26-38 -cmn batch -agc none";
+
+/** Estimates the transform from the tuning half in `voices` and writes it to `out`; resolves to its sha256. */
+export async function adaptToTelephony(options: {
+  out: string;
+  voices: readonly FliteVoice[];
+  log: (line: string) => void;
+}): Promise<string> {
+  const corpus = await loadAccuracyCorpus(CORPUS_FILE);
+  const audio = await ClipAudio.open(corpus.noiseSeed, CORPUS_FILE);
+  const work = await mkdtemp(join(tmpdir(), "voxtrail-telephony-adaptation-"));
+  try {
+    const dictionary = await readFile(`${MODEL}/cmudict-en-us.dict`, "utf8");
+    const known = new Set(dictionary.split("\n").map((line) => line.split(" ")[0]));
+    await mkdir(join(work, "wav"));
+    await mkdir(join(work, "mfc"));
+    await mkdir(join(work, "hmm"));
+    const ids: string[] = [];
+    const transcripts: string[] = [];
+    for (const script of corpus.scripts.filter((each) => each.split === "tuning")) {
+      const words = script.text
+        .toLowerCase()
+        .replace(/[^a-z' ]+/g, " ")
+        .split(/\s+/)
+        .filter(Boolean);
+      const unknown = words.filter((word) => !known.has(word) && !(word in EXTRA_WORDS));
+      if (unknown.length > 0) {
+        throw new Error(`${script.id}: add a pronunciation for ${unknown.join(", ")} to EXTRA_WORDS`);
+      }
+      for (const voice of options.voices) {
+        for (const noise of NOISE_LEVELS) {
+          const id = `${script.id}.${voice}.${noise}`;
+          const delivered = await audio.wav({ script, voice, noise, delivery: "telephony" });
+          await writeFile(join(work, "wav", `${id}.wav`), normalizeForTranscription(delivered).wav);
+          ids.push(id);
+          transcripts.push(`<s> ${words.join(" ")} </s> (${id})`);
+        }
+      }
+    }
+    options.log(`telephony adaptation: ${ids.length} tuning clips in ${options.voices.join(", ")}`);
+    await writeFile(join(work, "clips.fileids"), `${ids.join("\n")}\n`);
+    await writeFile(join(work, "clips.transcription"), `${transcripts.join("\n")}\n`);
+    const extra = Object.entries(EXTRA_WORDS).map(([word, phones]) => `${word} ${phones}\n`);
+    await writeFile(join(work, "words.dict"), dictionary + extra.join(""));
+    // The model as bw reads it: text mdef and float mixture weights, besides its own files.
+    for (const file of ["means", "variances", "transition_matrices", "noisedict"]) {
+      await writeFile(join(work, "hmm", file), await readFile(`${ACOUSTIC_MODEL}/${file}`));
+    }
+    await run("pocketsphinx_mdef_convert", ["-text", `${ACOUSTIC_MODEL}/mdef`, join(work, "hmm", "mdef")]);
+    await writeMixtureWeights(
+      `${ACOUSTIC_MODEL}/sendump`,
+      `${ACOUSTIC_MODEL}/means`,
+      join(work, "hmm", "mixture_weights"),
+    );
+    const at = (file: string) => join(work, file);
+    await run("sphinx_fe", [
+      ...FRONT_END.split(" "),
+      ...flags({ "-c": at("clips.fileids"), "-di": at("wav"), "-do": at("mfc"), "-ei": "wav", "-eo": "mfc" }),
+      ...flags({ "-mswav": "yes" }),
+    ]);
+    await mkdir(at("counts"));
+    await run(`${SPHINXTRAIN}/bw`, [
+      ...flags({ "-hmmdir": at("hmm"), "-moddeffn": at("hmm/mdef"), "-ts2cbfn": ".ptm." }),
+      ...FEATURES.split(" "),
+      ...flags({ "-dictfn": at("words.dict"), "-fdictfn": at("hmm/noisedict") }),
+      ...flags({ "-ctlfn": at("clips.fileids"), "-lsnfn": at("clips.transcription") }),
+      ...flags({ "-cepdir": at("mfc"), "-cepext": "mfc", "-accumdir": at("counts") }),
+    ]);
+    await run(`${SPHINXTRAIN}/mllr_solve`, [
+      ...flags({ "-meanfn": at("hmm/means"), "-varfn": at("hmm/variances") }),
+      ...flags({ "-accumdir": at("counts"), "-outmllrfn": options.out }),
+    ]);
+    return createHash("sha256")
+      .update(await readFile(options.out))
+      .digest("hex");
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Command-line flags and their values, in order. */
+const flags = (named: Record<string, string>) => Object.entries(named).flat();
+
+/** Runs a SphinxTrain or sphinxbase tool; its log is kept only for the error. */
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const log: Buffer[] = [];
+    child.stderr.on("data", (chunk: Buffer) => log.push(chunk));
+    child.on("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === "ENOENT"
+            ? `${command} was not found: apt-get install sphinxtrain sphinxbase-utils pocketsphinx`
+            : `${command} could not be started (${error.code})`,
+        ),
+      ),
+    );
+    child.on("close", (code) => {
+      if (code === 0) resolve();
+      else {
+        const tail = Buffer.concat(log).toString("utf8").trim().split("\n").slice(-5).join("\n");
+        reject(new Error(`${command} exited with code ${code}:\n${tail}`));
+      }
+    });
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { values } = parseArgs({
+    options: {
+      out: { type: "string", default: TELEPHONY_TRANSFORM },
+      voices: { type: "string", default: VOICES.join(",") },
+    },
+  });
+  const voices = (values.voices ?? "").split(",").filter(Boolean) as FliteVoice[];
+  const sha256 = await adaptToTelephony({ out: values.out as string, voices, log: console.log });
+  console.log(`wrote ${values.out} (sha256 ${sha256})`);
+}
