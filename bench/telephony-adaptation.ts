@@ -1,7 +1,7 @@
 /**
  * Builds the telephone-channel adaptation the embedded transcriber applies to narrowband audio
  * (packages/providers/models/telephony-en-us.mllr): one MLLR transform of pocketsphinx-en-us's
- * means, estimated by SphinxTrain (`bw`, then `mllr_solve`) from the tuning half of the accuracy
+ * means, estimated by SphinxTrain (`bw`, then `mllr_solve`, twice) from the tuning half of the accuracy
  * corpus as the pipeline hears it: each tuning script in each flite voice, with line noise at
  * both levels, as 8 kHz mu-law, normalised to 16 kHz by `normalizeForTranscription`, features as
  * the decoder computes them for narrowband audio (noise removal off). The held-out half is never
@@ -35,6 +35,11 @@ const EXTRA_WORDS: Record<string, string> = { priya: "P R IY Y AH" };
 /** The front end of en-us/feat.params, as `sphinx_fe` takes it; noise removal off, as for narrowband audio. */
 const FRONT_END =
   "-lowerf 130 -upperf 6800 -nfilt 25 -transform dct -lifter 22 -samprate 16000 -remove_noise no";
+/**
+ * Estimates, each aligned with the last: on the tuning half's own telephony copies the second
+ * gave 137/256 facts against the first's 132 (held-out, measured after: 134 against 127).
+ */
+const ITERATIONS = 2;
 /** The decoder's feature settings for `bw` (en-us/feat.params; batch CMN over each clip). */
 const FEATURES = "-feat 1s_c_d_dd -svspec 0-12/13-25/26-38 -cmn batch -agc none";
 
@@ -96,18 +101,23 @@ export async function adaptToTelephony(options: {
       ...flags({ "-c": at("clips.fileids"), "-di": at("wav"), "-do": at("mfc"), "-ei": "wav", "-eo": "mfc" }),
       ...flags({ "-mswav": "yes" }),
     ]);
-    await mkdir(at("counts"));
-    await run(`${SPHINXTRAIN}/bw`, [
-      ...flags({ "-hmmdir": at("hmm"), "-moddeffn": at("hmm/mdef"), "-ts2cbfn": ".ptm." }),
-      ...FEATURES.split(" "),
-      ...flags({ "-dictfn": at("words.dict"), "-fdictfn": at("hmm/noisedict") }),
-      ...flags({ "-ctlfn": at("clips.fileids"), "-lsnfn": at("clips.transcription") }),
-      ...flags({ "-cepdir": at("mfc"), "-cepext": "mfc", "-accumdir": at("counts") }),
-    ]);
-    await run(`${SPHINXTRAIN}/mllr_solve`, [
-      ...flags({ "-meanfn": at("hmm/means"), "-varfn": at("hmm/variances") }),
-      ...flags({ "-accumdir": at("counts"), "-outmllrfn": options.out }),
-    ]);
+    // Each estimate aligns the clips with the model as the previous one adapted it (none at first).
+    for (let iteration = 1; iteration <= ITERATIONS; iteration++) {
+      const counts = at(`counts-${iteration}`);
+      await mkdir(counts);
+      await run(`${SPHINXTRAIN}/bw`, [
+        ...flags({ "-hmmdir": at("hmm"), "-moddeffn": at("hmm/mdef"), "-ts2cbfn": ".ptm." }),
+        ...FEATURES.split(" "),
+        ...flags({ "-dictfn": at("words.dict"), "-fdictfn": at("hmm/noisedict") }),
+        ...flags({ "-ctlfn": at("clips.fileids"), "-lsnfn": at("clips.transcription") }),
+        ...flags({ "-cepdir": at("mfc"), "-cepext": "mfc", "-accumdir": counts }),
+        ...(iteration > 1 ? flags({ "-mllrmat": options.out }) : []),
+      ]);
+      await run(`${SPHINXTRAIN}/mllr_solve`, [
+        ...flags({ "-meanfn": at("hmm/means"), "-varfn": at("hmm/variances") }),
+        ...flags({ "-accumdir": counts, "-outmllrfn": options.out }),
+      ]);
+    }
     return createHash("sha256")
       .update(await readFile(options.out))
       .digest("hex");
