@@ -77,7 +77,7 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * estimate the empty upper bands mislead, and with `telephonyTransform` (the bundled
  * {@link TELEPHONY_TRANSFORM} by default), which moves the model's means towards the telephone
  * channel: on the accuracy corpus's held-out telephony copies it took the word error rate from
- * 0.460 to 0.323, and facts from 93 to 134 of 256 (README, Benchmarks). It was estimated on
+ * 0.460 to 0.309, and facts from 93 to 134 of 256 (README, Benchmarks). It was estimated on
  * synthetic (flite) voices: for real callers, estimate one from their calls the same way. The
  * processor's model names it by hash.
  *
