@@ -4,9 +4,10 @@ import { keys } from "@voxtrail/workflow";
 
 /**
  * Writes `lineage-summaries/<jobId>.json`: a copy of every activity record the job has, in key
- * order and as its file holds it, with the sha256 of each record's bytes, so whole-store lineage queries read one object
- * per job and `verify` can tell an edited record from the one the job wrote. A record that does not parse is
- * left out; the summary then no longer names every record, and readers fall back to the records.
+ * order and as its file holds it, with the sha256 of each record's bytes, so whole-store lineage
+ * queries read one object per job and `verify` can tell an edited record from the one the job
+ * wrote. A record that does not parse is left out; the summary then no longer names every record,
+ * and readers fall back to the records.
  * Then leaves the job's note for the lineage index (`keys.lineageIndexNote`): a reader of the index
  * reads the summaries of noted jobs, not a listing of every summary.
  *
