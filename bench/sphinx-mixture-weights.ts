@@ -72,13 +72,12 @@ function readSendump(bytes: Buffer): {
     const [name = "", value = ""] = line.split(/\s+/);
     header.set(name, Number(value));
   }
-  let senones = header.get("mixture_count") ?? 0;
-  let densities = header.get("model_count") ?? 0;
   const streams = header.get("feature_count") ?? 0;
   const shift = header.get("mixw_shift") ?? 10;
   if ((header.get("cluster_count") ?? 0) !== 0) throw new Error("a clustered sendump is not supported");
-  densities = uint32();
-  senones = uint32();
+  // Unclustered: the sizes follow the headers (whose counts, if any, say the same).
+  const densities = uint32();
+  const senones = uint32();
   if (offset + streams * densities * senones > bytes.length) throw new Error("the sendump is truncated");
   const weights = new Float32Array(senones * streams * densities);
   // Stored per stream and density, one byte per senone: -log base 1.0001, shifted down.

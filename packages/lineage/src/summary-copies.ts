@@ -1,4 +1,4 @@
-import { Worker } from "node:worker_threads";
+import { WorkerBatches } from "@voxtrail/storage";
 
 /**
  * What the worker thread made of one summary: the sha256 of its bytes, and either the summary
@@ -25,39 +25,17 @@ const WORKER = new URL("./summary-copies-worker.mjs", import.meta.url);
  * }
  */
 export class SummaryCopies {
-  readonly #worker = new Worker(WORKER);
-  readonly #pending = new Map<
-    number,
-    { resolve: (results: ExaminedSummary[]) => void; reject: (error: Error) => void }
-  >();
-  #nextId = 0;
-
-  constructor() {
-    const fail = (error: Error) => {
-      for (const each of this.#pending.values()) each.reject(error);
-      this.#pending.clear();
-    };
-    this.#worker.on("message", ({ id, results }: { id: number; results: RawExamined[] }) => {
-      this.#pending.get(id)?.resolve(results.map(fromWorker));
-      this.#pending.delete(id);
-    });
-    this.#worker.on("error", fail);
-    this.#worker.on("exit", (code) => fail(new Error(`the summary worker thread exited (code ${code})`)));
-  }
+  readonly #thread = new WorkerBatches<{ summaries: ArrayBuffer[] }, RawExamined[]>(WORKER, "summary");
 
   /** Each summary's findings, in the order of `summaries` (whose memory moves to the worker). */
-  examine(summaries: Buffer[]): Promise<ExaminedSummary[]> {
-    const id = this.#nextId++;
+  async examine(summaries: Buffer[]): Promise<ExaminedSummary[]> {
     const buffers = summaries.map(ownBuffer);
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, summaries: buffers }, buffers);
-    });
+    return (await this.#thread.send({ summaries: buffers }, buffers)).map(fromWorker);
   }
 
   /** Stops the thread; batches not yet answered are rejected. */
-  async close(): Promise<void> {
-    await this.#worker.terminate();
+  close(): Promise<void> {
+    return this.#thread.close();
   }
 }
 

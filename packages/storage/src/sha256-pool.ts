@@ -1,14 +1,9 @@
-import { Worker } from "node:worker_threads";
+import { WorkerBatches } from "./worker-batches";
 
 /** What a worker found at one path: the file's sha256 and size, or why it has none. */
 export type FileHash = { sha256: string; bytes: number } | "missing" | "failed";
 
 const WORKER = new URL("./sha256-worker.mjs", import.meta.url);
-
-interface Pending {
-  resolve: (results: FileHash[]) => void;
-  reject: (error: Error) => void;
-}
 
 /**
  * Worker threads that hash files (`sha256-worker.mjs`): each batch of paths goes to the next
@@ -25,44 +20,25 @@ interface Pending {
  * }
  */
 export class Sha256Pool {
-  readonly #workers: Array<{ worker: Worker; pending: Map<number, Pending> }>;
+  readonly #threads: Array<WorkerBatches<{ realRoot: string; files: string[] }, FileHash[]>>;
   readonly #realRoot: string;
   #next = 0;
-  #nextId = 0;
 
   /** `realRoot`: the real path (symbolic links resolved) of the directory every file must be in. */
   constructor(threads: number, realRoot: string) {
     this.#realRoot = realRoot;
-    this.#workers = Array.from({ length: threads }, () => {
-      const worker = new Worker(WORKER);
-      const pending = new Map<number, Pending>();
-      const fail = (error: Error) => {
-        for (const each of pending.values()) each.reject(error);
-        pending.clear();
-      };
-      worker.on("message", ({ id, results }: { id: number; results: FileHash[] }) => {
-        pending.get(id)?.resolve(results);
-        pending.delete(id);
-      });
-      worker.on("error", fail);
-      worker.on("exit", (code) => fail(new Error(`a sha256 worker thread exited (code ${code})`)));
-      return { worker, pending };
-    });
+    this.#threads = Array.from({ length: threads }, () => new WorkerBatches(WORKER, "sha256"));
   }
 
   /** The sha256 and size of each file, in the order of `files`. */
   hash(files: string[]): Promise<FileHash[]> {
-    const thread = this.#workers[this.#next++ % this.#workers.length];
+    const thread = this.#threads[this.#next++ % this.#threads.length];
     if (!thread) throw new Error("a Sha256Pool needs at least one thread");
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      thread.pending.set(id, { resolve, reject });
-      thread.worker.postMessage({ id, realRoot: this.#realRoot, files });
-    });
+    return thread.send({ realRoot: this.#realRoot, files });
   }
 
   /** Stops the threads; batches not yet answered are rejected. */
   async close(): Promise<void> {
-    await Promise.all(this.#workers.map(({ worker }) => worker.terminate()));
+    await Promise.all(this.#threads.map((thread) => thread.close()));
   }
 }

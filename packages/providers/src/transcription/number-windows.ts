@@ -105,9 +105,9 @@ export function numberGrammar(): string {
  * what the first heard as other words: a second-pass word counts only if its middle falls inside
  * one of those, never inside a number word the first pass heard (the grammar, which must explain
  * every sound with a number word, splits a long "three" into "three eight") nor in a pause between
- * words (where it hears "eight" in the breath after a comma). The words the grammar allowed around the number
- * are dropped too, so the first pass's words there stay; a window whose second pass heard no
- * number keeps the first pass's words.
+ * words (where it hears "eight" in the breath after a comma). The words the grammar allowed
+ * around the number are dropped too, so the first pass's words there stay; a window whose second
+ * pass heard no number keeps the first pass's words.
  */
 export function replaceWindows(
   words: readonly TranscriptWord[],
