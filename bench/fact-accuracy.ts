@@ -18,6 +18,7 @@
  *
  *   npx tsx bench/fact-accuracy.ts                       # all 384 clips
  *   npx tsx bench/fact-accuracy.ts --scripts 3 --voices slt,kal16 --deliveries telephony --noises heavy
+ *   npx tsx bench/fact-accuracy.ts --deliveries telephony --telephony-transform none   # or a FILE
  *
  * `--scripts N` takes the first N scripts of each half, so both halves are always measured.
  */
@@ -57,6 +58,8 @@ export interface FactAccuracyOptions {
   noises?: readonly NoiseLevel[];
   /** Clips transcribed at once (pocketsphinx is CPU-bound: one per core); default 2. */
   concurrency?: number;
+  /** The transcriber's telephony transform: a file, `null` for none; default the bundled one. */
+  telephonyTransform?: string | null;
 }
 
 /** Everything measured, with the settings that decide it. */
@@ -81,7 +84,9 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
     corpus.scripts.filter((script) => script.split === split).slice(0, options.scripts),
   );
   const audio = await ClipAudio.open(corpus.noiseSeed, CORPUS_FILE);
-  const transcriber = new PocketsphinxTranscriber();
+  const transcriber = new PocketsphinxTranscriber(
+    options.telephonyTransform === undefined ? {} : { telephonyTransform: options.telephonyTransform },
+  );
   const reasoner = new LocalReasoner();
 
   const clips: Clip[] = scripts.flatMap((script) =>
@@ -154,6 +159,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       deliveries: { type: "string" },
       noises: { type: "string" },
       concurrency: { type: "string", default: "2" },
+      "telephony-transform": { type: "string" },
     },
   });
   const list = <T extends string>(value: string | undefined, known: readonly T[]): T[] | undefined => {
@@ -168,6 +174,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     deliveries: list(values.deliveries, DELIVERIES),
     noises: list(values.noises, NOISE_LEVELS),
     concurrency: Number(values.concurrency),
+    ...(values["telephony-transform"] === undefined
+      ? {}
+      : {
+          telephonyTransform: values["telephony-transform"] === "none" ? null : values["telephony-transform"],
+        }),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   process.stdout.write(factAccuracyTable(result));

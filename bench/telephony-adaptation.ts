@@ -8,7 +8,7 @@
  * half is never read. It needs Debian's sphinxtrain and sphinxbase-utils besides pocketsphinx (apt).
  *
  *   npm run adapt:telephony                     # writes the transform, prints its sha256
- *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.mllr --voices awb,rms,slt
+ *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.mllr --voices awb,rms,slt --iterations 1
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -47,6 +47,8 @@ const FEATURES = "-feat 1s_c_d_dd -svspec 0-12/13-25/26-38 -cmn batch -agc none"
 export async function adaptToTelephony(options: {
   out: string;
   voices: readonly FliteVoice[];
+  /** Estimates, each aligned with the last; default {@link ITERATIONS}. */
+  iterations?: number;
   log: (line: string) => void;
 }): Promise<string> {
   const corpus = await loadAccuracyCorpus(CORPUS_FILE);
@@ -102,7 +104,7 @@ export async function adaptToTelephony(options: {
       ...flags({ "-mswav": "yes" }),
     ]);
     // Each estimate aligns the clips with the model as the previous one adapted it (none at first).
-    for (let iteration = 1; iteration <= ITERATIONS; iteration++) {
+    for (let iteration = 1; iteration <= (options.iterations ?? ITERATIONS); iteration++) {
       const counts = at(`counts-${iteration}`);
       await mkdir(counts);
       await run(`${SPHINXTRAIN}/bw`, [
@@ -159,9 +161,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     options: {
       out: { type: "string", default: TELEPHONY_TRANSFORM },
       voices: { type: "string", default: VOICES.join(",") },
+      iterations: { type: "string", default: String(ITERATIONS) },
     },
   });
   const voices = (values.voices ?? "").split(",").filter(Boolean) as FliteVoice[];
-  const sha256 = await adaptToTelephony({ out: values.out as string, voices, log: console.log });
+  const iterations = Number(values.iterations);
+  const sha256 = await adaptToTelephony({ out: values.out as string, voices, iterations, log: console.log });
   console.log(`wrote ${values.out} (sha256 ${sha256})`);
 }
