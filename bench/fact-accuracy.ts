@@ -22,6 +22,7 @@
  *
  * `--scripts N` takes the first N scripts of each half, so both halves are always measured.
  */
+import { writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { normalizeForTranscription } from "@voxtrail/audio";
@@ -53,6 +54,8 @@ export interface FactAccuracyOptions {
   log?: (line: string) => void;
   /** The first N scripts of each half; default all. */
   scripts?: number;
+  /** The halves to measure; default both. Tuning work should pick `tuning` alone. */
+  splits?: readonly Split[];
   voices?: readonly FliteVoice[];
   deliveries?: readonly Delivery[];
   noises?: readonly NoiseLevel[];
@@ -80,7 +83,7 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
   const started = performance.now();
   const records = await JsonlRecordLookup.fromFile(RECORDS_FILE);
   const corpus = await loadAccuracyCorpus(CORPUS_FILE, records);
-  const scripts = SPLITS.flatMap((split) =>
+  const scripts = (options.splits ?? SPLITS).flatMap((split) =>
     corpus.scripts.filter((script) => script.split === split).slice(0, options.scripts),
   );
   const audio = await ClipAudio.open(corpus.noiseSeed, CORPUS_FILE);
@@ -155,6 +158,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values } = parseArgs({
     options: {
       scripts: { type: "string" },
+      splits: { type: "string" },
+      json: { type: "string" },
       voices: { type: "string" },
       deliveries: { type: "string" },
       noises: { type: "string" },
@@ -170,6 +175,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   };
   const result = await benchFactAccuracy({
     ...(values.scripts ? { scripts: Number(values.scripts) } : {}),
+    splits: list(values.splits, SPLITS),
     voices: list(values.voices, VOICES),
     deliveries: list(values.deliveries, DELIVERIES),
     noises: list(values.noises, NOISE_LEVELS),
@@ -181,5 +187,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
         }),
     log: (line) => process.stderr.write(`${line}\n`),
   });
+  if (values.json) await writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(factAccuracyTable(result));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { findDigitRuns, fitDigits } from "../src/reasoning/digits";
+import { edgeReadings, findDigitRuns, fitDigits } from "../src/reasoning/digits";
 import { findDays, findTimes } from "../src/reasoning/schedule";
 import { tokenize } from "../src/reasoning/tokens";
 
@@ -78,6 +78,26 @@ describe("fitDigits", () => {
   test("never drops certain digits", () => {
     expect(fit("five five five one two three four five six")).toBeUndefined();
     expect(fit("five five five one two three four five six seven eight")).toBeUndefined();
+  });
+
+  test("drops one of two heard 'oh's only when the number is too long with both", () => {
+    expect(fit("five five five four one oh oh seven seven eight eight")).toBe("5554107788");
+    expect(fit("five five five two oh oh one two three four")).toBe("5552001234");
+    expect(fit("five five five four one zero zero seven seven eight eight")).toBeUndefined();
+    expect(fit("five five five four one oh seven oh seven eight eight")).toBeUndefined();
+  });
+});
+
+describe("edgeReadings", () => {
+  const readings = (text: string) => {
+    const [run] = findDigitRuns(tokenize(text));
+    return run ? edgeReadings(run) : [];
+  };
+
+  test("as heard, then without the homophones at either end, fewest drops first", () => {
+    expect(readings("to seven three one six for")).toEqual(["273164", "27316", "73164", "7316"]);
+    expect(readings("seven three one six")).toEqual(["7316"]);
+    expect(readings("four to")).toEqual(["42", "4"]);
   });
 });
 

@@ -1,8 +1,9 @@
 import { LOCAL_BOUNDARY } from "@voxtrail/core";
 import { describe, expect, test } from "vitest";
-import { extractEntities } from "../src/reasoning/entities";
+import { extractEntities, readEntities } from "../src/reasoning/entities";
 import { classifyIntent } from "../src/reasoning/intent";
 import { LocalReasoner } from "../src/reasoning/local-reasoner";
+import { JsonlRecordLookup } from "../src/records/jsonl-record-lookup";
 import { RECORDS, reason, transcript } from "./local-reasoning";
 
 describe("LocalReasoner on clean transcripts", () => {
@@ -21,7 +22,7 @@ describe("LocalReasoner on clean transcripts", () => {
       processor: {
         provider: "local-rules",
         model: "voxtrail-local-reasoner",
-        version: "1",
+        version: "2",
         boundary: LOCAL_BOUNDARY,
       },
     });
@@ -173,6 +174,61 @@ describe("LocalReasoner on noisy (pocketsphinx) transcripts", () => {
       });
     },
   );
+});
+
+describe("LocalReasoner on numbers whose cue was misheard", () => {
+  test("'numbers' for 'number is' still names the number", async () => {
+    expect(extractEntities("my account numbers eighty one fifty three thank you")).toEqual({
+      accountNumber: "8153",
+    });
+  });
+
+  test("a number no word can name is placed by the one record kind that holds it", async () => {
+    const record = await reason(
+      "hi this is james miller my phone number is eighty one fifty four sorry eighty one fifty three i was " +
+        "overcharged call me at five five five two oh two nine eight one four",
+    );
+    expect(record.entities).toMatchObject({ accountNumber: "8153", callbackNumber: "5552029814" });
+    expect(record.match).toMatchObject({ outcome: "found", matchedOn: "accountNumber" });
+    expect(
+      readEntities("i'm calling about four two seven one seven sorry i mean four two seven one"),
+    ).toEqual({
+      entities: {},
+      unnamed: [["42717"], ["4271"]],
+    });
+    expect(
+      (await reason("i'm calling about four two seven one seven sorry i mean four two seven one")).entities,
+    ).toEqual({ orderNumber: "4271" });
+  });
+
+  test("a homophone heard at a number's end may be dropped to find it", async () => {
+    const text = "hi i'm calling about four two seven one for the lamp";
+    expect(readEntities(text).unnamed).toEqual([["42714", "4271"]]);
+    expect((await reason(text)).entities).toEqual({ orderNumber: "4271" });
+  });
+
+  test("a number the records do not hold, or hold as two kinds, stays unplaced", async () => {
+    expect((await reason("my phone number is six six zero nine thanks")).entities).toEqual({});
+    const both = new JsonlRecordLookup(
+      [
+        { type: "order", id: "ord-7720", orderNumber: "7720", customerName: "Ann Lee" },
+        { type: "account", id: "acct-7720", accountNumber: "7720", customerName: "David Chen" },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join("\n"),
+    );
+    const record = await new LocalReasoner().reason(
+      transcript("my phone number is seven seven two oh"),
+      both,
+    );
+    expect(record.entities).toEqual({});
+    expect(record.match.outcome).toBe("not-found");
+  });
+
+  test("a number the caller's words named is never replaced by an unnamed one", async () => {
+    const record = await reason("account seven seven two oh and my phone number is eighty one fifty three");
+    expect(record.entities).toEqual({ accountNumber: "7720" });
+  });
 });
 
 describe("classifyIntent", () => {

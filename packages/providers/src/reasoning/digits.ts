@@ -147,29 +147,66 @@ export function findDigitRuns(
 /**
  * The run's digits cut to one of `lengths`, dropping only what may not belong to it: homophones at
  * either end ("... six seven when" -> without the "when") and the country code 1 before ten digits. Prefers the
- * fewest drops; `undefined` when no length fits.
+ * fewest drops. When no such cut fits, one of two "oh"s in a row may go: a recogniser often hears
+ * one short "oh" twice ("four one oh oh seven"), and a number really said with two fits as heard.
+ * `undefined` when no length fits.
  *
  * @example
  * fitDigits(run, [10, 7]); // "5551234567" for "five five five one two three four five six seven when"
  */
 export function fitDigits(run: DigitRun, lengths: readonly number[]): string | undefined {
-  const { groups } = run;
+  const fitted = fitGroups(run.groups, lengths);
+  if (fitted !== undefined) return fitted;
+  for (let index = 1; index < run.groups.length; index++) {
+    if (!isHeardOh(run.groups[index - 1]) || !isHeardOh(run.groups[index])) continue;
+    const once = fitGroups(run.groups.toSpliced(index, 1), lengths);
+    if (once !== undefined) return once;
+  }
+  return undefined;
+}
+
+/**
+ * Every reading of the run that drops only homophones at its ends, as heard first, then by fewest
+ * drops: what the caller may have said when the words around a number were heard as digits
+ * ("seven three one six for" for "seven three one six, for ...").
+ *
+ * @example
+ * edgeReadings(run); // ["73164", "7316"] for "seven three one six for"
+ */
+export function edgeReadings(run: DigitRun): string[] {
+  return [...new Set(edgeCuts(run.groups))];
+}
+
+/** A zero heard as a homophone ("oh", "o", "of"), not said as "zero". */
+const isHeardOh = (group: Pick<DigitGroup, "digits" | "uncertain"> | undefined) =>
+  group?.uncertain === true && group.digits === "0";
+
+function fitGroups(
+  groups: readonly Pick<DigitGroup, "digits" | "uncertain">[],
+  lengths: readonly number[],
+): string | undefined {
+  for (const digits of edgeCuts(groups)) {
+    if (lengths.includes(digits.length)) return digits;
+    if (digits.length === 11 && digits.startsWith("1") && lengths.includes(10)) return digits.slice(1);
+  }
+  return undefined;
+}
+
+/** The groups' digits with none, then more and more, of the homophones at either end dropped. */
+function* edgeCuts(groups: readonly Pick<DigitGroup, "digits" | "uncertain">[]): Generator<string> {
   const leading = countUncertain(groups);
   const trailing = countUncertain([...groups].reverse());
   for (let drops = 0; drops <= leading + trailing; drops++) {
     for (let fromStart = 0; fromStart <= Math.min(drops, leading); fromStart++) {
       const fromEnd = drops - fromStart;
-      if (fromEnd > trailing || fromStart + fromEnd > groups.length) continue;
-      const digits = groups
-        .slice(fromStart, groups.length - fromEnd)
-        .map((group) => group.digits)
-        .join("");
-      if (lengths.includes(digits.length)) return digits;
-      if (digits.length === 11 && digits.startsWith("1") && lengths.includes(10)) return digits.slice(1);
+      if (fromEnd > trailing || fromStart + fromEnd >= groups.length) continue;
+      yield joinDigits(groups.slice(fromStart, groups.length - fromEnd));
     }
   }
-  return undefined;
 }
+
+const joinDigits = (groups: readonly Pick<DigitGroup, "digits">[]) =>
+  groups.map((group) => group.digits).join("");
 
 function countUncertain(groups: readonly Pick<DigitGroup, "uncertain">[]): number {
   let count = 0;

@@ -1,5 +1,5 @@
 import type { Entities } from "@voxtrail/core";
-import { type DigitRun, findDigitRuns, fitDigits, isDigitWord } from "./digits";
+import { type DigitRun, edgeReadings, findDigitRuns, fitDigits, isDigitWord } from "./digits";
 import { findDays, findTimes } from "./schedule";
 import { tokenize } from "./tokens";
 
@@ -18,8 +18,13 @@ const NUMBER_CUES: Readonly<Record<string, NumberKind>> = {
   callback: "callbackNumber",
   text: "callbackNumber",
 };
-/** Words allowed between a cue and its number: "order number is", "call me back at", "account no". */
-const CUE_GAP_WORDS = new Set("number no num is was it's its the my me back at on um uh and".split(" "));
+/**
+ * Words allowed between a cue and its number: "order number is", "call me back at", "account no",
+ * and "numbers" or "number's", as a recogniser writes "number is" said quickly.
+ */
+const CUE_GAP_WORDS = new Set(
+  "number numbers number's no num is was it's its the my me back at on um uh and".split(" "),
+);
 const CUE_WINDOW = 5;
 /** Words that announce a correction: the number after them replaces the last number given. */
 const CORRECTION_CUES = new Set(["actually", "sorry", "mean", "wait", "correction", "rather", "oops"]);
@@ -38,6 +43,19 @@ const NOT_NAMES = new Set(
 );
 /** How far into the message "this is NAME" is an introduction rather than "this is urgent". */
 const INTRODUCTION_WINDOW = 8;
+
+/** What {@link readEntities} finds: the entities, and the numbers no word could name the kind of. */
+export interface EntityReading {
+  entities: Entities;
+  /**
+   * Digit runs of at least three digits that no rule could place, in the order spoken: no cue
+   * before them, or a cue they cannot be ("phone number is four four oh nine"), and not a phone
+   * number's length. Maybe an order or account number whose cue was misheard; only the records
+   * can tell which ({@link kindsFromRecords}). Each run is given as its readings: as heard, then
+   * without the homophones at its ends ({@link edgeReadings}).
+   */
+  unnamed: string[][];
+}
 
 /**
  * Finds the entities in a transcript with deterministic rules; the transcript is only ever data.
@@ -58,8 +76,20 @@ const INTRODUCTION_WINDOW = 8;
  * // { callerName: "Maria Lopez", orderNumber: "4271", callbackNumber: "5551234567" }
  */
 export function extractEntities(text: string): Entities {
+  return readEntities(text).entities;
+}
+
+/**
+ * {@link extractEntities}, with the numbers it could not place kept apart.
+ *
+ * @example
+ * readEntities("my phone number is four four oh nine thank you");
+ * // { entities: {}, unnamed: [["4409"]] }
+ */
+export function readEntities(text: string): EntityReading {
   const tokens = tokenize(text);
   const entities: Entities = {};
+  const unnamed: string[][] = [];
 
   const times = findTimes(tokens);
   const claimed = new Set(times.flatMap((time) => range(time.start, time.end)));
@@ -67,7 +97,11 @@ export function extractEntities(text: string): Entities {
   for (const run of findDigitRuns(tokens, claimed)) {
     const number =
       cuedNumber(tokens, run) ?? correctedNumber(tokens, run, lastNumber, entities) ?? uncuedNumber(run);
-    if (number.digits === undefined) continue;
+    if (number.digits === undefined) {
+      const readings = edgeReadings(run).filter((digits) => digits.length >= MIN_REFERENCE_DIGITS);
+      if (readings.length > 0) unnamed.push(readings);
+      continue;
+    }
     entities[number.kind] = number.digits;
     lastNumber = number.kind;
   }
@@ -78,7 +112,7 @@ export function extractEntities(text: string): Entities {
   if (time) entities.time = time.value;
   const callerName = findCallerName(tokens);
   if (callerName) entities.callerName = callerName;
-  return entities;
+  return { entities, unnamed };
 }
 
 interface SpokenNumber {

@@ -6,10 +6,11 @@ import {
   type Transcript,
   type VoicemailRecord,
 } from "@voxtrail/core";
-import { extractEntities } from "./entities";
+import { readEntities } from "./entities";
 import { classifyIntent, orderProblem } from "./intent";
 import { matchRecord } from "./record-match";
 import { summarize, writeReply } from "./reply";
+import { kindsFromRecords } from "./unnamed-numbers";
 
 /** Options of {@link LocalReasoner}. */
 export interface LocalReasonerOptions {
@@ -20,7 +21,8 @@ export interface LocalReasonerOptions {
 /**
  * A deterministic, rule-based reasoner that runs in this process (boundary `local`): entities
  * from spoken digits, days and times, with the caller's last correction winning
- * ({@link extractEntities}); intent by weighted keywords ({@link classifyIntent}); the business
+ * ({@link readEntities}), and a number whose cue was lost placed by the one record kind that
+ * holds it ({@link kindsFromRecords}); intent by weighted keywords ({@link classifyIntent}); the business
  * record from the lookup (order, then account, then callback number); a one-sentence summary; and
  * the reply the business would give, from a named template that promises an action only when the
  * record was found, with the facts it states and their sources ({@link writeReply}). The
@@ -39,7 +41,7 @@ export class LocalReasoner implements Reasoner {
   readonly processor: Processor = {
     provider: "local-rules",
     model: "voxtrail-local-reasoner",
-    version: "1",
+    version: "2",
     boundary: LOCAL_BOUNDARY,
   };
   readonly #businessName: string;
@@ -50,7 +52,8 @@ export class LocalReasoner implements Reasoner {
 
   /** Builds the voicemail's structured record from its transcript, looking the caller up in `records`. */
   async reason(transcript: Transcript, records: RecordLookup): Promise<VoicemailRecord> {
-    const entities = extractEntities(transcript.text);
+    const reading = readEntities(transcript.text);
+    const entities = await kindsFromRecords(reading.entities, reading.unnamed, records);
     const intent = classifyIntent(transcript.text, entities);
     const match = await matchRecord(entities, records);
     const problem = intent === "order-problem" ? orderProblem(transcript.text) : undefined;
