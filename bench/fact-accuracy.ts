@@ -19,8 +19,13 @@
  *   npx tsx bench/fact-accuracy.ts                       # all 384 clips
  *   npx tsx bench/fact-accuracy.ts --scripts 3 --voices slt,kal16 --deliveries telephony --noises heavy
  *   npx tsx bench/fact-accuracy.ts --deliveries telephony --telephony-transform none   # or a FILE
+ *   npx tsx bench/fact-accuracy.ts --splits tuning --ids t07,t08 --language-model /tmp/v.lm.bin --json out.json
  *
- * `--scripts N` takes the first N scripts of each half, so both halves are always measured.
+ * `--scripts N` takes the first N scripts of each half; `--splits tuning` measures the tuning half
+ * alone (tuning work has no reason to read the held-out half's transcripts); `--ids` keeps the
+ * scripts whose ids start with one of them; `--language-model FILE|none` decodes with another
+ * language model, or pocketsphinx-en-us's own; `--json FILE` keeps every clip's transcript and
+ * facts.
  */
 import { writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -63,6 +68,10 @@ export interface FactAccuracyOptions {
   concurrency?: number;
   /** The transcriber's telephony transform: a file, `null` for none; default the bundled one. */
   telephonyTransform?: string | null;
+  /** The transcriber's language model: a file, `null` for pocketsphinx-en-us's; default the voicemail one. */
+  languageModel?: string | null;
+  /** Only the scripts whose ids start with one of these; default all. */
+  ids?: readonly string[];
 }
 
 /** Everything measured, with the settings that decide it. */
@@ -84,12 +93,16 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
   const records = await JsonlRecordLookup.fromFile(RECORDS_FILE);
   const corpus = await loadAccuracyCorpus(CORPUS_FILE, records);
   const scripts = (options.splits ?? SPLITS).flatMap((split) =>
-    corpus.scripts.filter((script) => script.split === split).slice(0, options.scripts),
+    corpus.scripts
+      .filter((script) => script.split === split)
+      .filter((script) => options.ids?.some((id) => script.id.startsWith(id)) ?? true)
+      .slice(0, options.scripts),
   );
   const audio = await ClipAudio.open(corpus.noiseSeed, CORPUS_FILE);
-  const transcriber = new PocketsphinxTranscriber(
-    options.telephonyTransform === undefined ? {} : { telephonyTransform: options.telephonyTransform },
-  );
+  const transcriber = new PocketsphinxTranscriber({
+    ...(options.telephonyTransform === undefined ? {} : { telephonyTransform: options.telephonyTransform }),
+    ...(options.languageModel === undefined ? {} : { languageModel: options.languageModel }),
+  });
   const reasoner = new LocalReasoner();
 
   const clips: Clip[] = scripts.flatMap((script) =>
@@ -159,7 +172,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     options: {
       scripts: { type: "string" },
       splits: { type: "string" },
+      ids: { type: "string" },
       json: { type: "string" },
+      "language-model": { type: "string" },
       voices: { type: "string" },
       deliveries: { type: "string" },
       noises: { type: "string" },
@@ -176,6 +191,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const result = await benchFactAccuracy({
     ...(values.scripts ? { scripts: Number(values.scripts) } : {}),
     splits: list(values.splits, SPLITS),
+    ...(values.ids ? { ids: values.ids.split(",") } : {}),
+    ...(values["language-model"] === undefined
+      ? {}
+      : { languageModel: values["language-model"] === "none" ? null : values["language-model"] }),
     voices: list(values.voices, VOICES),
     deliveries: list(values.deliveries, DELIVERIES),
     noises: list(values.noises, NOISE_LEVELS),

@@ -10,7 +10,6 @@
  *   npm run adapt:telephony                     # writes the transform, prints its sha256
  *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.mllr --voices awb,rms,slt --iterations 1
  */
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { normalizeForTranscription } from "@voxtrail/audio";
 import type { FliteVoice } from "@voxtrail/local";
+import { runSphinxTool as run } from "../scripts/sphinx-tool";
 import { ClipAudio, NOISE_LEVELS, VOICES } from "./accuracy-audio";
 import { CORPUS_FILE, loadAccuracyCorpus } from "./accuracy-corpus";
 import { writeMixtureWeights } from "./sphinx-mixture-weights";
@@ -130,31 +130,6 @@ export async function adaptToTelephony(options: {
 
 /** Command-line flags and their values, in order. */
 const flags = (named: Record<string, string>) => Object.entries(named).flat();
-
-/** Runs a SphinxTrain or sphinxbase tool; its log is kept only for the error. */
-function run(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
-    const log: Buffer[] = [];
-    child.stderr.on("data", (chunk: Buffer) => log.push(chunk));
-    child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(
-        new Error(
-          error.code === "ENOENT"
-            ? `${command} was not found: apt-get install sphinxtrain sphinxbase-utils pocketsphinx`
-            : `${command} could not be started (${error.code})`,
-        ),
-      ),
-    );
-    child.on("close", (code) => {
-      if (code === 0) resolve();
-      else {
-        const tail = Buffer.concat(log).toString("utf8").trim().split("\n").slice(-5).join("\n");
-        reject(new Error(`${command} exited with code ${code}:\n${tail}`));
-      }
-    });
-  });
-}
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values } = parseArgs({

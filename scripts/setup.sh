@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian/Ubuntu machine for voxtrail and for its tests: Debian's speech recogniser
 # (pocketsphinx and its US English model, used by the embedded transcriber; SphinxTrain and
-# sphinxbase-utils, which rebuild its telephony adaptation), Chromium (the HTML
-# report's browser test), sox (the WAV codec's cross-check), the npm dependencies, and moto_server (the tests' local S3, EventBridge,
-# Step Functions) through pip where pip reaches its index. Safe to run again.
+# sphinxbase-utils, which rebuild its telephony adaptation and its voicemail language model),
+# Chromium (the HTML report's browser test), sox (the WAV codec's cross-check), the npm
+# dependencies, moto_server (the tests' local S3, EventBridge, Step Functions) through pip where
+# pip reaches its index, and the transcriber's voicemail language model. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,4 +32,13 @@ if ! command -v moto_server >/dev/null 2>&1; then
   if ! python3 -m pip install --quiet --disable-pip-version-check --timeout 20 'moto[server]' >&2; then
     echo "setup: pip could not install moto[server]; npm test needs moto_server on the PATH: install Python's moto[server] (moto 5.2) by hand" >&2
   fi
+fi
+
+# The embedded transcriber's voicemail language model (27 MB, so built here rather than kept in
+# git): rebuilt when missing or older than what it is built from.
+language_model=packages/providers/models/voicemail-en-us.lm.bin
+if [ ! -f "$language_model" ] || [ -n "$(find scripts/voicemail-language-model.ts scripts/language-model \
+  fixtures/accuracy/scripts.json /usr/share/pocketsphinx/model/en-us/en-us.lm.bin -newer "$language_model" 2>/dev/null)" ]; then
+  echo "setup: building the voicemail language model (npm run build:lm, about a minute)" >&2
+  npx tsx scripts/voicemail-language-model.ts >&2
 fi

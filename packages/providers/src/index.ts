@@ -41,6 +41,7 @@ export {
   type PocketsphinxOptions,
   PocketsphinxTranscriber,
   TELEPHONY_TRANSFORM,
+  VOICEMAIL_LANGUAGE_MODEL,
 } from "./transcription/pocketsphinx";
 export { transcribeError } from "./transcription/transcribe-errors";
 export {

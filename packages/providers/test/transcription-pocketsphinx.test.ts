@@ -9,7 +9,11 @@ import { encodeSamples, normalizeForTranscription, resample, writeWav } from "@v
 import { InvalidAudio, LOCAL_BOUNDARY, Transcript, TranscriptionFailed } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isNarrowband } from "../src/transcription/bandwidth";
-import { PocketsphinxTranscriber, TELEPHONY_TRANSFORM } from "../src/transcription/pocketsphinx";
+import {
+  PocketsphinxTranscriber,
+  TELEPHONY_TRANSFORM,
+  VOICEMAIL_LANGUAGE_MODEL,
+} from "../src/transcription/pocketsphinx";
 import {
   parseFrontEndEstimate,
   parsePocketsphinxWords,
@@ -152,10 +156,10 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
     expect(calls).toHaveLength(2);
     expect(calls[0]).toMatch(
-      /^-infile \S+input\.wav -time yes -fwdflat no -bestpath no .*-logfn \S+measure\.log$/,
+      /^-infile \S+input\.wav -time yes -lm \S+voicemail-en-us\.lm\.bin -fwdflat no -bestpath no .*-logfn \S+measure\.log$/,
     );
     expect(calls[1]).toMatch(
-      /^-infile \S+input\.wav -time yes -featparams \S+feat\.params -logfn \/dev\/null$/,
+      /^-infile \S+input\.wav -time yes -featparams \S+feat\.params -lm \S+ -logfn \/dev\/null$/,
     );
   });
 
@@ -166,7 +170,7 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     const once = new PocketsphinxTranscriber({ command: fake, cmnWarmup: false });
     expect((await once.transcribe(wav16k(noise()), { language: "en-US" })).text).toBe("first");
     expect(await readFile(join(dir, "calls.log"), "utf8")).toMatch(
-      /^-infile \S+ -time yes -logfn \/dev\/null\n$/,
+      /^-infile \S+ -time yes -lm \S+ -logfn \/dev\/null\n$/,
     );
   });
 
@@ -201,7 +205,9 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
     expect(calls).toHaveLength(2);
     for (const call of calls) {
-      const paths = call.split(" ").filter((arg) => arg.startsWith("/") && arg !== "/dev/null");
+      const paths = call
+        .split(" ")
+        .filter((arg) => arg.startsWith("/") && arg !== "/dev/null" && arg !== VOICEMAIL_LANGUAGE_MODEL);
       expect(paths.length).toBeGreaterThan(1);
       for (const path of paths) expect(path.startsWith(`${tmpDir}/voxtrail-pocketsphinx-`)).toBe(true);
     }
@@ -251,6 +257,34 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     await expect(readFile(join(dir, "calls.log"), "utf8")).rejects.toThrow(/ENOENT/);
   });
 
+  test("decodes with the voicemail language model, never the number grammar's pass; null for the general one", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    const numbers = new PocketsphinxTranscriber({ command: join(dir, "numbers"), cmnWarmup: false });
+    await numbers.transcribe(wav16k(noise()), { language: "en" });
+    const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toContain(`-lm ${VOICEMAIL_LANGUAGE_MODEL}`);
+    expect(calls[1]).toContain("-jsgf");
+    expect(calls[1]).not.toContain("-lm");
+    await rm(join(dir, "calls.log"), { force: true });
+    await new PocketsphinxTranscriber({ command: fake, languageModel: null }).transcribe(wav16k(noise()), {
+      language: "en",
+    });
+    expect(await readFile(join(dir, "calls.log"), "utf8")).not.toContain("-lm");
+  });
+
+  test("a missing language model is named, with the command that builds it, before any pass", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    const missing = join(dir, "no-such.lm.bin");
+    const failure = new PocketsphinxTranscriber({ command: fake, languageModel: missing }).transcribe(
+      wav16k(noise()),
+      { language: "en" },
+    );
+    await expect(failure).rejects.toThrow(TranscriptionFailed);
+    await expect(failure).rejects.toThrow(`the language model ${missing} cannot be read (npm run build:lm`);
+    await expect(readFile(join(dir, "calls.log"), "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
   test("a missing recogniser says how to install it", async () => {
     const missing = new PocketsphinxTranscriber({ command: join(dir, "no-such-binary") });
     const failure = missing.transcribe(wav16k(noise()), { language: "en" });
@@ -294,16 +328,17 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax
     const query = spawnSync("dpkg-query", ["-W", "-f", "${Version}", "pocketsphinx"], { encoding: "utf8" });
     const version = query.status === 0 && query.stdout.trim() ? query.stdout.trim() : "unknown";
-    const transform = createHash("sha256").update(readFileSync(TELEPHONY_TRANSFORM)).digest("hex");
+    const hash = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 12);
+    const [lm, mllr] = [hash(VOICEMAIL_LANGUAGE_MODEL), hash(TELEPHONY_TRANSFORM)];
     expect(new PocketsphinxTranscriber().processor).toEqual({
       provider: "pocketsphinx",
-      model: `cmusphinx-en-us (pocketsphinx-en-us) + telephony MLLR ${transform.slice(0, 12)}`,
+      model: `cmusphinx-en-us (pocketsphinx-en-us) + voicemail LM ${lm} + telephony MLLR ${mllr}`,
       version,
       boundary: LOCAL_BOUNDARY,
     });
-    expect(new PocketsphinxTranscriber({ telephonyTransform: null }).processor.model).toBe(
-      "cmusphinx-en-us (pocketsphinx-en-us)",
-    );
+    expect(
+      new PocketsphinxTranscriber({ telephonyTransform: null, languageModel: null }).processor.model,
+    ).toBe("cmusphinx-en-us (pocketsphinx-en-us)");
   });
 });
 
