@@ -53,7 +53,6 @@ export async function buildVoicemailLanguageModel(options: {
   voicemails: readonly string[];
   out: string;
   domainWeight?: number;
-  log?: (line: string) => void;
 }): Promise<LanguageModelBuild> {
   const general = readSphinxTrie(await readFile(`${MODEL}/en-us.lm.bin`));
   const dictionary = await readFile(`${MODEL}/cmudict-en-us.dict`, "utf8");

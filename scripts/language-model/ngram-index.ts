@@ -69,7 +69,8 @@ export class NgramIndex {
 
   constructor(model: NgramModel) {
     const [uni, bi, tri] = model.orders;
-    if (!uni?.log10Backoff || !bi?.log10Backoff || !tri) throw new Error("a trigram model is needed");
+    if (model.orders.length !== 3 || !uni?.log10Backoff || !bi?.log10Backoff || !tri)
+      throw new Error(`a trigram model with back-off weights is needed, not ${model.orders.length}-gram`);
     for (const [id, word] of model.words.entries()) this.#ids.set(word, id);
     this.unigrams = model.words.length;
     this.#span = 2 ** Math.ceil(Math.log2(this.unigrams + 1));

@@ -21,8 +21,6 @@ export interface MixedModel {
  * await writeArpa(model, createWriteStream("voicemail.arpa"));
  */
 export function mixModels(general: NgramModel, domain: DomainNgrams, domainWeight: number): MixedModel {
-  if (general.orders.length !== 3)
-    throw new Error(`a trigram model is needed, not ${general.orders.length}-gram`);
   if (!(domainWeight > 0 && domainWeight < 1))
     throw new Error(`the domain weight must be in (0, 1), not ${domainWeight}`);
   const index = new NgramIndex(general);
@@ -105,10 +103,9 @@ function backoffWeights(sums: { explicit: Float64Array; lower: Float64Array }): 
 /** The domain's n-grams of an order that the general model lacks, appended; how many. */
 function appendDomain(index: NgramIndex, domain: DomainNgrams, order: 2 | 3): number {
   let added = 0;
+  // Every domain word is in the general vocabulary: mixModels checked.
   for (const ngram of domain.ngrams(order)) {
-    const ids = ngram.map((word) => index.wordId(word));
-    if (ids.some((id) => id === undefined)) continue;
-    if (index.append(ids as number[])) added++;
+    if (index.append(ngram.map((word) => index.wordId(word) as number))) added++;
   }
   return added;
 }
