@@ -22,7 +22,7 @@ describe("LocalReasoner on clean transcripts", () => {
       processor: {
         provider: "local-rules",
         model: "voxtrail-local-reasoner",
-        version: "2",
+        version: "3",
         boundary: LOCAL_BOUNDARY,
       },
     });
@@ -49,6 +49,13 @@ describe("LocalReasoner on clean transcripts", () => {
       orderNumber: "4271",
     });
     expect(extractEntities("account 7720, no wait, 7702")).toEqual({ accountNumber: "7702" });
+    // The words after a correction heard as digits ("the rug" as "zero"): cut to the length corrected.
+    expect(
+      extractEntities(
+        "order seven three one seven sorry i mean seven three one six zero five got is the wrong color",
+      ),
+    ).toEqual({ orderNumber: "7316" });
+    expect(extractEntities("order 7317, sorry, I mean 7316 12345")).toEqual({ orderNumber: "7317" });
     expect(extractEntities("Thursday at two, not Friday, no wait, make it four p m")).toEqual({
       day: "Thursday",
       time: "4:00 pm",
@@ -242,6 +249,23 @@ describe("classifyIntent", () => {
     ["hello it's me", "no-message"],
   ] as const)("%j -> %s", (text, intent) => {
     expect(classifyIntent(text, {})).toBe(intent);
+  });
+
+  test.each([
+    "can we change the data saturday",
+    "i would like to move the cleaning to friday",
+    "friday would not work actually make that sunday",
+  ])("a change to a day is a reschedule, whatever was heard between: %j", (text) => {
+    expect(classifyIntent(text, {})).toBe("reschedule");
+  });
+
+  test("an order number adds to an order problem's evidence, never makes one alone", () => {
+    const text = "my order ninety one eighty two then arrived please call me back";
+    expect(classifyIntent(text, {})).toBe("callback-request");
+    expect(classifyIntent(text, { orderNumber: "9182" })).toBe("order-problem");
+    expect(classifyIntent("my order is 9182 please call me back", { orderNumber: "9182" })).toBe(
+      "callback-request",
+    );
   });
 
   test("a day and a time add to a reschedule's evidence", () => {

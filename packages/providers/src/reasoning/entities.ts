@@ -26,6 +26,8 @@ const CUE_GAP_WORDS = new Set(
   "number numbers number's no num is was it's its the my me back at on um uh and".split(" "),
 );
 const CUE_WINDOW = 5;
+/** Most digits a correction may run past the number it corrects (see `correctedNumber`). */
+const MAX_CORRECTION_OVERRUN = 2;
 /** Words that announce a correction: the number after them replaces the last number given. */
 const CORRECTION_CUES = new Set(["actually", "sorry", "mean", "wait", "correction", "rather", "oops"]);
 const CORRECTION_WINDOW = 3;
@@ -65,7 +67,8 @@ export interface EntityReading {
  *   after "call me (back) at", "reach me at", "phone" ..., or any 7- or 10-digit run no order or
  *   account cue claims. A number right after a correction ("sorry", "actually", "I mean", "no
  *   wait") with no cue of its own replaces the last number the caller gave if it has as many
- *   digits ("order 4272, sorry, I mean 4271").
+ *   digits ("order 4272, sorry, I mean 4271"); an order or account number's correction up to two
+ *   digits longer is cut to its length.
  * - Day of the week and time ({@link findDays}, {@link findTimes}).
  * - The caller's name: up to two words after "my name is", or after "this is" near the start.
  * - For every entity the caller's last mention wins, so "Friday... actually, sorry, Thursday"
@@ -132,7 +135,12 @@ function cuedNumber(tokens: readonly string[], run: DigitRun): SpokenNumber | un
   return undefined;
 }
 
-/** A run right after a correction cue that reads as a new value of the last number given, same length. */
+/**
+ * A run right after a correction cue that reads as a new value of the last number given, same
+ * length: a caller restates the whole number. A run up to {@link MAX_CORRECTION_OVERRUN} digits
+ * longer is cut to that length, since the words after a correction are often heard as digits
+ * ("seven three one six, the rug" as "seven three one six zero").
+ */
 function correctedNumber(
   tokens: readonly string[],
   run: DigitRun,
@@ -144,8 +152,12 @@ function correctedNumber(
     .some((token) => CORRECTION_CUES.has(token));
   if (!corrects || lastNumber === undefined) return undefined;
   const digits = read(run, lastNumber);
-  return digits !== undefined && digits.length === entities[lastNumber]?.length
-    ? { kind: lastNumber, digits }
+  const length = entities[lastNumber]?.length;
+  if (digits === undefined || length === undefined) return undefined;
+  if (digits.length === length) return { kind: lastNumber, digits };
+  const overrun = digits.length - length;
+  return lastNumber !== "callbackNumber" && overrun > 0 && overrun <= MAX_CORRECTION_OVERRUN
+    ? { kind: lastNumber, digits: digits.slice(0, length) }
     : undefined;
 }
 

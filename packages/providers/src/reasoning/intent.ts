@@ -16,6 +16,9 @@ const ORDER_PROBLEMS: readonly { problem: OrderProblem; pattern: RegExp }[] = [
   { problem: "wrong-item", pattern: /\bwrong (item|size|colou?r|order|one)\b/ },
 ];
 
+/** A day of the week, or a relative one. */
+const DAY = "(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)";
+
 /** Evidence for each request: a pattern and its weight. */
 const KEYWORDS: readonly { intent: RequestIntent; pattern: RegExp; weight: number }[] = [
   { intent: "cancellation", pattern: /\bcancel/, weight: 4 },
@@ -33,6 +36,9 @@ const KEYWORDS: readonly { intent: RequestIntent; pattern: RegExp; weight: numbe
   { intent: "reschedule", pattern: /\bchange (the|my) (time|day|date|appointment)\b/, weight: 3 },
   { intent: "reschedule", pattern: /\bappointment\b/, weight: 2 },
   { intent: "reschedule", pattern: /\bmove (it|the|my)\b/, weight: 2 },
+  // A change to a day, even when the words between are misheard ("change the data saturday").
+  { intent: "reschedule", pattern: new RegExp(`\\b(change|move|switch)( \\S+){0,3} ${DAY}\\b`), weight: 2 },
+  { intent: "reschedule", pattern: new RegExp(`\\bmake (that|it) ${DAY}\\b`), weight: 2 },
   { intent: "reschedule", pattern: /\b(booked|booking|instead)\b/, weight: 1 },
   { intent: "billing", pattern: /\bovercharg/, weight: 4 },
   { intent: "billing", pattern: /\b(bill|billed|billing|invoice|invoiced)\b/, weight: 3 },
@@ -41,6 +47,8 @@ const KEYWORDS: readonly { intent: RequestIntent; pattern: RegExp; weight: numbe
 ];
 /** Extra weight each of a day and a time adds to a reschedule that has other evidence. */
 const SCHEDULE_ENTITY_WEIGHT = 1;
+/** Extra weight an order number adds to an order problem that has other evidence. */
+const ORDER_ENTITY_WEIGHT = 1;
 /** The least evidence that names a request. */
 const MIN_REQUEST_SCORE = 2;
 /** On a tie the first of these wins: an explicit request before a complaint. */
@@ -59,7 +67,8 @@ const MIN_CONTENT_WORDS = 4;
 /**
  * Classifies a transcript by weighted keywords. A request intent (order-problem, reschedule,
  * billing, cancellation) needs a score of at least 2 and the highest wins (ties: cancellation,
- * reschedule, order-problem, billing); a day and a time found add to a reschedule. Otherwise a
+ * reschedule, order-problem, billing); a day and a time found add to a reschedule, an order
+ * number to an order problem. Otherwise a
  * request to call back (or a callback number) is `callback-request`, fewer than 4 words that carry
  * meaning is `no-message`, and anything else is `other`.
  *
@@ -76,6 +85,9 @@ export function classifyIntent(text: string, entities: Entities): Intent {
   }
   if (scores.reschedule !== undefined) {
     scores.reschedule += ((entities.day ? 1 : 0) + (entities.time ? 1 : 0)) * SCHEDULE_ENTITY_WEIGHT;
+  }
+  if (scores["order-problem"] !== undefined && entities.orderNumber) {
+    scores["order-problem"] += ORDER_ENTITY_WEIGHT;
   }
 
   const score = (intent: RequestIntent | undefined) => (intent === undefined ? 0 : (scores[intent] ?? 0));

@@ -41,7 +41,7 @@ export class LocalReasoner implements Reasoner {
   readonly processor: Processor = {
     provider: "local-rules",
     model: "voxtrail-local-reasoner",
-    version: "2",
+    version: "3",
     boundary: LOCAL_BOUNDARY,
   };
   readonly #businessName: string;
