@@ -20,11 +20,13 @@
  *   npx tsx bench/fact-accuracy.ts --scripts 3 --voices slt,kal16 --deliveries telephony --noises heavy
  *   npx tsx bench/fact-accuracy.ts --deliveries telephony --telephony-transform none   # or a FILE
  *   npx tsx bench/fact-accuracy.ts --splits tuning --ids t07,t08 --language-model /tmp/v.lm.bin --json out.json
+ *   npx tsx bench/fact-accuracy.ts --deliveries telephony --warp-factors none   # or e.g. 1,1.2,1.4
  *
  * `--scripts N` takes the first N scripts of each half; `--splits tuning` measures the tuning half
  * alone (tuning work has no reason to read the held-out half's transcripts); `--ids` keeps the
  * scripts whose ids start with one of them; `--language-model FILE|none` decodes with another
- * language model, or pocketsphinx-en-us's own; `--json FILE` keeps every clip's transcript and
+ * language model, or pocketsphinx-en-us's own; `--warp-factors none|LIST` turns the per-call warp
+ * choice off or tries other factors; `--json FILE` keeps every clip's transcript and
  * facts.
  */
 import { writeFile } from "node:fs/promises";
@@ -70,6 +72,8 @@ export interface FactAccuracyOptions {
   telephonyTransform?: string | null;
   /** The transcriber's language model: a file, `null` for pocketsphinx-en-us's; default the voicemail one. */
   languageModel?: string | null;
+  /** The transcriber's warp factors to choose among per call; default its own, `[1]` for none. */
+  warpFactors?: readonly number[];
   /** Only the scripts whose ids start with one of these; default all. */
   ids?: readonly string[];
 }
@@ -102,6 +106,7 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
   const transcriber = new PocketsphinxTranscriber({
     ...(options.telephonyTransform === undefined ? {} : { telephonyTransform: options.telephonyTransform }),
     ...(options.languageModel === undefined ? {} : { languageModel: options.languageModel }),
+    ...(options.warpFactors === undefined ? {} : { warpFactors: options.warpFactors }),
   });
   const reasoner = new LocalReasoner();
 
@@ -180,6 +185,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       noises: { type: "string" },
       concurrency: { type: "string", default: "2" },
       "telephony-transform": { type: "string" },
+      "warp-factors": { type: "string" },
     },
   });
   const list = <T extends string>(value: string | undefined, known: readonly T[]): T[] | undefined => {
@@ -204,6 +210,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       : {
           telephonyTransform: values["telephony-transform"] === "none" ? null : values["telephony-transform"],
         }),
+    ...(values["warp-factors"] === undefined
+      ? {}
+      : { warpFactors: values["warp-factors"] === "none" ? [1] : values["warp-factors"].split(",").map(Number) }),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   if (values.json) await writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);

@@ -10,6 +10,7 @@ import { InvalidAudio, LOCAL_BOUNDARY, Transcript, TranscriptionFailed } from "@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isNarrowband } from "../src/transcription/bandwidth";
 import {
+  type PocketsphinxOptions,
   PocketsphinxTranscriber,
   TELEPHONY_TRANSFORM,
   VOICEMAIL_LANGUAGE_MODEL,
@@ -92,6 +93,9 @@ describe("PocketsphinxTranscriber with a stand-in recogniser", () => {
   let dir: string;
   /** A stand-in recogniser; see beforeAll. */
   let fake: string;
+  /** A transcriber whose aligner is a stand-in that finds no warp better than none. */
+  const standIn = (options: PocketsphinxOptions) =>
+    new PocketsphinxTranscriber({ alignCommand: join(dir, "align-unwarped"), ...options });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "voxtrail-fake-pocketsphinx-"));
@@ -120,11 +124,33 @@ echo "hypothesis words"
 echo "<s> 0.000 0.100 0.99"
 if [ -z "$feat" ]; then echo "first 0.100 0.400 0.9"; elif grep -q '^-cmninit 47.90,31.57,-28.63$' "$feat"; then echo "second 0.100 0.400 0.9"; fi
 if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
+case "$feat" in *feat-*) grep -q '^-cmninit 1.00,2.00,3.00$' "$feat" && echo "warped 0.500 0.600 0.9";; esac
 `,
       );
       await chmod(join(dir, name), 0o755);
     }
     fake = join(dir, "fake");
+    // Stand-in aligners: each logs a backtrace whose acoustic score depends on -warp_params, and
+    // a whole-utterance mean; "align-warped" fits 1.2 best by 10% (1.1 by 1%, 1.3 not at all).
+    for (const [name, scores] of Object.entries({
+      "align-unwarped": "1) s=-1000;; 1.1) s=-1100;; 1.2) s=-1200;; 1.3) s=-1300;;",
+      "align-warped": "1) s=-1000;; 1.1) s=-990;; 1.2) s=-900;; 1.3) s=;;",
+    })) {
+      await writeFile(
+        join(dir, name),
+        `#!/bin/sh
+echo "$*" >> "${dir}/align.log"
+while [ $# -gt 0 ]; do
+  case "$1" in -logfn) log="$2"; shift;; -warp_params) warp="$2"; shift;; esac
+  shift
+done
+case "$warp" in ${scores} esac
+echo "INFO: cmn.c(133): CMN: 1.00 2.00 3.00 " > "$log"
+if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.000 %s -337 1\n' "$s" >> "$log"; fi
+`,
+      );
+      await chmod(join(dir, name), 0o755);
+    }
     for (const [name, body] of Object.entries({
       "exit-3": 'echo "secret 0.1 0.2 0.9"; exit 3',
       sleep: "sleep 10",
@@ -143,7 +169,7 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
 
   test("by default measures the cepstral mean in a quick pass, then decodes from it", async () => {
     await rm(join(dir, "calls.log"), { force: true });
-    const transcript = await new PocketsphinxTranscriber({ command: fake }).transcribe(wav16k(noise()), {
+    const transcript = await standIn({ command: fake }).transcribe(wav16k(noise()), {
       language: "en",
     });
     expect(Transcript.parse(transcript)).toEqual({
@@ -164,10 +190,10 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
   });
 
   test("without a measured mean, or with cmnWarmup off, decodes from the model's default", async () => {
-    const noUpdate = new PocketsphinxTranscriber({ command: join(dir, "fake-no-update") });
+    const noUpdate = standIn({ command: join(dir, "fake-no-update") });
     expect((await noUpdate.transcribe(wav16k(noise()), { language: "en" })).text).toBe("first");
     await rm(join(dir, "calls.log"), { force: true });
-    const once = new PocketsphinxTranscriber({ command: fake, cmnWarmup: false });
+    const once = standIn({ command: fake, cmnWarmup: false });
     expect((await once.transcribe(wav16k(noise()), { language: "en-US" })).text).toBe("first");
     expect(await readFile(join(dir, "calls.log"), "utf8")).toMatch(
       /^-infile \S+ -time yes -lm \S+ -logfn \/dev\/null\n$/,
@@ -176,7 +202,7 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
 
   test("decodes each stretch where it heard a number again with the number grammar", async () => {
     await rm(join(dir, "calls.log"), { force: true });
-    const transcriber = new PocketsphinxTranscriber({ command: join(dir, "numbers"), cmnWarmup: false });
+    const transcriber = standIn({ command: join(dir, "numbers"), cmnWarmup: false });
     const transcript = await transcriber.transcribe(wav16k(noise()), { language: "en" });
     expect(transcript.words).toEqual([
       { word: "call", startMs: 0, endMs: 300, confidence: 0.9 },
@@ -187,7 +213,7 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
     expect(calls).toHaveLength(2);
     expect(calls[1]).toMatch(/^-infile \S+window-0\.wav -time yes -jsgf \S+number\.gram -logfn \/dev\/null$/);
-    const off = new PocketsphinxTranscriber({
+    const off = standIn({
       command: join(dir, "numbers"),
       cmnWarmup: false,
       numberPass: false,
@@ -198,7 +224,7 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
   test("given a tmpDir, writes its temp files there only, and leaves none, finished or aborted", async () => {
     const tmpDir = await mkdtemp(join(dir, "attempt-"));
     await rm(join(dir, "calls.log"), { force: true });
-    await new PocketsphinxTranscriber({ command: fake }).transcribe(wav16k(noise()), {
+    await standIn({ command: fake }).transcribe(wav16k(noise()), {
       language: "en",
       tmpDir,
     });
@@ -214,7 +240,7 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     expect(await readdir(tmpDir)).toEqual([]);
 
     const attempt = new AbortController();
-    const aborted = new PocketsphinxTranscriber({ command: join(dir, "sleep") }).transcribe(wav16k(noise()), {
+    const aborted = standIn({ command: join(dir, "sleep") }).transcribe(wav16k(noise()), {
       language: "en",
       signal: attempt.signal,
       tmpDir,
@@ -226,7 +252,7 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
   });
 
   test("decodes narrowband (telephone) audio with the telephony transform and no noise removal, wideband with neither", async () => {
-    const transcriber = new PocketsphinxTranscriber({ command: fake });
+    const transcriber = standIn({ command: fake });
     const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
     const passes = async (samples: Int16Array) => {
       await rm(join(dir, "calls.log"), { force: true });
@@ -240,16 +266,50 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     const wideband = await passes(noise());
     expect(wideband.text).toBe("second");
     for (const call of wideband.calls) expect(call).not.toContain("-mllr");
-    const unadapted = new PocketsphinxTranscriber({ command: fake, telephonyTransform: null });
+    const unadapted = standIn({ command: fake, telephonyTransform: null });
     await rm(join(dir, "calls.log"), { force: true });
     expect((await unadapted.transcribe(wav16k(narrow), { language: "en" })).text).toBe("second quiet");
     expect(await readFile(join(dir, "calls.log"), "utf8")).not.toContain("-mllr");
   });
 
+  test("aligns what it heard under each warp factor, and decodes again with one that fits clearly better", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    await rm(join(dir, "align.log"), { force: true });
+    const warped = new PocketsphinxTranscriber({ command: fake, alignCommand: join(dir, "align-warped") });
+    expect((await warped.transcribe(wav16k(noise()), { language: "en" })).text).toBe("warped");
+    const aligned = (await readFile(join(dir, "align.log"), "utf8")).trim().split("\n");
+    expect(aligned.map((call) => /-warp_params (\S+)/.exec(call)?.[1])).toEqual(["1", "1.1", "1.2", "1.3"]);
+    for (const call of aligned) {
+      expect(call).toMatch(
+        /^-ctl \S+alignment\.ctl -cepdir \S+ -cepext \.wav -adcin yes -adchdr 44 -jsgf \S+alignment\.gram -backtrace yes/,
+      );
+    }
+    const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
+    expect(calls).toHaveLength(3);
+    expect(calls[1]).not.toContain("-warp_params");
+    expect(calls[2]).toMatch(/-warp_params 1\.2 -featparams \S+feat-warp-1\.2\.params -lm /);
+
+    await rm(join(dir, "align.log"), { force: true });
+    await rm(join(dir, "calls.log"), { force: true });
+    const unwarped = standIn({ command: fake });
+    expect((await unwarped.transcribe(wav16k(noise()), { language: "en" })).text).toBe("second");
+    expect((await readFile(join(dir, "align.log"), "utf8")).trim().split("\n")).toHaveLength(4);
+    expect((await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n")).toHaveLength(2);
+
+    await rm(join(dir, "align.log"), { force: true });
+    const off = new PocketsphinxTranscriber({
+      command: fake,
+      alignCommand: join(dir, "align-warped"),
+      warpFactors: [1],
+    });
+    expect((await off.transcribe(wav16k(noise()), { language: "en" })).text).toBe("second");
+    await expect(readFile(join(dir, "align.log"), "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
   test("a missing telephony transform is named, before any pass", async () => {
     await rm(join(dir, "calls.log"), { force: true });
     const missing = join(dir, "no-such.mllr");
-    const transcriber = new PocketsphinxTranscriber({ command: fake, telephonyTransform: missing });
+    const transcriber = standIn({ command: fake, telephonyTransform: missing });
     const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
     const failure = transcriber.transcribe(wav16k(narrow), { language: "en" });
     await expect(failure).rejects.toThrow(TranscriptionFailed);
@@ -259,7 +319,7 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
 
   test("decodes with the voicemail language model, never the number grammar's pass; null for the general one", async () => {
     await rm(join(dir, "calls.log"), { force: true });
-    const numbers = new PocketsphinxTranscriber({ command: join(dir, "numbers"), cmnWarmup: false });
+    const numbers = standIn({ command: join(dir, "numbers"), cmnWarmup: false });
     await numbers.transcribe(wav16k(noise()), { language: "en" });
     const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
     expect(calls).toHaveLength(2);
@@ -267,7 +327,7 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     expect(calls[1]).toContain("-jsgf");
     expect(calls[1]).not.toContain("-lm");
     await rm(join(dir, "calls.log"), { force: true });
-    await new PocketsphinxTranscriber({ command: fake, languageModel: null }).transcribe(wav16k(noise()), {
+    await standIn({ command: fake, languageModel: null }).transcribe(wav16k(noise()), {
       language: "en",
     });
     expect(await readFile(join(dir, "calls.log"), "utf8")).not.toContain("-lm");
@@ -276,29 +336,25 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
   test("a missing language model is named, with the command that builds it, before any pass", async () => {
     await rm(join(dir, "calls.log"), { force: true });
     const missing = join(dir, "no-such.lm.bin");
-    const failure = new PocketsphinxTranscriber({ command: fake, languageModel: missing }).transcribe(
-      wav16k(noise()),
-      { language: "en" },
-    );
+    const failure = standIn({ command: fake, languageModel: missing }).transcribe(wav16k(noise()), {
+      language: "en",
+    });
     await expect(failure).rejects.toThrow(TranscriptionFailed);
     await expect(failure).rejects.toThrow(`the language model ${missing} cannot be read (npm run build:lm`);
     await expect(readFile(join(dir, "calls.log"), "utf8")).rejects.toThrow(/ENOENT/);
   });
 
   test("a missing recogniser says how to install it", async () => {
-    const missing = new PocketsphinxTranscriber({ command: join(dir, "no-such-binary") });
+    const missing = standIn({ command: join(dir, "no-such-binary") });
     const failure = missing.transcribe(wav16k(noise()), { language: "en" });
     await expect(failure).rejects.toThrow(TranscriptionFailed);
     await expect(failure).rejects.toThrow(/not found: install Debian's pocketsphinx and pocketsphinx-en-us/);
   });
 
   test("a non-zero exit names the exit code, never what was recognised", async () => {
-    const failure = new PocketsphinxTranscriber({ command: join(dir, "exit-3") }).transcribe(
-      wav16k(noise()),
-      {
-        language: "en",
-      },
-    );
+    const failure = standIn({ command: join(dir, "exit-3") }).transcribe(wav16k(noise()), {
+      language: "en",
+    });
     await expect(failure).rejects.toThrow(TranscriptionFailed);
     await expect(failure).rejects.toThrow(/exited with code 3/);
     await expect(failure).rejects.not.toThrow(/secret/);
@@ -306,17 +362,16 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
 
   test("a recogniser that runs past the timeout is killed", async () => {
     const started = Date.now();
-    const failure = new PocketsphinxTranscriber({ command: join(dir, "sleep"), timeoutMs: 300 }).transcribe(
-      wav16k(noise()),
-      { language: "en" },
-    );
+    const failure = standIn({ command: join(dir, "sleep"), timeoutMs: 300 }).transcribe(wav16k(noise()), {
+      language: "en",
+    });
     await expect(failure).rejects.toThrow(TranscriptionFailed);
     await expect(failure).rejects.toThrow(/took longer than 300 ms and was stopped/);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   test("refuses languages other than English and audio that is not 16 kHz", async () => {
-    const transcriber = new PocketsphinxTranscriber({ command: fake });
+    const transcriber = standIn({ command: fake });
     await expect(transcriber.transcribe(wav16k(noise()), { language: "fr" })).rejects.toThrow(
       TranscriptionFailed,
     );
@@ -332,12 +387,13 @@ if [ "$noise" = no ]; then echo "quiet 0.400 0.500 0.8"; fi
     const [lm, mllr] = [hash(VOICEMAIL_LANGUAGE_MODEL), hash(TELEPHONY_TRANSFORM)];
     expect(new PocketsphinxTranscriber().processor).toEqual({
       provider: "pocketsphinx",
-      model: `cmusphinx-en-us (pocketsphinx-en-us) + voicemail LM ${lm} + telephony MLLR ${mllr}`,
+      model: `cmusphinx-en-us (pocketsphinx-en-us) + voicemail LM ${lm} + speaker warp of 1/1.1/1.2/1.3 + telephony MLLR ${mllr}`,
       version,
       boundary: LOCAL_BOUNDARY,
     });
     expect(
-      new PocketsphinxTranscriber({ telephonyTransform: null, languageModel: null }).processor.model,
+      new PocketsphinxTranscriber({ telephonyTransform: null, languageModel: null, warpFactors: [1] })
+        .processor.model,
     ).toBe("cmusphinx-en-us (pocketsphinx-en-us)");
   });
 });

@@ -60,6 +60,15 @@ export function parseFrontEndEstimate(log: string): FrontEndEstimate | undefined
   return { featParamsPath, cepstralMean: values.join(",") };
 }
 
+/**
+ * The cepstral mean `pocketsphinx_batch` computed over a whole utterance (`cmn.c ... CMN: 48.08
+ * 30.12 ...`), comma-separated, the last in the log; `undefined` if there is none.
+ */
+export function parseBatchCepstralMean(log: string): string | undefined {
+  const values = [...log.matchAll(/CMN:((?:\s+-?\d+(?:\.\d+)?)+)/g)].at(-1)?.[1]?.trim().split(/\s+/);
+  return values && values.length > 0 ? values.join(",") : undefined;
+}
+
 /** A copy of a `feat.params` file's text whose `-cmninit` is `cepstralMean`. */
 export function withCepstralMean(featParams: string, cepstralMean: string): string {
   const lines = featParams.split(/\r?\n/).filter((line) => line.trim() !== "" && !/^-cmninit\s/.test(line));

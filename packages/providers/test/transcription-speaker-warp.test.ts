@@ -1,0 +1,121 @@
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { normalizeForTranscription } from "@voxtrail/audio";
+import { describe, expect, test } from "vitest";
+import { parseBatchCepstralMean } from "../src/transcription/pocketsphinx-output";
+import {
+  alignmentGrammar,
+  MIN_WARP_GAIN,
+  parseAcousticScore,
+  pickWarp,
+  type WarpAlignment,
+} from "../src/transcription/speaker-warp";
+
+const HAVE_BATCH = spawnSync("pocketsphinx_batch", ["-h"]).error === undefined;
+const VOICEMAILS = fileURLToPath(new URL("../../../fixtures/voicemail/", import.meta.url));
+
+describe("alignmentGrammar", () => {
+  test("allows exactly the words heard, in order; nothing to align without words", () => {
+    const words = ["call", "me", "i'm"].map((word, i) => ({ word, startMs: i * 100, endMs: i * 100 + 90 }));
+    expect(alignmentGrammar(words)).toBe(
+      "#JSGF V1.0;\ngrammar alignment;\npublic <utterance> = call me i'm;\n",
+    );
+    expect(alignmentGrammar([])).toBeUndefined();
+  });
+});
+
+describe("parseAcousticScore and parseBatchCepstralMean", () => {
+  test("sum the last backtrace's acoustic scores and read the last whole-utterance mean", () => {
+    const log = [
+      "INFO: cmn.c(133): CMN: 48.08 30.12 -36.75 ",
+      "word                 start end   pprob ascr       lscr       lback",
+      "<sil>                0     56    1.000 -231       -337       1  ",
+      "nine                 57    90    1.000 -632       0          1  ",
+      "INFO: fsg_search.c(868): fsg 0.08 CPU 0.009 xRT",
+      "INFO: cmn.c(133): CMN: 47.90 -30.52 1.00 ",
+      "word                 start end   pprob ascr       lscr       lback",
+      "five                 0     40    1.000 -500       0          1  ",
+      "",
+    ].join("\n");
+    expect(parseAcousticScore(log)).toBe(-500);
+    expect(parseBatchCepstralMean(log)).toBe("47.90,-30.52,1.00");
+    expect(parseAcousticScore("INFO: no result")).toBeUndefined();
+    expect(parseAcousticScore("word start end pprob ascr lscr lback\nINFO: done\n")).toBeUndefined();
+    expect(parseBatchCepstralMean("INFO: nothing")).toBeUndefined();
+  });
+});
+
+describe("pickWarp", () => {
+  const at = (factor: number, score: number): WarpAlignment => ({ factor, score, cepstralMean: `${factor}` });
+
+  test("the best warp when it beats the unwarped alignment by the minimum gain", () => {
+    expect(pickWarp([at(1, -12711), at(1.1, -12400), at(1.2, -12075), at(1.3, -12300)])).toEqual(
+      at(1.2, -12075),
+    );
+  });
+
+  test("no warp when the unwarped one is best, the gain is too small, or there is nothing to compare with", () => {
+    expect(pickWarp([at(1, -1000), at(1.1, -1100)])).toBeUndefined();
+    const justUnder = -1000 * (1 - MIN_WARP_GAIN) - 1;
+    expect(pickWarp([at(1, -1000), at(1.2, justUnder)])).toBeUndefined();
+    expect(pickWarp([at(1, -1000), at(1.2, -1000 * (1 - MIN_WARP_GAIN))])).toEqual(
+      at(1.2, -1000 * (1 - MIN_WARP_GAIN)),
+    );
+    expect(pickWarp([at(1.1, -900), at(1.2, -800)])).toBeUndefined();
+    expect(pickWarp([])).toBeUndefined();
+  });
+});
+
+describe.skipIf(!HAVE_BATCH)("pocketsphinx_batch's own log", () => {
+  test("holds an acoustic score and a mean the parsers read, and a warp changes both", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "voxtrail-speaker-warp-"));
+    try {
+      const { wav } = normalizeForTranscription(await readFile(join(VOICEMAILS, "damaged-order.wav")));
+      await writeFile(join(dir, "input.wav"), wav);
+      await writeFile(join(dir, "input.ctl"), "input\n");
+      const scripts = JSON.parse(await readFile(join(VOICEMAILS, "scripts.json"), "utf8")) as Record<
+        string,
+        string
+      >;
+      const words = (scripts["damaged-order"] ?? "")
+        .toLowerCase()
+        .replace(/[^a-z' ]/g, " ")
+        .split(/\s+/);
+      const grammar = alignmentGrammar(words.filter(Boolean).map((word) => ({ word, startMs: 0, endMs: 0 })));
+      await writeFile(join(dir, "alignment.gram"), grammar ?? "");
+      const align = (factor: string) => {
+        const log = join(dir, `${factor}.log`);
+        const run = spawnSync("pocketsphinx_batch", [
+          ...[
+            "-ctl",
+            join(dir, "input.ctl"),
+            "-cepdir",
+            dir,
+            "-cepext",
+            ".wav",
+            "-adcin",
+            "yes",
+            "-adchdr",
+            "44",
+          ],
+          ...["-jsgf", join(dir, "alignment.gram"), "-backtrace", "yes", "-warp_params", factor],
+          ...["-hyp", "/dev/null", "-logfn", log],
+        ]);
+        expect(run.status).toBe(0);
+        return readFile(log, "utf8");
+      };
+      const [unwarped, warped] = [await align("1"), await align("1.2")];
+      const [a, b] = [parseAcousticScore(unwarped), parseAcousticScore(warped)];
+      expect(a).toBeLessThan(0);
+      expect(b).toBeLessThan(0);
+      expect(a).not.toBe(b);
+      expect(parseBatchCepstralMean(unwarped)?.split(",")).toHaveLength(13);
+      expect(parseBatchCepstralMean(unwarped)).not.toBe(parseBatchCepstralMean(warped));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
