@@ -38,7 +38,7 @@ fi
 # git): rebuilt when missing or older than what it is built from.
 language_model=packages/providers/models/voicemail-en-us.lm.bin
 if [ ! -f "$language_model" ] || [ -n "$(find scripts/voicemail-language-model.ts scripts/language-model \
-  fixtures/accuracy/scripts.json /usr/share/pocketsphinx/model/en-us/en-us.lm.bin -newer "$language_model" 2>/dev/null)" ]; then
+  fixtures/accuracy/scripts.json fixtures/language-model /usr/share/pocketsphinx/model/en-us/en-us.lm.bin -newer "$language_model" 2>/dev/null)" ]; then
   echo "setup: building the voicemail language model (npm run build:lm, under a minute)" >&2
   npx tsx scripts/voicemail-language-model.ts >&2
 fi

@@ -6,7 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VOICEMAIL_LANGUAGE_MODEL } from "@voxtrail/providers";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildVoicemailLanguageModel, toSentences } from "../../scripts/voicemail-language-model";
+import {
+  buildVoicemailLanguageModel,
+  defaultVoicemails,
+  toSentences,
+} from "../../scripts/voicemail-language-model";
 
 const GENERAL_LM = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin";
 const HAVE_SPHINX =
@@ -43,16 +47,10 @@ describe.skipIf(!HAVE_SPHINX)(
     });
     afterAll(() => rm(dir, { recursive: true, force: true }));
 
-    test("the bundled model is what the build makes of the tuning half, and it prefers voicemail phrasing", async () => {
-      const corpus = JSON.parse(
-        await readFile(new URL("../../fixtures/accuracy/scripts.json", import.meta.url), "utf8"),
-      ) as { scripts: { split: string; text: string }[] };
+    test("the bundled model is what the build makes of the tuning half and the seed text, and it prefers voicemail phrasing", async () => {
       const out = join(dir, "voicemail.lm.bin");
-      const build = await buildVoicemailLanguageModel({
-        voicemails: corpus.scripts.filter((script) => script.split === "tuning").map((script) => script.text),
-        out,
-      });
-      expect(build).toMatchObject({ sentences: 46, words: 373 });
+      const build = await buildVoicemailLanguageModel({ voicemails: await defaultVoicemails(), out });
+      expect(build).toMatchObject({ sentences: 452, words: 9285 });
       const sha256 = async (file: string) =>
         createHash("sha256")
           .update(await readFile(file))

@@ -80,7 +80,7 @@ export const TELEPHONY_TRANSFORM = fileURLToPath(
 
 /**
  * pocketsphinx-en-us's general English model mixed with a model of voicemail text (the accuracy
- * corpus's tuning half); built by `npm run build:lm` (scripts/voicemail-language-model.ts), which
+ * corpus's tuning half and fixtures/language-model/voicemail-seed.txt); built by `npm run build:lm` (scripts/voicemail-language-model.ts), which
  * `scripts/setup.sh` runs: at 27 MB it is not kept in git.
  */
 export const VOICEMAIL_LANGUAGE_MODEL = fileURLToPath(
@@ -121,8 +121,9 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * general English model mixed half and half with a model of voicemail text in which numbers and
  * days are classes (it learns where a caller says a number or a day, never which). On the
  * accuracy corpus's tuning half, each half's model measured on the other half's telephony copies
- * took facts from 156 to 193 of 256 and the word error rate from 0.30 to 0.17 (README,
- * Benchmarks). The text is flite's voicemail scripts: for real callers, build one from their
+ * took facts from 156 to 193 of 256 and the word error rate from 0.30 to 0.17 with the scripts'
+ * text alone, and to 221 of 256 and 0.10 with the seed text too (README, Benchmarks). The text
+ * was written for this project, not said by callers: for real callers, build one from their
  * transcripts (`npm run build:lm -- --text`). The processor's model names it by hash.
  *
  * Voices far from those the model mostly heard (higher voices above all) are decoded with their
