@@ -194,6 +194,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     if (unknown?.length) throw new Error(`unknown ${unknown.join(", ")}; choose from ${known.join(", ")}`);
     return picked as T[] | undefined;
   };
+  const numbers = (value: string): number[] => {
+    const parsed = value.split(",").map(Number);
+    if (parsed.some((n) => !(n > 0))) throw new Error(`--warp-factors takes positive numbers: ${value}`);
+    return parsed;
+  };
   const result = await benchFactAccuracy({
     ...(values.scripts ? { scripts: Number(values.scripts) } : {}),
     splits: list(values.splits, SPLITS),
@@ -212,7 +217,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
         }),
     ...(values["warp-factors"] === undefined
       ? {}
-      : { warpFactors: values["warp-factors"] === "none" ? [1] : values["warp-factors"].split(",").map(Number) }),
+      : { warpFactors: values["warp-factors"] === "none" ? [1] : numbers(values["warp-factors"]) }),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   if (values.json) await writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);

@@ -60,7 +60,7 @@ export interface PocketsphinxOptions {
   languageModel?: string | null;
   /**
    * Frequency-warp factors to choose among for each call by how well the model then explains the
-   * measuring pass's words; default {@link WARP_FACTORS}, `[1]` for no warping. See
+   * words decoded; default {@link WARP_FACTORS}, `[1]` for no warping. See
    * {@link PocketsphinxTranscriber}.
    */
   warpFactors?: readonly number[];
@@ -80,8 +80,9 @@ export const TELEPHONY_TRANSFORM = fileURLToPath(
 
 /**
  * pocketsphinx-en-us's general English model mixed with a model of voicemail text (the accuracy
- * corpus's tuning half and fixtures/language-model/voicemail-seed.txt); built by `npm run build:lm` (scripts/voicemail-language-model.ts), which
- * `scripts/setup.sh` runs: at 27 MB it is not kept in git.
+ * corpus's tuning half and fixtures/language-model/voicemail-seed.txt); built by
+ * `npm run build:lm` (scripts/voicemail-language-model.ts), which `scripts/setup.sh` runs: at
+ * 27 MB it is not kept in git.
  */
 export const VOICEMAIL_LANGUAGE_MODEL = fileURLToPath(
   new URL("../../models/voicemail-en-us.lm.bin", import.meta.url),
