@@ -154,6 +154,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     for (const [name, body] of Object.entries({
       "exit-3": 'echo "secret 0.1 0.2 0.9"; exit 3',
       sleep: "sleep 10",
+      "slow-decode": 'sleep 1; echo "slowly 0.100 0.400 0.9"',
       // Hears "call me fight five"; with a grammar, "five five" and a grammar's (NULL) marker.
       numbers: [
         'echo "$*" >> "$(dirname "$0")/calls.log"',
@@ -295,6 +296,17 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     expect((await unwarped.transcribe(wav16k(noise()), { language: "en" })).text).toBe("second");
     expect((await readFile(join(dir, "align.log"), "utf8")).trim().split("\n")).toHaveLength(4);
     expect((await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n")).toHaveLength(2);
+
+    // A first decode that took most of the time allowed leaves no room for a second one.
+    await rm(join(dir, "align.log"), { force: true });
+    const slow = new PocketsphinxTranscriber({
+      command: join(dir, "slow-decode"),
+      alignCommand: join(dir, "align-warped"),
+      timeoutMs: 2000,
+      cmnWarmup: false,
+    });
+    expect((await slow.transcribe(wav16k(noise()), { language: "en" })).text).toBe("slowly");
+    await expect(readFile(join(dir, "align.log"), "utf8")).rejects.toThrow(/ENOENT/);
 
     await rm(join(dir, "align.log"), { force: true });
     const off = new PocketsphinxTranscriber({
