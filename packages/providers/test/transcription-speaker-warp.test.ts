@@ -7,6 +7,7 @@ import { normalizeForTranscription } from "@voxtrail/audio";
 import { describe, expect, test } from "vitest";
 import { parseBatchCepstralMean } from "../src/transcription/pocketsphinx-output";
 import {
+  alignmentArgs,
   alignmentGrammar,
   MIN_WARP_GAIN,
   parseAcousticScore,
@@ -88,22 +89,8 @@ describe.skipIf(!HAVE_BATCH)("pocketsphinx_batch's own log", () => {
       await writeFile(join(dir, "alignment.gram"), grammar ?? "");
       const align = (factor: string) => {
         const log = join(dir, `${factor}.log`);
-        const run = spawnSync("pocketsphinx_batch", [
-          ...[
-            "-ctl",
-            join(dir, "input.ctl"),
-            "-cepdir",
-            dir,
-            "-cepext",
-            ".wav",
-            "-adcin",
-            "yes",
-            "-adchdr",
-            "44",
-          ],
-          ...["-jsgf", join(dir, "alignment.gram"), "-backtrace", "yes", "-warp_params", factor],
-          ...["-hyp", "/dev/null", "-logfn", log],
-        ]);
+        const files = { dir, ctl: join(dir, "input.ctl"), grammar: join(dir, "alignment.gram"), log };
+        const run = spawnSync("pocketsphinx_batch", alignmentArgs(files, Number(factor)));
         expect(run.status).toBe(0);
         return readFile(log, "utf8");
       };

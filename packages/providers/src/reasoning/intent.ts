@@ -1,4 +1,5 @@
 import type { Entities, Intent } from "@voxtrail/core";
+import { DAYS } from "./schedule";
 import { tokenize } from "./tokens";
 
 type RequestIntent = Extract<Intent, "order-problem" | "reschedule" | "billing" | "cancellation">;
@@ -17,7 +18,7 @@ const ORDER_PROBLEMS: readonly { problem: OrderProblem; pattern: RegExp }[] = [
 ];
 
 /** A day of the week, or a relative one. */
-const DAY = "(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)";
+const DAY = `(${[...DAYS, "tomorrow"].join("|")})`;
 
 /** Evidence for each request: a pattern and its weight. */
 const KEYWORDS: readonly { intent: RequestIntent; pattern: RegExp; weight: number }[] = [

@@ -9,7 +9,8 @@ export interface Mention {
   end: number;
 }
 
-const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+/** The days of the week, as transcripts spell them. */
+export const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 
 const HOURS: Readonly<Record<string, number>> = {
   one: 1,

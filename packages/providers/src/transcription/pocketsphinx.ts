@@ -24,6 +24,7 @@ import {
   withCepstralMean,
 } from "./pocketsphinx-output";
 import {
+  alignmentArgs,
   alignmentGrammar,
   parseAcousticScore,
   pickWarp,
@@ -328,33 +329,14 @@ export class PocketsphinxTranscriber implements Transcriber {
   ): Promise<WarpAlignment | undefined> {
     const grammar = alignmentGrammar(heard);
     if (!grammar || this.#warpFactors.length < 2) return undefined;
-    await writeFile(join(dir, "alignment.gram"), grammar);
-    await writeFile(join(dir, "alignment.ctl"), "input\n");
+    const files = { dir, ctl: join(dir, "alignment.ctl"), grammar: join(dir, "alignment.gram") };
+    await writeFile(files.grammar, grammar);
+    await writeFile(files.ctl, "input\n");
     const alignments: WarpAlignment[] = [];
     for (const factor of this.#warpFactors) {
       const log = join(dir, `alignment-${factor}.log`);
-      await this.#run(
-        [
-          ...[
-            "-ctl",
-            join(dir, "alignment.ctl"),
-            "-cepdir",
-            dir,
-            "-cepext",
-            ".wav",
-            "-adcin",
-            "yes",
-            "-adchdr",
-            "44",
-          ],
-          ...channel,
-          ...["-jsgf", join(dir, "alignment.gram"), "-backtrace", "yes", "-warp_params", String(factor)],
-          ...["-hyp", "/dev/null", "-logfn", log],
-        ],
-        deadline,
-        signal,
-        this.#alignCommand,
-      );
+      const args = alignmentArgs({ ...files, log }, factor, channel);
+      await this.#run(args, deadline, signal, this.#alignCommand);
       const text = await readFile(log, "utf8");
       const score = parseAcousticScore(text);
       const cepstralMean = parseBatchCepstralMean(text);

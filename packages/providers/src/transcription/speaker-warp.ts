@@ -56,6 +56,38 @@ export function alignmentGrammar(words: readonly TranscriptWord[]): string | und
   return `#JSGF V1.0;\ngrammar alignment;\npublic <utterance> = ${words.map((w) => w.word).join(" ")};\n`;
 }
 
+/** The files one alignment reads and writes; see {@link alignmentArgs}. */
+export interface AlignmentFiles {
+  /** The folder holding `input.wav` (a 16 kHz WAV with a 44-byte header). */
+  dir: string;
+  /** A control file whose one line is `input`. */
+  ctl: string;
+  /** The grammar ({@link alignmentGrammar}). */
+  grammar: string;
+  /** Where pocketsphinx writes its log, backtrace included. */
+  log: string;
+}
+
+/**
+ * The `pocketsphinx_batch` arguments that align `input.wav`, as one utterance, to the grammar
+ * under one warp factor; `channel` (noise removal, a transform) goes in between.
+ *
+ * @example
+ * spawn("pocketsphinx_batch", alignmentArgs({ dir, ctl, grammar, log }, 1.2));
+ */
+export function alignmentArgs(
+  files: AlignmentFiles,
+  factor: number,
+  channel: readonly string[] = [],
+): string[] {
+  return [
+    ...["-ctl", files.ctl, "-cepdir", files.dir, "-cepext", ".wav", "-adcin", "yes", "-adchdr", "44"],
+    ...channel,
+    ...["-jsgf", files.grammar, "-backtrace", "yes", "-warp_params", String(factor)],
+    ...["-hyp", "/dev/null", "-logfn", files.log],
+  ];
+}
+
 /** The header of the word table pocketsphinx logs with `-backtrace yes`. */
 const BACKTRACE_HEADER = /^word\s+start\s+end\s+pprob\s+ascr\s+lscr\s+lback\s*$/m;
 /** One row of that table: word, start frame, end frame, posterior, acoustic score, ... */
