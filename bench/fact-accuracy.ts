@@ -21,12 +21,14 @@
  *   npx tsx bench/fact-accuracy.ts --deliveries telephony --telephony-transform none   # or a FILE
  *   npx tsx bench/fact-accuracy.ts --splits tuning --ids t07,t08 --language-model /tmp/v.lm.bin --json out.json
  *   npx tsx bench/fact-accuracy.ts --deliveries telephony --warp-factors none   # or e.g. 1,1.2,1.4
+ *   npx tsx bench/fact-accuracy.ts --deliveries telephony --voice-transforms none  # or FILE,FILE
  *
  * `--scripts N` takes the first N scripts of each half; `--splits tuning` measures the tuning half
  * alone (tuning work has no reason to read the held-out half's transcripts); `--ids` keeps the
  * scripts whose ids start with one of them; `--language-model FILE|none` decodes with another
  * language model, or pocketsphinx-en-us's own; `--warp-factors none|LIST` turns the per-call warp
- * choice off or tries other factors; `--json FILE` keeps every clip's transcript and
+ * choice off or tries other factors, `--voice-transforms none|LIST` the per-call choice of a voice
+ * transform; `--json FILE` keeps every clip's transcript and
  * facts.
  */
 import { writeFile } from "node:fs/promises";
@@ -74,6 +76,8 @@ export interface FactAccuracyOptions {
   languageModel?: string | null;
   /** The transcriber's warp factors to choose among per call; default its own, `[1]` for none. */
   warpFactors?: readonly number[];
+  /** The transcriber's voice transforms to choose among per call; default its own, `[]` for none. */
+  voiceTransforms?: readonly string[];
   /** Only the scripts whose ids start with one of these; default all. */
   ids?: readonly string[];
 }
@@ -107,6 +111,7 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
     ...(options.telephonyTransform === undefined ? {} : { telephonyTransform: options.telephonyTransform }),
     ...(options.languageModel === undefined ? {} : { languageModel: options.languageModel }),
     ...(options.warpFactors === undefined ? {} : { warpFactors: options.warpFactors }),
+    ...(options.voiceTransforms === undefined ? {} : { voiceTransforms: options.voiceTransforms }),
   });
   const reasoner = new LocalReasoner();
 
@@ -186,6 +191,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       concurrency: { type: "string", default: "2" },
       "telephony-transform": { type: "string" },
       "warp-factors": { type: "string" },
+      "voice-transforms": { type: "string" },
     },
   });
   const list = <T extends string>(value: string | undefined, known: readonly T[]): T[] | undefined => {
@@ -218,6 +224,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     ...(values["warp-factors"] === undefined
       ? {}
       : { warpFactors: values["warp-factors"] === "none" ? [1] : numbers(values["warp-factors"]) }),
+    ...(values["voice-transforms"] === undefined
+      ? {}
+      : {
+          voiceTransforms: values["voice-transforms"] === "none" ? [] : values["voice-transforms"].split(","),
+        }),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   if (values.json) await writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);

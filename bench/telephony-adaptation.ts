@@ -1,14 +1,19 @@
 /**
- * Builds the telephone-channel adaptation the embedded transcriber applies to narrowband audio
- * (packages/providers/models/telephony-en-us.mllr): one MLLR transform of pocketsphinx-en-us's
- * means, estimated by SphinxTrain (`bw`, then `mllr_solve`, three times) from the tuning half
+ * Builds the telephone-channel adaptations the embedded transcriber applies to narrowband audio
+ * (packages/providers/models/telephony-en-us.mllr from all four voices, and
+ * telephony-en-us-female.mllr from slt, the one female voice, which the transcriber chooses per
+ * call): each one MLLR transform of pocketsphinx-en-us's means, estimated by SphinxTrain (`bw`, then `mllr_solve`, three times) from the tuning half
  * of the accuracy corpus as the pipeline hears it: each tuning script in each flite voice, with
  * line noise at both levels, as 8 kHz mu-law, normalised to 16 kHz by `normalizeForTranscription`,
  * features as the decoder computes them for narrowband audio (noise removal off). The held-out
  * half is never read. It needs Debian's sphinxtrain and sphinxbase-utils besides pocketsphinx (apt).
  *
- *   npm run adapt:telephony                     # writes the transform, prints its sha256
+ *   npm run adapt:telephony                     # writes both bundled transforms, prints their sha256
  *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.mllr --voices awb,rms,slt --iterations 1
+ *   npx tsx bench/telephony-adaptation.ts --out /tmp/a.mllr --voices slt --ids t01,t02,t03
+ *
+ * `--ids` keeps the tuning scripts whose ids start with one of them (for estimates on part of the
+ * tuning half, measured on the rest).
  */
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -26,10 +31,17 @@ import { writeMixtureWeights } from "./sphinx-mixture-weights";
 const MODEL = "/usr/share/pocketsphinx/model/en-us";
 const ACOUSTIC_MODEL = `${MODEL}/en-us`;
 const SPHINXTRAIN = "/usr/lib/sphinxtrain";
-/** Where the transcriber looks for it. */
-export const TELEPHONY_TRANSFORM = fileURLToPath(
-  new URL("../packages/providers/models/telephony-en-us.mllr", import.meta.url),
-);
+/** Where the transcriber looks for them, and the voices each is estimated from. */
+export const BUNDLED_TRANSFORMS: readonly { out: string; voices: readonly FliteVoice[] }[] = [
+  {
+    out: fileURLToPath(new URL("../packages/providers/models/telephony-en-us.mllr", import.meta.url)),
+    voices: VOICES,
+  },
+  {
+    out: fileURLToPath(new URL("../packages/providers/models/telephony-en-us-female.mllr", import.meta.url)),
+    voices: ["slt"],
+  },
+];
 /** Pronunciations of the corpus's words that cmudict lacks (ARPAbet, as cmudict spells them). */
 const EXTRA_WORDS: Record<string, string> = { priya: "P R IY Y AH" };
 /** The front end of en-us/feat.params, as `sphinx_fe` takes it; noise removal off, as for narrowband audio. */
@@ -49,6 +61,8 @@ export async function adaptToTelephony(options: {
   voices: readonly FliteVoice[];
   /** Estimates, each aligned with the last; default {@link ITERATIONS}. */
   iterations?: number;
+  /** Only the tuning scripts whose ids start with one of these; default all. */
+  ids?: readonly string[];
   log: (line: string) => void;
 }): Promise<string> {
   const corpus = await loadAccuracyCorpus(CORPUS_FILE);
@@ -62,7 +76,9 @@ export async function adaptToTelephony(options: {
     await mkdir(join(work, "hmm"));
     const ids: string[] = [];
     const transcripts: string[] = [];
-    for (const script of corpus.scripts.filter((each) => each.split === "tuning")) {
+    for (const script of corpus.scripts.filter(
+      (each) => each.split === "tuning" && (options.ids?.some((id) => each.id.startsWith(id)) ?? true),
+    )) {
       const words = script.text
         .toLowerCase()
         .replace(/[^a-z' ]+/g, " ")
@@ -134,13 +150,18 @@ const flags = (named: Record<string, string>) => Object.entries(named).flat();
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values } = parseArgs({
     options: {
-      out: { type: "string", default: TELEPHONY_TRANSFORM },
+      out: { type: "string" },
       voices: { type: "string", default: VOICES.join(",") },
       iterations: { type: "string", default: String(ITERATIONS) },
+      ids: { type: "string" },
     },
   });
   const voices = (values.voices ?? "").split(",").filter(Boolean) as FliteVoice[];
   const iterations = Number(values.iterations);
-  const sha256 = await adaptToTelephony({ out: values.out as string, voices, iterations, log: console.log });
-  console.log(`wrote ${values.out} (sha256 ${sha256})`);
+  const ids = values.ids?.split(",").filter(Boolean);
+  const targets = values.out === undefined ? BUNDLED_TRANSFORMS : [{ out: values.out, voices }];
+  for (const { out, voices } of targets) {
+    const sha256 = await adaptToTelephony({ out, voices, iterations, ids, log: console.log });
+    console.log(`wrote ${out} (sha256 ${sha256})`);
+  }
 }

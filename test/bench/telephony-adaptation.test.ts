@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeMixtureWeights } from "../../bench/sphinx-mixture-weights";
-import { adaptToTelephony, TELEPHONY_TRANSFORM } from "../../bench/telephony-adaptation";
+import { adaptToTelephony, BUNDLED_TRANSFORMS } from "../../bench/telephony-adaptation";
 
 const HAVE_SPHINXTRAIN = spawnSync("/usr/lib/sphinxtrain/bw", ["-help", "yes"]).error === undefined;
 
@@ -76,13 +76,17 @@ describe("the mixture weights bw reads, from a sendump", () => {
 
 describe.skipIf(!HAVE_SPHINXTRAIN)(
   HAVE_SPHINXTRAIN
-    ? "the bundled telephony transform"
-    : "the bundled telephony transform (skipped: SphinxTrain is not installed; run scripts/setup.sh)",
+    ? "the bundled telephony transforms"
+    : "the bundled telephony transforms (skipped: SphinxTrain is not installed; run scripts/setup.sh)",
   () => {
-    it("is what SphinxTrain estimates from the tuning half, byte for byte", async () => {
-      const out = join(dir, "telephony.mllr");
-      await adaptToTelephony({ out, voices: ["kal16", "awb", "rms", "slt"], log: () => undefined });
-      expect(await readFile(out)).toEqual(await readFile(TELEPHONY_TRANSFORM));
-    }, 900_000);
+    it.each(BUNDLED_TRANSFORMS)(
+      "$out is what SphinxTrain estimates from the tuning half in $voices, byte for byte",
+      async ({ out: bundled, voices }) => {
+        const out = join(dir, "telephony.mllr");
+        await adaptToTelephony({ out, voices, log: () => undefined });
+        expect(await readFile(out)).toEqual(await readFile(bundled));
+      },
+      900_000,
+    );
   },
 );

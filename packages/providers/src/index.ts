@@ -38,6 +38,7 @@ export {
 } from "./transcription/amazon-transcribe";
 export { type CartesiaInkOptions, CartesiaInkTranscriber, INK_WHISPER } from "./transcription/cartesia-ink";
 export {
+  FEMALE_VOICE_TRANSFORM,
   type PocketsphinxOptions,
   PocketsphinxTranscriber,
   TELEPHONY_TRANSFORM,

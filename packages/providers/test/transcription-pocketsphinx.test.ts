@@ -10,6 +10,7 @@ import { InvalidAudio, LOCAL_BOUNDARY, Transcript, TranscriptionFailed } from "@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isNarrowband } from "../src/transcription/bandwidth";
 import {
+  FEMALE_VOICE_TRANSFORM,
   type PocketsphinxOptions,
   PocketsphinxTranscriber,
   TELEPHONY_TRANSFORM,
@@ -20,6 +21,7 @@ import {
   parsePocketsphinxWords,
   withCepstralMean,
 } from "../src/transcription/pocketsphinx-output";
+import { WARP_FACTORS } from "../src/transcription/speaker-fit";
 import { wordErrorRate } from "../src/transcription/word-error-rate";
 
 const VOICEMAILS = fileURLToPath(new URL("../../../fixtures/voicemail/", import.meta.url));
@@ -130,20 +132,23 @@ case "$feat" in *feat-*) grep -q '^-cmninit 1.00,2.00,3.00$' "$feat" && echo "wa
       await chmod(join(dir, name), 0o755);
     }
     fake = join(dir, "fake");
-    // Stand-in aligners: each logs a backtrace whose acoustic score depends on -warp_params, and
-    // a whole-utterance mean; "align-warped" fits 1.2 best by 10% (1.1 by 1%, 1.3 not at all).
+    // Stand-in aligners: each logs a backtrace whose acoustic score depends on -warp_params (and
+    // on -mllr: see "align-voice"), and a whole-utterance mean; "align-warped" fits 1.2 best by
+    // 10% (1.1 by 1%, 1.3 not at all); "align-voice" fits voice.mllr unwarped best by 10%.
     for (const [name, scores] of Object.entries({
       "align-unwarped": "1) s=-1000;; 1.1) s=-1100;; 1.2) s=-1200;; 1.3) s=-1300;;",
       "align-warped": "1) s=-1000;; 1.1) s=-990;; 1.2) s=-900;; 1.3) s=;;",
+      "align-voice": "*voice.mllr1) s=-900;; *) s=-1000;;",
     })) {
       await writeFile(
         join(dir, name),
         `#!/bin/sh
 echo "$*" >> "${dir}/align.log"
 while [ $# -gt 0 ]; do
-  case "$1" in -logfn) log="$2"; shift;; -warp_params) warp="$2"; shift;; esac
+  case "$1" in -logfn) log="$2"; shift;; -warp_params) warp="$2"; shift;; -mllr) mllr="$2"; shift;; esac
   shift
 done
+case "${name}" in align-voice) warp="$mllr$warp";; esac
 case "$warp" in ${scores} esac
 echo "INFO: cmn.c(133): CMN: 1.00 2.00 3.00 " > "$log"
 if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.000 %s -337 1\n' "$s" >> "$log"; fi
@@ -160,6 +165,16 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
         'echo "$*" >> "$(dirname "$0")/calls.log"',
         'case "$*" in *-jsgf*) printf "five 0.000 0.200 1\\n(NULL) 0.200 0.200 1\\nfive 0.200 0.400 1\\n";;',
         '*) printf "call 0.000 0.300 0.9\\nme 0.300 0.600 0.9\\nfight 0.600 0.800 0.5\\nfive 0.800 1.000 0.8\\n";; esac',
+      ].join("\n"),
+      // Hears a phone number of 9 digits, 80 ms a word, and the number grammar hears the same;
+      // the phone grammar hears 10 in the same stretch.
+      phone: [
+        'echo "$*" >> "$(dirname "$0")/calls.log"',
+        'words() { step=$1; shift; t=0; for w in "$@"; do printf "%s 0.%03d 0.%03d 1\\n" "$w" "$t" "$((t + 70))"; t=$((t + step)); done; }',
+        'case "$*" in',
+        "*phone.gram*) words 72 five five five four one oh seven seven eight eight;;",
+        "*number.gram*) words 80 five five five one oh seven seven eight eight;;",
+        "*) words 80 call me at five five five one oh seven seven eight eight;; esac",
       ].join("\n"),
     })) {
       await writeFile(join(dir, name), `#!/bin/sh\n${body}\n`);
@@ -220,6 +235,17 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
       numberPass: false,
     });
     expect((await off.transcribe(wav16k(noise()), { language: "en" })).text).toBe("call me fight five");
+  });
+
+  test("decodes a phone number heard a digit short again as 10 digits, with the phone grammar", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    const transcriber = standIn({ command: join(dir, "phone"), cmnWarmup: false });
+    const transcript = await transcriber.transcribe(wav16k(noise()), { language: "en" });
+    expect(transcript.text).toBe("call me at five five five four one oh seven seven eight eight");
+    const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
+    expect(calls).toHaveLength(3);
+    expect(calls[1]).toMatch(/window-0\.wav .*-jsgf \S+number\.gram/);
+    expect(calls[2]).toMatch(/phone-0\.wav .*-jsgf \S+phone\.gram/);
   });
 
   test("given a tmpDir, writes its temp files there only, and leaves none, finished or aborted", async () => {
@@ -288,7 +314,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
     expect(calls).toHaveLength(3);
     expect(calls[1]).not.toContain("-warp_params");
-    expect(calls[2]).toMatch(/-warp_params 1\.2 -featparams \S+feat-warp-1\.2\.params -lm /);
+    expect(calls[2]).toMatch(/-warp_params 1\.2 -featparams \S+feat-refit\.params -lm /);
 
     await rm(join(dir, "align.log"), { force: true });
     await rm(join(dir, "calls.log"), { force: true });
@@ -316,6 +342,36 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     });
     expect((await off.transcribe(wav16k(noise()), { language: "en" })).text).toBe("second");
     await expect(readFile(join(dir, "align.log"), "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
+  test("aligns narrowband audio under each transform with each warp factor, and decodes again with the voice transform that fits clearly better", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    await rm(join(dir, "align.log"), { force: true });
+    const voice = join(dir, "voice.mllr");
+    await writeFile(voice, "stand-in transform");
+    const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
+    const transcriber = new PocketsphinxTranscriber({
+      command: fake,
+      alignCommand: join(dir, "align-voice"),
+      voiceTransforms: [voice],
+    });
+    expect((await transcriber.transcribe(wav16k(narrow), { language: "en" })).text).toBe("quiet warped");
+    const aligned = (await readFile(join(dir, "align.log"), "utf8")).trim().split("\n");
+    expect(aligned.map((call) => /-mllr (\S+) .*-warp_params (\S+)/.exec(call)?.slice(1).join(" "))).toEqual([
+      ...WARP_FACTORS.map((factor) => `${TELEPHONY_TRANSFORM} ${factor}`),
+      ...WARP_FACTORS.map((factor) => `${voice} ${factor}`),
+    ]);
+    const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
+    expect(calls).toHaveLength(3);
+    expect(calls[1]).toContain(`-mllr ${TELEPHONY_TRANSFORM}`);
+    expect(calls[2]).toContain(`-mllr ${voice} -warp_params 1 -featparams`);
+
+    // Wideband audio is aligned without a transform, once per factor.
+    await rm(join(dir, "align.log"), { force: true });
+    await transcriber.transcribe(wav16k(noise()), { language: "en" });
+    const wideband = (await readFile(join(dir, "align.log"), "utf8")).trim().split("\n");
+    expect(wideband).toHaveLength(WARP_FACTORS.length);
+    for (const call of wideband) expect(call).not.toContain("-mllr");
   });
 
   test("a missing telephony transform is named, before any pass", async () => {
@@ -396,16 +452,22 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     const query = spawnSync("dpkg-query", ["-W", "-f", "${Version}", "pocketsphinx"], { encoding: "utf8" });
     const version = query.status === 0 && query.stdout.trim() ? query.stdout.trim() : "unknown";
     const hash = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 12);
-    const [lm, mllr] = [hash(VOICEMAIL_LANGUAGE_MODEL), hash(TELEPHONY_TRANSFORM)];
+    const [lm, mllr, female] = [VOICEMAIL_LANGUAGE_MODEL, TELEPHONY_TRANSFORM, FEMALE_VOICE_TRANSFORM].map(
+      hash,
+    );
     expect(new PocketsphinxTranscriber().processor).toEqual({
       provider: "pocketsphinx",
-      model: `cmusphinx-en-us (pocketsphinx-en-us) + voicemail LM ${lm} + speaker warp of 1/1.1/1.2/1.3 + telephony MLLR ${mllr}`,
+      model: `cmusphinx-en-us (pocketsphinx-en-us) + voicemail LM ${lm} + speaker warp of 1/1.1/1.2/1.3 + telephony MLLR ${mllr} + per-call voice MLLR ${female}`,
       version,
       boundary: LOCAL_BOUNDARY,
     });
     expect(
-      new PocketsphinxTranscriber({ telephonyTransform: null, languageModel: null, warpFactors: [1] })
-        .processor.model,
+      new PocketsphinxTranscriber({
+        telephonyTransform: null,
+        languageModel: null,
+        warpFactors: [1],
+        voiceTransforms: [],
+      }).processor.model,
     ).toBe("cmusphinx-en-us (pocketsphinx-en-us)");
   });
 });

@@ -144,7 +144,7 @@ const covers = (words: readonly TranscriptWord[], ms: number) =>
   words.some((word) => ms >= word.startMs && ms <= word.endMs);
 
 /** The words with each one's start moved to no earlier than the previous one's end, as a transcript's are. */
-function inOrder(words: readonly TranscriptWord[]): TranscriptWord[] {
+export function inOrder(words: readonly TranscriptWord[]): TranscriptWord[] {
   let previousEnd = 0;
   return words.map((word) => {
     const startMs = Math.max(word.startMs, previousEnd);

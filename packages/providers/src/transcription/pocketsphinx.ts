@@ -17,6 +17,7 @@ import {
 } from "@voxtrail/core";
 import { isNarrowband } from "./bandwidth";
 import { type NumberWindow, numberGrammar, numberWindows, replaceWindows } from "./number-windows";
+import { phoneGrammar, phoneNumbersToRefit, replacePhoneNumber } from "./phone-length";
 import {
   parseBatchCepstralMean,
   parseFrontEndEstimate,
@@ -27,10 +28,10 @@ import {
   alignmentArgs,
   alignmentGrammar,
   parseAcousticScore,
-  pickWarp,
+  pickSpeakerFit,
+  type SpeakerAlignment,
   WARP_FACTORS,
-  type WarpAlignment,
-} from "./speaker-warp";
+} from "./speaker-fit";
 
 /** Options of {@link PocketsphinxTranscriber}. */
 export interface PocketsphinxOptions {
@@ -45,7 +46,8 @@ export interface PocketsphinxOptions {
   cmnWarmup?: boolean;
   /**
    * Decode again, with a grammar of number words, each stretch where the decode heard a number
-   * ({@link numberWindows}); default true. See {@link PocketsphinxTranscriber}.
+   * ({@link numberWindows}), and a phone number of the wrong length with a grammar of 10 digits;
+   * default true. See {@link PocketsphinxTranscriber}.
    */
   numberPass?: boolean;
   /**
@@ -65,7 +67,13 @@ export interface PocketsphinxOptions {
    * {@link PocketsphinxTranscriber}.
    */
   warpFactors?: readonly number[];
-  /** The aligner for the warp choice; default `pocketsphinx_batch`, found on `PATH`. */
+  /**
+   * Further MLLR transforms for narrowband audio, each estimated from a group of voices, to choose
+   * among for each call as the warp factors are (each with each factor); default
+   * [{@link FEMALE_VOICE_TRANSFORM}], `[]` for none. See {@link PocketsphinxTranscriber}.
+   */
+  voiceTransforms?: readonly string[];
+  /** The aligner for the warp and transform choice; default `pocketsphinx_batch`, found on `PATH`. */
   alignCommand?: string;
 }
 
@@ -77,6 +85,15 @@ export interface PocketsphinxOptions {
  */
 export const TELEPHONY_TRANSFORM = fileURLToPath(
   new URL("../../models/telephony-en-us.mllr", import.meta.url),
+);
+
+/**
+ * A second telephone-channel adaptation, estimated as {@link TELEPHONY_TRANSFORM} is but from the
+ * one female voice of the accuracy corpus (flite's slt) alone, which the first fits worst: a
+ * speaker's transform more than a female one. `npm run adapt:telephony` rebuilds it too.
+ */
+export const FEMALE_VOICE_TRANSFORM = fileURLToPath(
+  new URL("../../models/telephony-en-us-female.mllr", import.meta.url),
 );
 
 /**
@@ -97,8 +114,8 @@ const DEFAULT_ALIGN_COMMAND = "pocketsphinx_batch";
  */
 const MEASURING_SEARCH = "-fwdflat no -bestpath no -beam 1e-20 -wbeam 1e-10 -pbeam 1e-20".split(" ");
 const DEFAULT_TIMEOUT_MS = 120_000;
-/** Time a warped decode is given, as a multiple of the first decode's (alignments included). */
-const WARP_HEADROOM = 1.5;
+/** Time a second decode (warped or otherwise transformed) is given, as a multiple of the first decode's (alignments included). */
+const REFIT_HEADROOM = 1.5;
 const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scripts/setup.sh does that)";
 
 /**
@@ -131,20 +148,28 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * transcripts (`npm run build:lm -- --text`). The processor's model names it by hash.
  *
  * Voices far from those the model mostly heard (higher voices above all) are decoded with their
- * spectrum warped towards them (vocal tract length normalisation): the main decode's words are
- * aligned to the audio under each of `warpFactors` ({@link WARP_FACTORS}, cheap single-utterance
- * passes of `pocketsphinx_batch` with a grammar of exactly those words), and when one aligns
- * clearly better than none ({@link pickWarp}) the audio is decoded again with it and its own
- * cepstral mean; not when what is left of `timeoutMs` could not cover a second decode. On the accuracy corpus's tuning half (each half's language model on the other
- * half's telephony copies) this took the word error rate from 0.173 to 0.162: for the one
- * female voice from 0.291 to 0.249, while the three male voices were rarely warped and kept
+ * spectrum warped towards them (vocal tract length normalisation) and, on narrowband audio, with a
+ * transform estimated from such a voice: the main decode's words are aligned to the audio under
+ * each of `warpFactors` ({@link WARP_FACTORS}) with each transform (the telephony one, then each of
+ * `voiceTransforms`, by default {@link FEMALE_VOICE_TRANSFORM}), in cheap single-utterance passes
+ * of `pocketsphinx_batch` with a grammar of exactly those words, and when one aligns clearly
+ * better than the decode's own settings ({@link pickSpeakerFit}) the audio is decoded again with
+ * it and its own cepstral mean; not when what is left of `timeoutMs` could not cover a second
+ * decode. On the accuracy corpus's tuning half (each half's language model on the other half's
+ * telephony copies) the warp took the word error rate from 0.173 to 0.162, for the one female
+ * voice from 0.291 to 0.249; the voice transform (estimated from the other half too) then took
+ * that voice's facts from 36 to 41 of 64. The three male voices were rarely refitted and kept
  * theirs (README, Benchmarks).
  *
  * With `numberPass` (the default) each stretch where the decode heard a number
  * ({@link numberWindows}) is decoded again, alone, with a grammar that allows only number words
  * (and, around them, the few words callers say there), and the number it hears replaces the first
  * decode's words there: the general language model often turns digits into words ("fight fight
- * fight" for "five five five"). A transcript with no number costs nothing more.
+ * fight" for "five five five"). A phone number then heard with 8, 9 or 11 digits (a dropped "oh"
+ * or "four") is decoded once more with a grammar of exactly 10 digits in callers' groupings
+ * ({@link phoneNumbersToRefit}, {@link phoneGrammar}): on the tuning half split in two, 4 more
+ * callback numbers right of 56, and 2 that had none became wrong ones. A transcript with no
+ * number costs nothing more.
  *
  * Errors are `TranscriptionFailed` (binary missing, non-zero exit, timeout, unsupported language)
  * or `InvalidAudio` (not a decodable 16 kHz WAV); no message carries what was said.
@@ -163,6 +188,7 @@ export class PocketsphinxTranscriber implements Transcriber {
   readonly #telephonyTransform: string | null;
   readonly #languageModel: string | null;
   readonly #warpFactors: readonly number[];
+  readonly #voiceTransforms: readonly string[];
   readonly #alignCommand: string;
   #model: string | undefined;
 
@@ -176,6 +202,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     this.#languageModel =
       options.languageModel === undefined ? VOICEMAIL_LANGUAGE_MODEL : options.languageModel;
     this.#warpFactors = options.warpFactors ?? WARP_FACTORS;
+    this.#voiceTransforms = options.voiceTransforms ?? [FEMALE_VOICE_TRANSFORM];
     this.#alignCommand = options.alignCommand ?? DEFAULT_ALIGN_COMMAND;
   }
 
@@ -200,8 +227,11 @@ export class PocketsphinxTranscriber implements Transcriber {
       model += ` + voicemail LM ${shortHash(this.#languageModel, "the language model", "npm run build:lm")}`;
     }
     if (this.#warpFactors.length > 1) model += ` + speaker warp of ${this.#warpFactors.join("/")}`;
-    if (this.#telephonyTransform !== null) {
-      model += ` + telephony MLLR ${shortHash(this.#telephonyTransform, "the telephony transform", "npm run adapt:telephony")}`;
+    const transform = (file: string) => shortHash(file, "the telephony transform", "npm run adapt:telephony");
+    if (this.#telephonyTransform !== null)
+      model += ` + telephony MLLR ${transform(this.#telephonyTransform)}`;
+    if (this.#voiceTransforms.length > 0) {
+      model += ` + per-call voice MLLR ${this.#voiceTransforms.map(transform).join("/")}`;
     }
     return model;
   }
@@ -245,13 +275,8 @@ export class PocketsphinxTranscriber implements Transcriber {
       const input = join(dir, "input.wav");
       await writeFile(input, wav16k(samples));
       // What every pass is told about the channel (and, below, the cepstral mean measured).
-      const channel: string[] = [];
-      if (isNarrowband(samples)) {
-        channel.push("-remove_noise", "no");
-        if (this.#telephonyTransform !== null) {
-          channel.push("-mllr", this.#telephonyTransform);
-        }
-      }
+      const narrowband = isNarrowband(samples);
+      let channel = channelFor(narrowband, this.#telephonyTransform);
       this.#model ??= this.#modelName(); // A missing model file is refused before any pass.
       const lm = this.#languageModel === null ? [] : ["-lm", this.#languageModel];
       const args = ["-infile", input, "-time", "yes", ...channel, ...lm];
@@ -272,41 +297,75 @@ export class PocketsphinxTranscriber implements Transcriber {
         );
       const decodeStarted = Date.now();
       let words = parsePocketsphinxWords(await decode());
-      // A warped decode costs as much again: tried only if the deadline leaves room for it.
-      const roomToWarp = Date.now() + (Date.now() - decodeStarted) * WARP_HEADROOM < deadline;
-      const warp = roomToWarp ? await this.#chooseWarp(dir, words, channel, deadline, signal) : undefined;
-      if (warp) {
-        channel.push("-warp_params", String(warp.factor));
+      // A second decode costs as much again: tried only if the deadline leaves room for it.
+      const roomToRefit = Date.now() + (Date.now() - decodeStarted) * REFIT_HEADROOM < deadline;
+      const fit = roomToRefit
+        ? await this.#chooseSpeakerFit(dir, words, narrowband, deadline, signal)
+        : undefined;
+      if (fit) {
+        channel = [...channelFor(narrowband, fit.transform), "-warp_params", String(fit.factor)];
         if (estimate) {
-          const file = join(dir, `feat-warp-${warp.factor}.params`);
-          frontEnd = await this.#featParams(file, estimate.featParamsPath, warp.cepstralMean);
+          const file = join(dir, "feat-refit.params");
+          frontEnd = await this.#featParams(file, estimate.featParamsPath, fit.cepstralMean);
         }
         words = parsePocketsphinxWords(await decode());
       }
-      const windows = this.#numberPass ? numberWindows(words) : [];
-      if (windows.length === 0) return words;
-      const grammar = join(dir, "number.gram");
-      await writeFile(grammar, numberGrammar());
-      const decoded: { window: NumberWindow; words: TranscriptWord[] }[] = [];
-      for (const [index, found] of windows.entries()) {
-        const from = msToSample(found.startMs);
-        const to = Math.min(samples.length, msToSample(found.endMs));
-        const file = join(dir, `window-${index}.wav`);
-        await writeFile(file, wav16k(samples.subarray(from, to)));
-        const stdout = await this.#run(
-          ["-infile", file, "-time", "yes", ...channel, ...frontEnd, "-jsgf", grammar, "-logfn", "/dev/null"],
-          deadline,
-          signal,
-        );
-        decoded.push({
-          window: { startMs: sampleToMs(from), endMs: sampleToMs(to) },
-          words: parsePocketsphinxWords(stdout),
-        });
-      }
-      return replaceWindows(words, decoded);
+      return this.#numberPass
+        ? await this.#decodeNumbers(words, samples, dir, [...channel, ...frontEnd], deadline, signal)
+        : words;
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * `words` with each number decoded again: each stretch where one was heard
+   * ({@link numberWindows}) with the number grammar, then each phone number of the wrong length
+   * ({@link phoneNumbersToRefit}) with the phone grammar. `settings` are the decode's channel
+   * and front end.
+   */
+  async #decodeNumbers(
+    heard: TranscriptWord[],
+    samples: Int16Array,
+    dir: string,
+    settings: readonly string[],
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<TranscriptWord[]> {
+    const windows = numberWindows(heard);
+    if (windows.length === 0) return heard;
+    // Decodes one stretch of the audio alone with a grammar: the stretch as cut, and its words.
+    const decodeStretch = async (stretch: NumberWindow, name: string, grammar: string) => {
+      const from = msToSample(stretch.startMs);
+      const to = Math.min(samples.length, msToSample(stretch.endMs));
+      const file = join(dir, `${name}.wav`);
+      await writeFile(file, wav16k(samples.subarray(from, to)));
+      const args = ["-infile", file, "-time", "yes", ...settings, "-jsgf", grammar, "-logfn", "/dev/null"];
+      const stdout = await this.#run(args, deadline, signal);
+      return {
+        window: { startMs: sampleToMs(from), endMs: sampleToMs(to) },
+        words: parsePocketsphinxWords(stdout),
+      };
+    };
+    const numbers = join(dir, "number.gram");
+    await writeFile(numbers, numberGrammar());
+    const decoded: { window: NumberWindow; words: TranscriptWord[] }[] = [];
+    for (const [index, found] of windows.entries()) {
+      decoded.push(await decodeStretch(found, `window-${index}`, numbers));
+    }
+    let words = replaceWindows(heard, decoded);
+    const misheard = phoneNumbersToRefit(
+      words,
+      decoded.map(({ window }) => window),
+    );
+    if (misheard.length === 0) return words;
+    const phone = join(dir, "phone.gram");
+    await writeFile(phone, phoneGrammar());
+    for (const [index, stretch] of misheard.entries()) {
+      const refit = await decodeStretch(stretch, `phone-${index}`, phone);
+      words = replacePhoneNumber(words, refit.window, refit.words);
+    }
+    return words;
   }
 
   /** Writes `file`, the model's `feat.params` starting from `cepstralMean`; returns `-featparams file`. */
@@ -316,33 +375,40 @@ export class PocketsphinxTranscriber implements Transcriber {
   }
 
   /**
-   * Aligns `heard` to the audio under each warp factor ({@link alignmentGrammar}, with
-   * `pocketsphinx_batch`: one utterance, its cepstral mean taken over all of it) and picks one
-   * ({@link pickWarp}).
+   * Aligns `heard` to the audio under each warp factor with each transform (narrowband audio: the
+   * telephony transform, then each voice transform; none otherwise), with `pocketsphinx_batch` and
+   * {@link alignmentGrammar} (one utterance, its cepstral mean taken over all of it), and picks
+   * one ({@link pickSpeakerFit}).
    */
-  async #chooseWarp(
+  async #chooseSpeakerFit(
     dir: string,
     heard: readonly TranscriptWord[],
-    channel: readonly string[],
+    narrowband: boolean,
     deadline: number,
     signal?: AbortSignal,
-  ): Promise<WarpAlignment | undefined> {
+  ): Promise<SpeakerAlignment | undefined> {
+    const own = narrowband ? this.#telephonyTransform : null;
+    const transforms = narrowband ? [own, ...this.#voiceTransforms] : [own];
     const grammar = alignmentGrammar(heard);
-    if (!grammar || this.#warpFactors.length < 2) return undefined;
+    if (!grammar || this.#warpFactors.length * transforms.length < 2) return undefined;
     const files = { dir, ctl: join(dir, "alignment.ctl"), grammar: join(dir, "alignment.gram") };
     await writeFile(files.grammar, grammar);
     await writeFile(files.ctl, "input\n");
-    const alignments: WarpAlignment[] = [];
-    for (const factor of this.#warpFactors) {
-      const log = join(dir, `alignment-${factor}.log`);
-      const args = alignmentArgs({ ...files, log }, factor, channel);
-      await this.#run(args, deadline, signal, this.#alignCommand);
-      const text = await readFile(log, "utf8");
-      const score = parseAcousticScore(text);
-      const cepstralMean = parseBatchCepstralMean(text);
-      if (score !== undefined && cepstralMean !== undefined) alignments.push({ factor, score, cepstralMean });
+    const alignments: SpeakerAlignment[] = [];
+    for (const [index, transform] of transforms.entries()) {
+      for (const factor of this.#warpFactors) {
+        const log = join(dir, `alignment-${index}-${factor}.log`);
+        const args = alignmentArgs({ ...files, log }, factor, channelFor(narrowband, transform));
+        await this.#run(args, deadline, signal, this.#alignCommand);
+        const text = await readFile(log, "utf8");
+        const score = parseAcousticScore(text);
+        const cepstralMean = parseBatchCepstralMean(text);
+        if (score !== undefined && cepstralMean !== undefined) {
+          alignments.push({ factor, transform, score, cepstralMean });
+        }
+      }
     }
-    return pickWarp(alignments);
+    return pickSpeakerFit(alignments, own);
   }
 
   /** Runs the recogniser without a shell and resolves with its standard output; `signal` kills it. */
@@ -394,6 +460,15 @@ export class PocketsphinxTranscriber implements Transcriber {
       });
     });
   }
+}
+
+/**
+ * What a pass is told about the channel: for narrowband audio, no noise removal (the empty upper
+ * bands mislead its noise estimate) and `transform`, if any; nothing for wideband audio.
+ */
+function channelFor(narrowband: boolean, transform: string | null): string[] {
+  if (!narrowband) return [];
+  return ["-remove_noise", "no", ...(transform === null ? [] : ["-mllr", transform])];
 }
 
 const SAMPLES_PER_MS = TRANSCRIPTION_FORMAT.sampleRate / 1000;

@@ -9,15 +9,17 @@ import type { TranscriptWord } from "@voxtrail/core";
 export const WARP_FACTORS: readonly number[] = [1, 1.1, 1.2, 1.3];
 
 /**
- * How much better than the unwarped alignment a warped one must score, as a share of the unwarped
- * score's size, to be worth decoding again: on the light-noise telephony copies of six tuning
- * scripts, the voices the model fits gained under 1.1% from a warp, the one it fits worst (slt)
- * 2 to 8%.
+ * How much better than the decode's own settings (its transform, unwarped) another alignment
+ * must score, as a share of that score's size, to be worth decoding again: on the light-noise
+ * telephony copies of six tuning scripts, the voices the model fits gained under 1.1% from a warp,
+ * the one it fits worst (slt) 2 to 8%.
  */
-export const MIN_WARP_GAIN = 0.015;
+export const MIN_FIT_GAIN = 0.015;
 
-/** How well the words heard align to the audio under one warp factor. */
-export interface WarpAlignment {
+/** How well the words heard align to the audio under one transform and warp factor. */
+export interface SpeakerAlignment {
+  /** The MLLR transform aligned with (a file), `null` for none. */
+  transform: string | null;
   factor: number;
   /** The alignment's total acoustic score ({@link parseAcousticScore}). */
   score: number;
@@ -26,20 +28,26 @@ export interface WarpAlignment {
 }
 
 /**
- * The warp to decode with: the best-scoring alignment, if it is not the unwarped one and beats it
- * by at least {@link MIN_WARP_GAIN}; `undefined` (decode unwarped) otherwise, and when there is no
- * unwarped alignment to compare with.
+ * The settings to decode again with: the best-scoring alignment, if it is not the one under the
+ * decode's own settings (`transform`, unwarped) and beats that by at least {@link MIN_FIT_GAIN};
+ * `undefined` (keep the decode) otherwise, and when there is no such alignment to compare with.
  *
  * @example
- * pickWarp([{ factor: 1, score: -12711, cepstralMean: "..." }, { factor: 1.2, score: -12075, cepstralMean: "..." }]);
- * // { factor: 1.2, score: -12075, cepstralMean: "..." }: 5% better
+ * pickSpeakerFit([
+ *   { transform: "telephony.mllr", factor: 1, score: -12711, cepstralMean: "..." },
+ *   { transform: "telephony.mllr", factor: 1.2, score: -12075, cepstralMean: "..." },
+ * ], "telephony.mllr");
+ * // the second: 5% better
  */
-export function pickWarp(alignments: readonly WarpAlignment[]): WarpAlignment | undefined {
-  const unwarped = alignments.find((alignment) => alignment.factor === 1);
-  if (!unwarped) return undefined;
-  const best = alignments.reduce((a, b) => (b.score > a.score ? b : a), unwarped);
-  const gain = best.score - unwarped.score;
-  return best !== unwarped && gain >= MIN_WARP_GAIN * Math.abs(unwarped.score) ? best : undefined;
+export function pickSpeakerFit(
+  alignments: readonly SpeakerAlignment[],
+  transform: string | null,
+): SpeakerAlignment | undefined {
+  const own = alignments.find((alignment) => alignment.transform === transform && alignment.factor === 1);
+  if (!own) return undefined;
+  const best = alignments.reduce((a, b) => (b.score > a.score ? b : a), own);
+  const gain = best.score - own.score;
+  return best !== own && gain >= MIN_FIT_GAIN * Math.abs(own.score) ? best : undefined;
 }
 
 /**

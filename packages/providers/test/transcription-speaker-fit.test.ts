@@ -9,11 +9,11 @@ import { parseBatchCepstralMean } from "../src/transcription/pocketsphinx-output
 import {
   alignmentArgs,
   alignmentGrammar,
-  MIN_WARP_GAIN,
+  MIN_FIT_GAIN,
   parseAcousticScore,
-  pickWarp,
-  type WarpAlignment,
-} from "../src/transcription/speaker-warp";
+  pickSpeakerFit,
+  type SpeakerAlignment,
+} from "../src/transcription/speaker-fit";
 
 const HAVE_BATCH = spawnSync("pocketsphinx_batch", ["-h"]).error === undefined;
 const VOICEMAILS = fileURLToPath(new URL("../../../fixtures/voicemail/", import.meta.url));
@@ -49,30 +49,44 @@ describe("parseAcousticScore and parseBatchCepstralMean", () => {
   });
 });
 
-describe("pickWarp", () => {
-  const at = (factor: number, score: number): WarpAlignment => ({ factor, score, cepstralMean: `${factor}` });
-
-  test("the best warp when it beats the unwarped alignment by the minimum gain", () => {
-    expect(pickWarp([at(1, -12711), at(1.1, -12400), at(1.2, -12075), at(1.3, -12300)])).toEqual(
-      at(1.2, -12075),
-    );
+describe("pickSpeakerFit", () => {
+  const at = (factor: number, score: number, transform: string | null = "telephony"): SpeakerAlignment => ({
+    transform,
+    factor,
+    score,
+    cepstralMean: `${factor}`,
   });
 
-  test("no warp when the unwarped one is best, the gain is too small, or there is nothing to compare with", () => {
-    expect(pickWarp([at(1, -1000), at(1.1, -1100)])).toBeUndefined();
-    const justUnder = -1000 * (1 - MIN_WARP_GAIN) - 1;
-    expect(pickWarp([at(1, -1000), at(1.2, justUnder)])).toBeUndefined();
-    expect(pickWarp([at(1, -1000), at(1.2, -1000 * (1 - MIN_WARP_GAIN))])).toEqual(
-      at(1.2, -1000 * (1 - MIN_WARP_GAIN)),
+  test("the best warp when it beats the decode's own unwarped alignment by the minimum gain", () => {
+    expect(
+      pickSpeakerFit([at(1, -12711), at(1.1, -12400), at(1.2, -12075), at(1.3, -12300)], "telephony"),
+    ).toEqual(at(1.2, -12075));
+  });
+
+  test("another transform, warped or not, when it aligns best", () => {
+    const fits = [at(1, -1000), at(1.2, -990), at(1, -900, "female"), at(1.1, -950, "female")];
+    expect(pickSpeakerFit(fits, "telephony")).toEqual(at(1, -900, "female"));
+    // Measured against the decode's own transform: here the female one, which nothing beats.
+    expect(pickSpeakerFit(fits, "female")).toBeUndefined();
+    expect(pickSpeakerFit([at(1, -1000, null), at(1.2, -900, null)], null)).toEqual(at(1.2, -900, null));
+  });
+
+  test("nothing when the decode's own settings align best, the gain is too small, or there is nothing to compare with", () => {
+    expect(pickSpeakerFit([at(1, -1000), at(1.1, -1100)], "telephony")).toBeUndefined();
+    const justUnder = -1000 * (1 - MIN_FIT_GAIN) - 1;
+    expect(pickSpeakerFit([at(1, -1000), at(1.2, justUnder)], "telephony")).toBeUndefined();
+    expect(pickSpeakerFit([at(1, -1000), at(1.2, -1000 * (1 - MIN_FIT_GAIN))], "telephony")).toEqual(
+      at(1.2, -1000 * (1 - MIN_FIT_GAIN)),
     );
-    expect(pickWarp([at(1.1, -900), at(1.2, -800)])).toBeUndefined();
-    expect(pickWarp([])).toBeUndefined();
+    expect(pickSpeakerFit([at(1.1, -900), at(1.2, -800)], "telephony")).toBeUndefined();
+    expect(pickSpeakerFit([at(1, -1000, "female"), at(1.2, -800)], "telephony")).toBeUndefined();
+    expect(pickSpeakerFit([], "telephony")).toBeUndefined();
   });
 });
 
 describe.skipIf(!HAVE_BATCH)("pocketsphinx_batch's own log", () => {
   test("holds an acoustic score and a mean the parsers read, and a warp changes both", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "voxtrail-speaker-warp-"));
+    const dir = await mkdtemp(join(tmpdir(), "voxtrail-speaker-fit-"));
     try {
       const { wav } = normalizeForTranscription(await readFile(join(VOICEMAILS, "damaged-order.wav")));
       await writeFile(join(dir, "input.wav"), wav);
