@@ -28,8 +28,7 @@
  * scripts whose ids start with one of them; `--language-model FILE|none` decodes with another
  * language model, or pocketsphinx-en-us's own; `--warp-factors none|LIST` turns the per-call warp
  * choice off or tries other factors, `--voice-transforms none|LIST` the per-call choice of a voice
- * transform; `--json FILE` keeps every clip's transcript and
- * facts.
+ * transform; `--json FILE` keeps every clip's transcript and facts.
  */
 import { writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";

@@ -1,12 +1,12 @@
 /**
  * Builds the telephone-channel adaptations the embedded transcriber applies to narrowband audio
  * (packages/providers/models/telephony-en-us.mllr from all four voices, and
- * telephony-en-us-female.mllr from slt, the one female voice, which the transcriber chooses per
- * call): each one MLLR transform of pocketsphinx-en-us's means, estimated by SphinxTrain (`bw`, then `mllr_solve`, three times) from the tuning half
- * of the accuracy corpus as the pipeline hears it: each tuning script in each flite voice, with
- * line noise at both levels, as 8 kHz mu-law, normalised to 16 kHz by `normalizeForTranscription`,
- * features as the decoder computes them for narrowband audio (noise removal off). The held-out
- * half is never read. It needs Debian's sphinxtrain and sphinxbase-utils besides pocketsphinx (apt).
+ * telephony-en-us-female.mllr from slt, the one female voice; the transcriber chooses between
+ * them per call): each one MLLR transform of pocketsphinx-en-us's means, estimated by SphinxTrain
+ * (`bw`, then `mllr_solve`, three times) from the tuning half of the accuracy corpus as the
+ * pipeline hears it: each tuning script in each of the voices, with line noise at both levels, as
+ * 8 kHz mu-law, normalised to 16 kHz by `normalizeForTranscription`, features as the decoder
+ * computes them for narrowband audio (noise removal off). The held-out half is never read. It needs Debian's sphinxtrain and sphinxbase-utils besides pocketsphinx (apt).
  *
  *   npm run adapt:telephony                     # writes both bundled transforms, prints their sha256
  *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.mllr --voices awb,rms,slt --iterations 1
