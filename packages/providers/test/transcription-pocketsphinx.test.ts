@@ -374,6 +374,17 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     for (const call of wideband) expect(call).not.toContain("-mllr");
   });
 
+  test("a missing voice transform is named as one, before any pass", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    const missing = join(dir, "no-such-voice.mllr");
+    const failure = standIn({ command: fake, voiceTransforms: [missing] }).transcribe(wav16k(noise()), {
+      language: "en",
+    });
+    await expect(failure).rejects.toThrow(TranscriptionFailed);
+    await expect(failure).rejects.toThrow(`the voice transform ${missing} cannot be read`);
+    await expect(readFile(join(dir, "calls.log"), "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
   test("a missing telephony transform is named, before any pass", async () => {
     await rm(join(dir, "calls.log"), { force: true });
     const missing = join(dir, "no-such.mllr");

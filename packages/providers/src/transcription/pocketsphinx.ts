@@ -227,11 +227,13 @@ export class PocketsphinxTranscriber implements Transcriber {
       model += ` + voicemail LM ${shortHash(this.#languageModel, "the language model", "npm run build:lm")}`;
     }
     if (this.#warpFactors.length > 1) model += ` + speaker warp of ${this.#warpFactors.join("/")}`;
-    const transform = (file: string) => shortHash(file, "the telephony transform", "npm run adapt:telephony");
-    if (this.#telephonyTransform !== null)
-      model += ` + telephony MLLR ${transform(this.#telephonyTransform)}`;
+    const transform = (what: string) => (file: string) => shortHash(file, what, "npm run adapt:telephony");
+    if (this.#telephonyTransform !== null) {
+      model += ` + telephony MLLR ${transform("the telephony transform")(this.#telephonyTransform)}`;
+    }
     if (this.#voiceTransforms.length > 0) {
-      model += ` + per-call voice MLLR ${this.#voiceTransforms.map(transform).join("/")}`;
+      const hashes = this.#voiceTransforms.map(transform("the voice transform"));
+      model += ` + per-call voice MLLR ${hashes.join("/")}`;
     }
     return model;
   }
