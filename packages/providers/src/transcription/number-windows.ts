@@ -1,27 +1,32 @@
 import type { TranscriptWord } from "@voxtrail/core";
 
+/** The words for one digit, "oh" for zero among them. */
+export const DIGIT_NAMES = "zero oh one two three four five six seven eight nine".split(" ");
+/** The words for a pair of digits from 10 to 19. */
+export const TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(
+  " ",
+);
+/** The words for the first digit of a pair from 20 up ("fifty", or "fifty five" with a digit). */
+export const TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split(" ");
+
 /** Words that say a number, as the reasoner reads them: digits, "oh", teens, tens, "double", "triple". */
-const NUMBER_WORDS = [
-  ..."zero oh one two three four five six seven eight nine".split(" "),
-  ..."ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(" "),
-  ..."twenty thirty forty fifty sixty seventy eighty ninety double triple".split(" "),
-];
+const NUMBER_WORDS = [...DIGIT_NAMES, ...TEENS, ...TENS, "double", "triple"];
 
 /**
  * Words callers say just before or after a number ("call me back at", "thanks"), which the grammar
  * allows at a window's edges so that they are not forced into digits.
  */
-const EDGE_WORDS =
+export const EDGE_WORDS: readonly string[] =
   "and at is it's my number account order call me back the thanks thank you please that's uh um".split(" ");
 
 /** What callers say between a number and its correction ("seven three one seven, sorry, I mean ..."). */
 const CORRECTIONS = ["sorry i mean", "sorry", "i mean", "no wait", "no", "actually"];
 
 /** The grammar's number words, which tell a second pass's number from the words around it. */
-const DIGIT_WORDS = new Set(NUMBER_WORDS);
+export const DIGIT_WORDS: ReadonlySet<string> = new Set(NUMBER_WORDS);
 
 /** Number words that seed a window; pocketsphinx's "o" is its spelling of "oh". */
-const SEED_WORDS = new Set([...NUMBER_WORDS, "o"]);
+export const SEED_WORDS: ReadonlySet<string> = new Set([...NUMBER_WORDS, "o"]);
 /** Fewest number words a window must hold unless a cue announces it: one alone is often a word ("no one"). */
 const MIN_SEEDS = 2;
 /** Largest silence or run of other words between two number words of one window. */

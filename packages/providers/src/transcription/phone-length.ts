@@ -1,6 +1,15 @@
 import type { TranscriptWord } from "@voxtrail/core";
 import { findDigitRuns } from "../reasoning/digits";
-import { inOrder, type NumberWindow } from "./number-windows";
+import {
+  DIGIT_NAMES,
+  DIGIT_WORDS,
+  EDGE_WORDS,
+  inOrder,
+  type NumberWindow,
+  SEED_WORDS,
+  TEENS,
+  TENS,
+} from "./number-windows";
 
 /**
  * Digit counts a phone number is heard with when one or two of its 10 digits were dropped ("four
@@ -50,13 +59,9 @@ export function phoneNumbersToRefit(
 const said = (words: readonly TranscriptWord[], set: ReadonlySet<string>) =>
   words.some((w) => set.has(w.word));
 
-const DIGIT = "zero | oh | one | two | three | four | five | six | seven | eight | nine";
-const NONZERO = "one | two | three | four | five | six | seven | eight | nine";
-const TEENS =
-  "ten | eleven | twelve | thirteen | fourteen | fifteen | sixteen | seventeen | eighteen | nineteen";
-const TENS = "twenty | thirty | forty | fifty | sixty | seventy | eighty | ninety";
-/** Words callers say around a phone number, which the grammar allows at its edges. */
-const EDGE_WORDS = "and at is it's my number call me back the thanks thank you please that's uh um";
+/** The number grammar's edge words, less the cues of other kinds of number. */
+const PHONE_EDGE_WORDS = EDGE_WORDS.filter((word) => !OTHER_CUES.has(word));
+const alternatives = (words: readonly string[]) => words.join(" | ");
 
 /**
  * The JSGF grammar of a 10-digit phone number as callers group it: three digits, three, then
@@ -71,17 +76,14 @@ export function phoneGrammar(): string {
     "<four> = <pair> <pair> | <digit> <three>;",
     "<three> = <digit> <pair> | <pair> <digit> | triple <digit>;",
     "<pair> = <digit> <digit> | double <digit> | <teen> | <tens> [<nonzero>];",
-    `<digit> = ${DIGIT};`,
-    `<nonzero> = ${NONZERO};`,
-    `<teen> = ${TEENS};`,
-    `<tens> = ${TENS};`,
-    `<edge> = ${EDGE_WORDS.split(" ").join(" | ")};`,
+    `<digit> = ${alternatives(DIGIT_NAMES)};`,
+    `<nonzero> = ${alternatives(DIGIT_NAMES.filter((word) => word !== "zero" && word !== "oh"))};`,
+    `<teen> = ${alternatives(TEENS)};`,
+    `<tens> = ${alternatives(TENS)};`,
+    `<edge> = ${alternatives(PHONE_EDGE_WORDS)};`,
     "",
   ].join("\n");
 }
-
-/** Words of the phone grammar that say digits. */
-const NUMBER_WORDS = new Set([DIGIT, TEENS, TENS, "double | triple"].flatMap((list) => list.split(" | ")));
 
 /**
  * `words` with the phone number the refit heard in `window` (times relative to its start): its
@@ -96,7 +98,7 @@ export function replacePhoneNumber(
   refit: readonly TranscriptWord[],
 ): TranscriptWord[] {
   const digits = refit
-    .filter((word) => NUMBER_WORDS.has(word.word))
+    .filter((word) => DIGIT_WORDS.has(word.word))
     .map((word) => ({ ...word, startMs: word.startMs + window.startMs, endMs: word.endMs + window.startMs }));
   const first = digits[0];
   const last = digits.at(-1);
@@ -104,9 +106,7 @@ export function replacePhoneNumber(
   const inWindow = (word: TranscriptWord) => middle(word) >= window.startMs && middle(word) <= window.endMs;
   const replaced = (word: TranscriptWord) =>
     inWindow(word) &&
-    (NUMBER_WORDS.has(word.word) ||
-      word.word === "o" ||
-      (middle(word) >= first.startMs && middle(word) <= last.endMs));
+    (SEED_WORDS.has(word.word) || (middle(word) >= first.startMs && middle(word) <= last.endMs));
   const kept = words.filter((word) => !replaced(word));
   return inOrder([...kept, ...digits].sort((a, b) => a.startMs - b.startMs));
 }
