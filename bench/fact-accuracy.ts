@@ -22,13 +22,15 @@
  *   npx tsx bench/fact-accuracy.ts --splits tuning --ids t07,t08 --language-model /tmp/v.lm.bin --json out.json
  *   npx tsx bench/fact-accuracy.ts --deliveries telephony --warp-factors none   # or e.g. 1,1.2,1.4
  *   npx tsx bench/fact-accuracy.ts --deliveries telephony --voice-transforms none  # or FILE,FILE
+ *   npx tsx bench/fact-accuracy.ts --deliveries telephony --reference-lengths none
  *
  * `--scripts N` takes the first N scripts of each half; `--splits tuning` measures the tuning half
  * alone (tuning work has no reason to read the held-out half's transcripts); `--ids` keeps the
  * scripts whose ids start with one of them; `--language-model FILE|none` decodes with another
  * language model, or pocketsphinx-en-us's own; `--warp-factors none|LIST` turns the per-call warp
  * choice off or tries other factors, `--voice-transforms none|LIST` the per-call choice of a voice
- * transform; `--json FILE` keeps every clip's transcript and facts.
+ * transform, `--reference-lengths none` the refit of order and account numbers one digit off the
+ * records' lengths; `--json FILE` keeps every clip's transcript and facts.
  */
 import { writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -41,6 +43,7 @@ import {
   JsonlRecordLookup,
   LocalReasoner,
   PocketsphinxTranscriber,
+  type ReferenceLengths,
 } from "@voxtrail/providers";
 import {
   type Clip,
@@ -77,6 +80,8 @@ export interface FactAccuracyOptions {
   warpFactors?: readonly number[];
   /** The transcriber's voice transforms to choose among per call; default its own, `[]` for none. */
   voiceTransforms?: readonly string[];
+  /** The lengths order and account numbers are refitted to; default the records', as the local runtime; `{}` for none. */
+  referenceLengths?: ReferenceLengths;
   /** Only the scripts whose ids start with one of these; default all. */
   ids?: readonly string[];
 }
@@ -111,6 +116,7 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
     ...(options.languageModel === undefined ? {} : { languageModel: options.languageModel }),
     ...(options.warpFactors === undefined ? {} : { warpFactors: options.warpFactors }),
     ...(options.voiceTransforms === undefined ? {} : { voiceTransforms: options.voiceTransforms }),
+    referenceLengths: options.referenceLengths ?? records.referenceLengths(),
   });
   const reasoner = new LocalReasoner();
 
@@ -191,6 +197,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       "telephony-transform": { type: "string" },
       "warp-factors": { type: "string" },
       "voice-transforms": { type: "string" },
+      "reference-lengths": { type: "string" },
     },
   });
   const list = <T extends string>(value: string | undefined, known: readonly T[]): T[] | undefined => {
@@ -203,6 +210,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     const parsed = value.split(",").map(Number);
     if (parsed.some((n) => !(n > 0))) throw new Error(`--warp-factors takes positive numbers: ${value}`);
     return parsed;
+  };
+  const referenceLengths = (value: string): ReferenceLengths => {
+    if (value !== "none")
+      throw new Error(`--reference-lengths takes none (the default is the records'): ${value}`);
+    return {};
   };
   const result = await benchFactAccuracy({
     ...(values.scripts ? { scripts: Number(values.scripts) } : {}),
@@ -228,6 +240,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       : {
           voiceTransforms: values["voice-transforms"] === "none" ? [] : values["voice-transforms"].split(","),
         }),
+    ...(values["reference-lengths"] === undefined
+      ? {}
+      : { referenceLengths: referenceLengths(values["reference-lengths"]) }),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   if (values.json) await writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);

@@ -65,7 +65,8 @@ export interface LocalDependencyOptions {
 
 /**
  * The stage dependencies of the local runtime. By default the embedded engines: a directory store
- * (or the `store` given), pocketsphinx, the local rule-based reasoner over a JSON Lines records file, and synthesis through
+ * (or the `store` given), pocketsphinx (told the lengths of the records' order and account numbers),
+ * the local rule-based reasoner over a JSON Lines records file, and synthesis through
  * the real SageMaker Runtime client against the local Sonic-compatible endpoint (flite behind
  * Sonic's wire format), every processor's boundary `local`. A stage whose `providers` choice is not
  * `local` gets the cloud provider `buildProviders` builds instead (its own boundary, which the
@@ -76,12 +77,23 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
   const store = options.store ?? new DirectoryStore({ root: options.storeDir ?? ".voxtrail" });
   const engines = options.engines ?? {};
   const builders = { ...CLOUD_BUILDERS, transcriptionService: cloudTranscriptionService };
-  const providers = await buildProviders(options.providers ?? ALL_LOCAL, builders, {
+  const selection = options.providers ?? ALL_LOCAL;
+  let localRecords: Promise<JsonlRecordLookup> | undefined;
+  const readRecords = () => {
+    localRecords ??= JsonlRecordLookup.fromFile(options.recordsFile);
+    return localRecords;
+  };
+  const providers = await buildProviders(selection, builders, {
     ...(options.providerClients ? { clients: options.providerClients } : {}),
     embedded: {
-      transcriber: () => new PocketsphinxTranscriber(),
+      // Numbers one digit off the local records' lengths are decoded again to that length.
+      transcriber: async () =>
+        new PocketsphinxTranscriber({
+          referenceLengths:
+            (selection.records ?? "local") === "local" ? (await readRecords()).referenceLengths() : {},
+        }),
       reasoner: () => new LocalReasoner(),
-      records: () => JsonlRecordLookup.fromFile(options.recordsFile),
+      records: readRecords,
       synthesizer: () => engines.synthesizer ?? localSonicSynthesizer(requireEndpoint(options.endpoint)),
     },
   });

@@ -37,6 +37,7 @@ export {
   DEFAULT_TRANSCRIBE_JOB_PREFIX,
 } from "./transcription/amazon-transcribe";
 export { type CartesiaInkOptions, CartesiaInkTranscriber, INK_WHISPER } from "./transcription/cartesia-ink";
+export type { ReferenceLengths } from "./transcription/number-length";
 export {
   FEMALE_VOICE_TRANSFORM,
   type PocketsphinxOptions,

@@ -65,6 +65,23 @@ describe("JsonlRecordLookup", () => {
     expect(await lookup.find({ day: "Thursday", callerName: "Maria Lopez" })).toBeUndefined();
   });
 
+  test("reference lengths: each kind whose numbers are all digits of one length", async () => {
+    // "A-4271" has a letter: the orders have no spoken length; the one account has 4 digits.
+    expect(lookup.referenceLengths()).toEqual({ account: 4 });
+    const order = (orderNumber: string) => ({
+      type: "order",
+      id: orderNumber,
+      orderNumber,
+      customerName: "x",
+    });
+    expect(new JsonlRecordLookup(jsonl(order("12-34"), order("5678"))).referenceLengths()).toEqual({
+      order: 4,
+    });
+    expect(new JsonlRecordLookup(jsonl(order("1234"), order("56789"))).referenceLengths()).toEqual({});
+    expect(new JsonlRecordLookup("").referenceLengths()).toEqual({});
+    expect((await JsonlRecordLookup.fromFile(FIXTURE)).referenceLengths()).toEqual({ order: 4, account: 4 });
+  });
+
   test("processor: local, versioned by the text's sha256", () => {
     const text = jsonl({ type: "order", id: "o1", orderNumber: "1" });
     expect(new JsonlRecordLookup(text).processor).toEqual({

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeSamples, normalizeForTranscription, resample, writeWav } from "@voxtrail/audio";
-import { InvalidAudio, LOCAL_BOUNDARY, Transcript, TranscriptionFailed } from "@voxtrail/core";
+import { InvalidAudio, InvalidInput, LOCAL_BOUNDARY, Transcript, TranscriptionFailed } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isNarrowband } from "../src/transcription/bandwidth";
 import {
@@ -156,6 +156,9 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
       );
       await chmod(join(dir, name), 0o755);
     }
+    // A shell function that prints its words as pocketsphinx does, 70 ms each, every STEP ms.
+    const SAY_WORDS =
+      'words() { step=$1; shift; t=0; for w in "$@"; do printf "%s 0.%03d 0.%03d 1\\n" "$w" "$t" "$((t + 70))"; t=$((t + step)); done; }';
     for (const [name, body] of Object.entries({
       "exit-3": 'echo "secret 0.1 0.2 0.9"; exit 3',
       sleep: "sleep 10",
@@ -170,11 +173,20 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
       // the phone grammar hears 10 in the same stretch.
       phone: [
         'echo "$*" >> "$(dirname "$0")/calls.log"',
-        'words() { step=$1; shift; t=0; for w in "$@"; do printf "%s 0.%03d 0.%03d 1\\n" "$w" "$t" "$((t + 70))"; t=$((t + step)); done; }',
+        SAY_WORDS,
         'case "$*" in',
-        "*phone.gram*) words 72 five five five four one oh seven seven eight eight;;",
+        "*phone-10.gram*) words 72 five five five four one oh seven seven eight eight;;",
         "*number.gram*) words 80 five five five one oh seven seven eight eight;;",
         "*) words 80 call me at five five five one oh seven seven eight eight;; esac",
+      ].join("\n"),
+      // Hears an order number of 3 digits, and the number grammar the same; a 4-digit grammar hears 4.
+      order: [
+        'echo "$*" >> "$(dirname "$0")/calls.log"',
+        SAY_WORDS,
+        'case "$*" in',
+        "*order-4.gram*) words 60 four four oh nine;;",
+        "*number.gram*) words 80 four four nine;;",
+        "*) words 80 about order four four nine thanks;; esac",
       ].join("\n"),
     })) {
       await writeFile(join(dir, name), `#!/bin/sh\n${body}\n`);
@@ -245,7 +257,30 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
     expect(calls).toHaveLength(3);
     expect(calls[1]).toMatch(/window-0\.wav .*-jsgf \S+number\.gram/);
-    expect(calls[2]).toMatch(/phone-0\.wav .*-jsgf \S+phone\.gram/);
+    expect(calls[2]).toMatch(/phone-0\.wav .*-jsgf \S+phone-10\.gram/);
+  });
+
+  test("decodes an order number a digit off the records' length again as that many digits, when told it", async () => {
+    await rm(join(dir, "calls.log"), { force: true });
+    const told = standIn({ command: join(dir, "order"), cmnWarmup: false, referenceLengths: { order: 4 } });
+    expect((await told.transcribe(wav16k(noise()), { language: "en" })).text).toBe(
+      "about order four four oh nine thanks",
+    );
+    const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
+    expect(calls).toHaveLength(3);
+    expect(calls[2]).toMatch(/order-0\.wav .*-jsgf \S+order-4\.gram/);
+    const untold = standIn({ command: join(dir, "order"), cmnWarmup: false });
+    expect((await untold.transcribe(wav16k(noise()), { language: "en" })).text).toBe(
+      "about order four four nine thanks",
+    );
+  });
+
+  test("a reference length that is not a whole number of 2 to 20 digits is named", () => {
+    for (const order of [1, 4.5, 21, Number.NaN]) {
+      expect(() => new PocketsphinxTranscriber({ referenceLengths: { order } })).toThrow(
+        new InvalidInput("referenceLengths.order must be a whole number of 2 to 20 digits"),
+      );
+    }
   });
 
   test("given a tmpDir, writes its temp files there only, and leaves none, finished or aborted", async () => {
@@ -480,6 +515,11 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
         voiceTransforms: [],
       }).processor.model,
     ).toBe("cmusphinx-en-us (pocketsphinx-en-us)");
+    expect(
+      new PocketsphinxTranscriber({ referenceLengths: { order: 4, account: 6 } }).processor.model,
+    ).toMatch(/ \+ reference lengths order 4\/account 6$/);
+    const noPass = new PocketsphinxTranscriber({ numberPass: false, referenceLengths: { order: 4 } });
+    expect(noPass.processor.model).not.toContain("reference lengths");
   });
 });
 

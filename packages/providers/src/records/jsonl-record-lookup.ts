@@ -8,6 +8,7 @@ import {
   type Processor,
   type RecordLookup,
 } from "@voxtrail/core";
+import type { ReferenceLengths } from "../transcription/number-length";
 
 /** The entity a record was found by. */
 export type MatchedOn = "orderNumber" | "accountNumber" | "callbackNumber";
@@ -68,6 +69,24 @@ export class JsonlRecordLookup implements RecordLookup {
     return new JsonlRecordLookup(await readFile(path, "utf8"));
   }
 
+  /**
+   * How many digits the order numbers have, and the account numbers, for each kind whose numbers
+   * are all digits (spaces and dashes aside) of one length: what a transcriber may decode a number
+   * one digit off again to (`PocketsphinxOptions.referenceLengths`). A kind with no numbers, with
+   * letters in one, or with two lengths is left out.
+   *
+   * @example
+   * new JsonlRecordLookup(text).referenceLengths(); // { order: 4, account: 4 }
+   */
+  referenceLengths(): ReferenceLengths {
+    const lengths: ReferenceLengths = {};
+    const order = sharedDigitCount(this.#byOrder.keys());
+    const account = sharedDigitCount(this.#byAccount.keys());
+    if (order !== undefined) lengths.order = order;
+    if (account !== undefined) lengths.account = account;
+    return lengths;
+  }
+
   /** The first record matching the order number, else the account number, else the callback number. */
   async find(entities: Entities): Promise<{ matchedOn: MatchedOn; record: BusinessRecord } | undefined> {
     const candidates: [MatchedOn, BusinessRecord | undefined][] = [
@@ -107,6 +126,16 @@ function parseLine(line: string, lineNumber: number): BusinessRecord {
 
 function setFirst(index: Map<string, BusinessRecord>, key: string, record: BusinessRecord): void {
   if (key !== "" && !index.has(key)) index.set(key, record);
+}
+
+/** The one length of `numbers` when all are digits and share it; undefined otherwise or when there are none. */
+function sharedDigitCount(numbers: Iterable<string>): number | undefined {
+  const lengths = new Set<number>();
+  for (const number of numbers) {
+    if (!/^\d+$/.test(number)) return undefined;
+    lengths.add(number.length);
+  }
+  return lengths.size === 1 ? [...lengths][0] : undefined;
 }
 
 /** An order or account number as compared: upper case, letters and digits only. */

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { decodeMono16, encodeSamples, TRANSCRIPTION_FORMAT, writeWav } from "@voxtrail/audio";
 import {
   InvalidAudio,
+  InvalidInput,
   LOCAL_BOUNDARY,
   type Processor,
   type Transcriber,
@@ -16,8 +17,8 @@ import {
   type TranscriptWord,
 } from "@voxtrail/core";
 import { isNarrowband } from "./bandwidth";
+import { lengthGrammar, numbersToRefit, type ReferenceLengths, replaceNumber } from "./number-length";
 import { type NumberWindow, numberGrammar, numberWindows, replaceWindows } from "./number-windows";
-import { phoneGrammar, phoneNumbersToRefit, replacePhoneNumber } from "./phone-length";
 import {
   parseBatchCepstralMean,
   parseFrontEndEstimate,
@@ -46,10 +47,16 @@ export interface PocketsphinxOptions {
   cmnWarmup?: boolean;
   /**
    * Decode again, with a grammar of number words, each stretch where the decode heard a number
-   * ({@link numberWindows}), and a phone number of the wrong length with a grammar of 10 digits;
-   * default true. See {@link PocketsphinxTranscriber}.
+   * ({@link numberWindows}), and a number of the wrong length with a grammar of the right number
+   * of digits; default true. See {@link PocketsphinxTranscriber}.
    */
   numberPass?: boolean;
+  /**
+   * How many digits the business's order and account numbers have, when each kind has one length
+   * (e.g. `JsonlRecordLookup.referenceLengths()`); such a number heard one digit short or long is
+   * decoded again as that many digits. Default none. See {@link PocketsphinxTranscriber}.
+   */
+  referenceLengths?: ReferenceLengths;
   /**
    * An MLLR transform of the model's means (a file `mllr_solve` wrote) applied to narrowband
    * audio; default {@link TELEPHONY_TRANSFORM}, `null` for none. See {@link PocketsphinxTranscriber}.
@@ -167,9 +174,11 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * decode's words there: the general language model often turns digits into words ("fight fight
  * fight" for "five five five"). A phone number then heard with 8, 9 or 11 digits (a dropped "oh"
  * or "four") is decoded once more with a grammar of exactly 10 digits in callers' groupings
- * ({@link phoneNumbersToRefit}, {@link phoneGrammar}): on the tuning half split in two, 4 more
- * callback numbers right of 56, and 2 that had none became wrong ones. A transcript with no
- * number costs nothing more.
+ * ({@link numbersToRefit}, {@link lengthGrammar}): on the tuning half split in two, 4 more
+ * callback numbers right of 56, and 2 that had none became wrong ones. With `referenceLengths`,
+ * an order or account number one digit off its kind's length is decoded once more the same way
+ * (the local runtime passes the lengths its records share). A transcript with no number costs
+ * nothing more.
  *
  * Errors are `TranscriptionFailed` (binary missing, non-zero exit, timeout, unsupported language)
  * or `InvalidAudio` (not a decodable 16 kHz WAV); no message carries what was said.
@@ -185,6 +194,7 @@ export class PocketsphinxTranscriber implements Transcriber {
   readonly #timeoutMs: number;
   readonly #cmnWarmup: boolean;
   readonly #numberPass: boolean;
+  readonly #referenceLengths: ReferenceLengths;
   readonly #telephonyTransform: string | null;
   readonly #languageModel: string | null;
   readonly #warpFactors: readonly number[];
@@ -197,6 +207,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#cmnWarmup = options.cmnWarmup ?? true;
     this.#numberPass = options.numberPass ?? true;
+    this.#referenceLengths = checkedLengths(options.referenceLengths ?? {});
     this.#telephonyTransform =
       options.telephonyTransform === undefined ? TELEPHONY_TRANSFORM : options.telephonyTransform;
     this.#languageModel =
@@ -209,7 +220,7 @@ export class PocketsphinxTranscriber implements Transcriber {
   /**
    * Provider `pocketsphinx`, the Debian package's version, boundary `local`; the model names the
    * language model and the telephony transform, if any, by the first 12 hex digits of their
-   * sha256, and the warp factors chosen among.
+   * sha256, the warp factors chosen among, and the reference lengths numbers are refitted to.
    */
   get processor(): Processor {
     this.#model ??= this.#modelName();
@@ -235,6 +246,8 @@ export class PocketsphinxTranscriber implements Transcriber {
       const hashes = this.#voiceTransforms.map(transform("the voice transform"));
       model += ` + per-call voice MLLR ${hashes.join("/")}`;
     }
+    const lengths = Object.entries(this.#referenceLengths).map(([kind, digits]) => `${kind} ${digits}`);
+    if (this.#numberPass && lengths.length > 0) model += ` + reference lengths ${lengths.join("/")}`;
     return model;
   }
 
@@ -322,8 +335,8 @@ export class PocketsphinxTranscriber implements Transcriber {
 
   /**
    * `words` with each number decoded again: each stretch where one was heard
-   * ({@link numberWindows}) with the number grammar, then each phone number of the wrong length
-   * ({@link phoneNumbersToRefit}) with the phone grammar. `settings` are the decode's channel
+   * ({@link numberWindows}) with the number grammar, then each number of the wrong length
+   * ({@link numbersToRefit}) with a grammar of its right length. `settings` are the decode's channel
    * and front end.
    */
   async #decodeNumbers(
@@ -356,16 +369,16 @@ export class PocketsphinxTranscriber implements Transcriber {
       decoded.push(await decodeStretch(found, `window-${index}`, numbers));
     }
     let words = replaceWindows(heard, decoded);
-    const misheard = phoneNumbersToRefit(
+    const misheard = numbersToRefit(
       words,
       decoded.map(({ window }) => window),
+      this.#referenceLengths,
     );
-    if (misheard.length === 0) return words;
-    const phone = join(dir, "phone.gram");
-    await writeFile(phone, phoneGrammar());
     for (const [index, stretch] of misheard.entries()) {
-      const refit = await decodeStretch(stretch, `phone-${index}`, phone);
-      words = replacePhoneNumber(words, refit.window, refit.words);
+      const grammar = join(dir, `${stretch.kind}-${stretch.digits}.gram`);
+      await writeFile(grammar, lengthGrammar(stretch));
+      const refit = await decodeStretch(stretch, `${stretch.kind}-${index}`, grammar);
+      words = replaceNumber(words, refit.window, refit.words);
     }
     return words;
   }
@@ -471,6 +484,21 @@ export class PocketsphinxTranscriber implements Transcriber {
 function channelFor(narrowband: boolean, transform: string | null): string[] {
   if (!narrowband) return [];
   return ["-remove_noise", "no", ...(transform === null ? [] : ["-mllr", transform])];
+}
+
+/** Fewest and most digits a reference length may have: one digit off it must still be a number. */
+const REFERENCE_DIGITS = { min: 2, max: 20 };
+
+/** `lengths`, each a whole number of 2 to 20 digits; `InvalidInput` naming the kind otherwise. */
+function checkedLengths(lengths: ReferenceLengths): ReferenceLengths {
+  for (const [kind, digits] of Object.entries(lengths)) {
+    if (!Number.isInteger(digits) || digits < REFERENCE_DIGITS.min || digits > REFERENCE_DIGITS.max) {
+      throw new InvalidInput(
+        `referenceLengths.${kind} must be a whole number of ${REFERENCE_DIGITS.min} to ${REFERENCE_DIGITS.max} digits`,
+      );
+    }
+  }
+  return { ...lengths };
 }
 
 const SAMPLES_PER_MS = TRANSCRIPTION_FORMAT.sampleRate / 1000;
