@@ -16,11 +16,10 @@ import {
   encodeSamples,
   resample,
   TRANSCRIPTION_FORMAT,
+  toInt16,
   writeWav,
 } from "@voxtrail/audio";
 import { FLITE_VERSION, FliteEngine, type FliteVoice } from "@voxtrail/local";
-// Not exported by @voxtrail/audio (yet): its own saturating conversion, so the mix never wraps.
-import { toInt16 } from "../packages/audio/src/int16";
 import type { AccuracyScript } from "./accuracy-corpus";
 import type { Delivery } from "./transcription-wer";
 

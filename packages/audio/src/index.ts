@@ -2,6 +2,7 @@ export * from "./decode-wav";
 export * from "./downmix";
 export * from "./encodings";
 export * from "./g711";
+export * from "./int16";
 export * from "./normalize";
 export * from "./resample";
 export * from "./sample-codec";
