@@ -46,6 +46,10 @@ describe("localDependencies: the transcriber is told the records' number lengths
       ].join("\n"),
     );
     expect(await model(file)).toMatch(/ \+ reference lengths account 6$/);
+    // One-digit numbers are valid records but no length to refit to: the runtime starts without one.
+    const short = join(dir, "short.jsonl");
+    await writeFile(short, line({ type: "order", id: "o1", orderNumber: "7" }));
+    expect(await model(short)).not.toContain("reference lengths");
   });
 
   test("records from S3: no local file is read and no length is assumed", async () => {

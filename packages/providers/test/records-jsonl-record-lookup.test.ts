@@ -79,6 +79,9 @@ describe("JsonlRecordLookup", () => {
     });
     expect(new JsonlRecordLookup(jsonl(order("1234"), order("56789"))).referenceLengths()).toEqual({});
     expect(new JsonlRecordLookup("").referenceLengths()).toEqual({});
+    // One digit, or more than 20: no length a refit could use.
+    expect(new JsonlRecordLookup(jsonl(order("7"), order("8"))).referenceLengths()).toEqual({});
+    expect(new JsonlRecordLookup(jsonl(order("1".repeat(21)))).referenceLengths()).toEqual({});
     expect((await JsonlRecordLookup.fromFile(FIXTURE)).referenceLengths()).toEqual({ order: 4, account: 4 });
   });
 

@@ -8,7 +8,7 @@ import {
   type Processor,
   type RecordLookup,
 } from "@voxtrail/core";
-import type { ReferenceLengths } from "../transcription/number-length";
+import { REFERENCE_DIGITS, type ReferenceLengths } from "../transcription/number-length";
 
 /** The entity a record was found by. */
 export type MatchedOn = "orderNumber" | "accountNumber" | "callbackNumber";
@@ -73,7 +73,7 @@ export class JsonlRecordLookup implements RecordLookup {
    * How many digits the order numbers have, and the account numbers, for each kind whose numbers
    * are all digits (spaces and dashes aside) of one length: what a transcriber may decode a number
    * one digit off again to (`PocketsphinxOptions.referenceLengths`). A kind with no numbers, with
-   * letters in one, or with two lengths is left out.
+   * letters in one, with two lengths, or with a length outside 2 to 20 digits is left out.
    *
    * @example
    * new JsonlRecordLookup(text).referenceLengths(); // { order: 4, account: 4 }
@@ -128,14 +128,19 @@ function setFirst(index: Map<string, BusinessRecord>, key: string, record: Busin
   if (key !== "" && !index.has(key)) index.set(key, record);
 }
 
-/** The one length of `numbers` when all are digits and share it; undefined otherwise or when there are none. */
+/**
+ * The one length of `numbers` when all are digits and share it, and a transcriber can refit to it;
+ * undefined otherwise or when there are none.
+ */
 function sharedDigitCount(numbers: Iterable<string>): number | undefined {
   const lengths = new Set<number>();
   for (const number of numbers) {
     if (!/^\d+$/.test(number)) return undefined;
     lengths.add(number.length);
   }
-  return lengths.size === 1 ? [...lengths][0] : undefined;
+  const [length] = lengths;
+  if (lengths.size !== 1 || length === undefined) return undefined;
+  return length >= REFERENCE_DIGITS.min && length <= REFERENCE_DIGITS.max ? length : undefined;
 }
 
 /** An order or account number as compared: upper case, letters and digits only. */

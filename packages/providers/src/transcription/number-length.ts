@@ -20,6 +20,9 @@ export interface ReferenceLengths {
   account?: number;
 }
 
+/** Fewest and most digits a reference length may have: one digit short must still be a number. */
+export const REFERENCE_DIGITS = { min: 2, max: 20 } as const;
+
 /** A number to decode again: its stretch, the kind of number, and the digits it must have. */
 export interface LengthRefit extends NumberWindow {
   kind: "phone" | keyof ReferenceLengths;

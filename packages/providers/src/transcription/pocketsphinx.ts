@@ -17,7 +17,13 @@ import {
   type TranscriptWord,
 } from "@voxtrail/core";
 import { isNarrowband } from "./bandwidth";
-import { lengthGrammar, numbersToRefit, type ReferenceLengths, replaceNumber } from "./number-length";
+import {
+  lengthGrammar,
+  numbersToRefit,
+  REFERENCE_DIGITS,
+  type ReferenceLengths,
+  replaceNumber,
+} from "./number-length";
 import { type NumberWindow, numberGrammar, numberWindows, replaceWindows } from "./number-windows";
 import {
   parseBatchCepstralMean,
@@ -485,9 +491,6 @@ function channelFor(narrowband: boolean, transform: string | null): string[] {
   if (!narrowband) return [];
   return ["-remove_noise", "no", ...(transform === null ? [] : ["-mllr", transform])];
 }
-
-/** Fewest and most digits a reference length may have: one digit off it must still be a number. */
-const REFERENCE_DIGITS = { min: 2, max: 20 };
 
 /** `lengths`, each a whole number of 2 to 20 digits; `InvalidInput` naming the kind otherwise. */
 function checkedLengths(lengths: ReferenceLengths): ReferenceLengths {
