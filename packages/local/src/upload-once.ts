@@ -44,15 +44,26 @@ export async function uploadOnce(
 }
 
 /**
+ * Longest wait for the winner's description. Between linking the file and writing its sidecar the
+ * directory store keeps a flushed copy of the version, which a loaded machine can stretch past two
+ * seconds (the old limit; a full `npm test` on 2 cores once saw two runs of one file end as two
+ * jobs): the losing run then uploads a second version, and the file runs twice.
+ */
+const DESCRIBED_WAIT_MS = 30_000;
+/** How often the winner's description is looked for. */
+const DESCRIBED_POLL_MS = 20;
+
+/**
  * The object another run has just created at `key`, once its description (sha256, version id) is
  * written: a store may make the bytes visible first (the directory store links the file, then
- * writes its sidecar). Gives up after about two seconds and returns what `head` says then.
+ * writes its sidecar). Gives up after {@link DESCRIBED_WAIT_MS} and returns what `head` says then.
  */
 async function described(store: ObjectStore, key: string): Promise<StoredObject | undefined> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  const deadline = Date.now() + DESCRIBED_WAIT_MS;
+  while (Date.now() < deadline) {
     const head = await store.head(key);
     if (!head || head.sha256 !== undefined) return head;
-    await delay(20);
+    await delay(DESCRIBED_POLL_MS);
   }
   return store.head(key);
 }

@@ -1,0 +1,52 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ObjectStore } from "@voxtrail/core";
+import { DirectoryStore } from "@voxtrail/storage";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uploadOnce } from "../src/upload-once";
+
+describe("uploadOnce: two runs uploading one file to an empty key at once", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "voxtrail-upload-once-"));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("agree on one object even when the winner's description is written seconds after its bytes", async () => {
+    const file = join(dir, "call.wav");
+    await writeFile(file, "RIFF....WAVE");
+    const store = new DirectoryStore({ root: join(dir, "store") });
+    // The store's bytes are visible at once; its description (sha256) only 3 s after the create,
+    // as on a loaded machine where the directory store's flushed version copy is slow.
+    let createdAt: number | undefined;
+    const slowToDescribe = new Proxy(store, {
+      get(target, property) {
+        if (property === "putIfAbsent") {
+          return async (...args: Parameters<ObjectStore["putIfAbsent"]>) => {
+            const created = await target.putIfAbsent(...args);
+            if (created) createdAt = Date.now();
+            return created;
+          };
+        }
+        if (property === "head") {
+          return async (...args: Parameters<ObjectStore["head"]>) => {
+            const head = await target.head(...args);
+            if (!head || createdAt === undefined || Date.now() - createdAt >= 3000) return head;
+            return { ...head, sha256: undefined };
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const key = "incoming/voicemail/call.wav";
+    const [first, second] = await Promise.all([
+      uploadOnce(slowToDescribe, key, file, "audio/wav"),
+      uploadOnce(slowToDescribe, key, file, "audio/wav"),
+    ]);
+    expect(first?.versionId).toBeDefined();
+    expect(second?.versionId).toBe(first?.versionId);
+    expect(await store.versions(key)).toHaveLength(1);
+  }, 60_000);
+});
