@@ -163,17 +163,16 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   };
   if (values["voice-transforms"] !== undefined) none("voice-transforms", values["voice-transforms"]);
   if (values["reference-lengths"] !== undefined) none("reference-lengths", values["reference-lengths"]);
+  const warp = values["warp-factors"];
+  const warpFactors = warp === undefined ? undefined : warp === "none" ? [1] : warp.split(",").map(Number);
+  if (warpFactors?.some((n) => !(n > 0)))
+    throw new Error(`--warp-factors takes none or positive numbers: ${warp}`);
   const models = values.models ?? (await mkdtemp(join(tmpdir(), "voxtrail-tuning-folds-")));
   const log = (line: string) => process.stderr.write(`${line}\n`);
   log(`tuning-folds: models in ${models}`);
   const result = await benchTuningFolds({
     models,
-    ...(values["warp-factors"] === undefined
-      ? {}
-      : {
-          warpFactors:
-            values["warp-factors"] === "none" ? [1] : values["warp-factors"].split(",").map(Number),
-        }),
+    ...(warpFactors ? { warpFactors } : {}),
     ...(values["voice-transforms"] === undefined ? {} : { voiceTransforms: [] }),
     ...(values["reference-lengths"] === undefined ? {} : { referenceLengths: {} }),
     log,
