@@ -6,7 +6,8 @@
  * (`bw`, then `mllr_solve`, three times) from the tuning half of the accuracy corpus as the
  * pipeline hears it: each tuning script in each of the voices, with line noise at both levels, as
  * 8 kHz mu-law, normalised to 16 kHz by `normalizeForTranscription`, features as the decoder
- * computes them for narrowband audio (noise removal off). The held-out half is never read. It needs Debian's sphinxtrain and sphinxbase-utils besides pocketsphinx (apt).
+ * computes them for narrowband audio (noise removal off). The held-out half is never read. It
+ * needs Debian's sphinxtrain and sphinxbase-utils besides pocketsphinx (apt).
  *
  *   npm run adapt:telephony                     # writes both bundled transforms, prints their sha256
  *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.mllr --voices awb,rms,slt --iterations 1
@@ -19,10 +20,11 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { normalizeForTranscription } from "@voxtrail/audio";
 import type { FliteVoice } from "@voxtrail/local";
+import { FEMALE_VOICE_TRANSFORM, TELEPHONY_TRANSFORM } from "@voxtrail/providers";
 import { runSphinxTool as run } from "../scripts/sphinx-tool";
 import { ClipAudio, NOISE_LEVELS, VOICES } from "./accuracy-audio";
 import { CORPUS_FILE, loadAccuracyCorpus } from "./accuracy-corpus";
@@ -34,11 +36,11 @@ const SPHINXTRAIN = "/usr/lib/sphinxtrain";
 /** Where the transcriber looks for them, and the voices each is estimated from. */
 export const BUNDLED_TRANSFORMS: readonly { out: string; voices: readonly FliteVoice[] }[] = [
   {
-    out: fileURLToPath(new URL("../packages/providers/models/telephony-en-us.mllr", import.meta.url)),
+    out: TELEPHONY_TRANSFORM,
     voices: VOICES,
   },
   {
-    out: fileURLToPath(new URL("../packages/providers/models/telephony-en-us-female.mllr", import.meta.url)),
+    out: FEMALE_VOICE_TRANSFORM,
     voices: ["slt"],
   },
 ];

@@ -225,8 +225,9 @@ export class PocketsphinxTranscriber implements Transcriber {
 
   /**
    * Provider `pocketsphinx`, the Debian package's version, boundary `local`; the model names the
-   * language model and the telephony transform, if any, by the first 12 hex digits of their
-   * sha256, the warp factors chosen among, and the reference lengths numbers are refitted to.
+   * language model, the telephony transform and the voice transforms, if any, by the first 12 hex
+   * digits of their sha256, the warp factors chosen among, and the reference lengths numbers are
+   * refitted to.
    */
   get processor(): Processor {
     this.#model ??= this.#modelName();
