@@ -18,18 +18,18 @@
  *
  *   npx tsx bench/fact-accuracy.ts                       # all 384 clips
  *   npx tsx bench/fact-accuracy.ts --scripts 3 --voices slt,kal16 --deliveries telephony --noises heavy
- *   npx tsx bench/fact-accuracy.ts --deliveries telephony --telephony-transform none   # or a FILE
+ *   npx tsx bench/fact-accuracy.ts --deliveries telephony --telephony-adaptation none   # or a FILE
  *   npx tsx bench/fact-accuracy.ts --splits tuning --ids t07,t08 --language-model /tmp/v.lm.bin --json out.json
  *   npx tsx bench/fact-accuracy.ts --deliveries telephony --warp-factors none   # or e.g. 1,1.2,1.4
- *   npx tsx bench/fact-accuracy.ts --deliveries telephony --voice-transforms none  # or FILE,FILE
+ *   npx tsx bench/fact-accuracy.ts --deliveries telephony --voice-adaptations none  # or FILE,FILE
  *   npx tsx bench/fact-accuracy.ts --deliveries telephony --reference-lengths none
  *
  * `--scripts N` takes the first N scripts of each half; `--splits tuning` measures the tuning half
  * alone (tuning work has no reason to read the held-out half's transcripts); `--ids` keeps the
  * scripts whose ids start with one of them; `--language-model FILE|none` decodes with another
  * language model, or pocketsphinx-en-us's own; `--warp-factors none|LIST` turns the per-call warp
- * choice off or tries other factors, `--voice-transforms none|LIST` the per-call choice of a voice
- * transform, `--reference-lengths none` the refit of order and account numbers one digit off the
+ * choice off or tries other factors, `--voice-adaptations none|LIST` the per-call choice of a voice
+ * adaptation, `--reference-lengths none` the refit of order and account numbers one digit off the
  * records' lengths; `--json FILE` keeps every clip's transcript and facts.
  */
 import { writeFile } from "node:fs/promises";
@@ -72,14 +72,14 @@ export interface FactAccuracyOptions {
   noises?: readonly NoiseLevel[];
   /** Clips transcribed at once (pocketsphinx is CPU-bound: one per core); default 2. */
   concurrency?: number;
-  /** The transcriber's telephony transform: a file, `null` for none; default the bundled one. */
-  telephonyTransform?: string | null;
+  /** The transcriber's telephony adaptation: a means file, `null` for none; default the bundled one. */
+  telephonyAdaptation?: string | null;
   /** The transcriber's language model: a file, `null` for pocketsphinx-en-us's; default the voicemail one. */
   languageModel?: string | null;
   /** The transcriber's warp factors to choose among per call; default its own, `[1]` for none. */
   warpFactors?: readonly number[];
-  /** The transcriber's voice transforms to choose among per call; default its own, `[]` for none. */
-  voiceTransforms?: readonly string[];
+  /** The transcriber's voice adaptations to choose among per call; default its own, `[]` for none. */
+  voiceAdaptations?: readonly string[];
   /** The lengths order and account numbers are refitted to; default the records', as the local runtime; `{}` for none. */
   referenceLengths?: ReferenceLengths;
   /** Only the scripts whose ids start with one of these; default all. */
@@ -112,10 +112,12 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
   );
   const audio = await ClipAudio.open(corpus.noiseSeed, CORPUS_FILE);
   const transcriber = new PocketsphinxTranscriber({
-    ...(options.telephonyTransform === undefined ? {} : { telephonyTransform: options.telephonyTransform }),
+    ...(options.telephonyAdaptation === undefined
+      ? {}
+      : { telephonyAdaptation: options.telephonyAdaptation }),
     ...(options.languageModel === undefined ? {} : { languageModel: options.languageModel }),
     ...(options.warpFactors === undefined ? {} : { warpFactors: options.warpFactors }),
-    ...(options.voiceTransforms === undefined ? {} : { voiceTransforms: options.voiceTransforms }),
+    ...(options.voiceAdaptations === undefined ? {} : { voiceAdaptations: options.voiceAdaptations }),
     referenceLengths: options.referenceLengths ?? records.referenceLengths(),
   });
   const reasoner = new LocalReasoner();
@@ -194,9 +196,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       deliveries: { type: "string" },
       noises: { type: "string" },
       concurrency: { type: "string", default: "2" },
-      "telephony-transform": { type: "string" },
+      "telephony-adaptation": { type: "string" },
       "warp-factors": { type: "string" },
-      "voice-transforms": { type: "string" },
+      "voice-adaptations": { type: "string" },
       "reference-lengths": { type: "string" },
     },
   });
@@ -227,18 +229,20 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     deliveries: list(values.deliveries, DELIVERIES),
     noises: list(values.noises, NOISE_LEVELS),
     concurrency: Number(values.concurrency),
-    ...(values["telephony-transform"] === undefined
+    ...(values["telephony-adaptation"] === undefined
       ? {}
       : {
-          telephonyTransform: values["telephony-transform"] === "none" ? null : values["telephony-transform"],
+          telephonyAdaptation:
+            values["telephony-adaptation"] === "none" ? null : values["telephony-adaptation"],
         }),
     ...(values["warp-factors"] === undefined
       ? {}
       : { warpFactors: values["warp-factors"] === "none" ? [1] : numbers(values["warp-factors"]) }),
-    ...(values["voice-transforms"] === undefined
+    ...(values["voice-adaptations"] === undefined
       ? {}
       : {
-          voiceTransforms: values["voice-transforms"] === "none" ? [] : values["voice-transforms"].split(","),
+          voiceAdaptations:
+            values["voice-adaptations"] === "none" ? [] : values["voice-adaptations"].split(","),
         }),
     ...(values["reference-lengths"] === undefined
       ? {}

@@ -1,17 +1,20 @@
 /**
  * Builds the telephone-channel adaptations the embedded transcriber applies to narrowband audio
- * (packages/providers/models/telephony-en-us.mllr from all four voices, and
- * telephony-en-us-female.mllr from slt, the one female voice; the transcriber chooses between
- * them per call): each one MLLR transform of pocketsphinx-en-us's means, estimated by SphinxTrain
- * (`bw`, then `mllr_solve`, three times) from the tuning half of the accuracy corpus as the
- * pipeline hears it: each tuning script in each of the voices, with line noise at both levels, as
- * 8 kHz mu-law, normalised to 16 kHz by `normalizeForTranscription`, features as the decoder
- * computes them for narrowband audio (noise removal off). The held-out half is never read. It
- * needs Debian's sphinxtrain and sphinxbase-utils besides pocketsphinx (apt).
+ * (packages/providers/models/telephony-en-us.means from all four voices, and
+ * telephony-en-us-female.means from slt, the one female voice; the transcriber chooses between
+ * them per call): each pocketsphinx-en-us's means, adapted by SphinxTrain from the tuning half of
+ * the accuracy corpus as the pipeline hears it: each tuning script in each of the voices, with
+ * line noise at both levels, as 8 kHz mu-law, normalised to 16 kHz by
+ * `normalizeForTranscription`, features as the decoder computes them for narrowband audio (noise
+ * removal off). First one MLLR transform of all the means (`bw`, then `mllr_solve`, three times,
+ * each aligned with the last), then each mean on its own from the transformed ones (`bw` once
+ * more, `map_adapt`: MAP). The held-out half is never read. It needs Debian's sphinxtrain and
+ * sphinxbase-utils besides pocketsphinx (apt).
  *
- *   npm run adapt:telephony                     # writes both bundled transforms, prints their sha256
- *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.mllr --voices awb,rms,slt --iterations 1
- *   npx tsx bench/telephony-adaptation.ts --out /tmp/a.mllr --voices slt --ids t01,t02,t03
+ *   npm run adapt:telephony                     # writes both bundled adaptations, prints their sha256
+ *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.means --voices awb,rms,slt --iterations 1
+ *   npx tsx bench/telephony-adaptation.ts --out /tmp/a.means --voices slt --ids t01,t02,t03
+ *   npx tsx bench/telephony-adaptation.ts --out /tmp/m.means --map no   # the MLLR transform alone
  *
  * `--ids` keeps the tuning scripts whose ids start with one of them (for estimates on part of the
  * tuning half, measured on the rest).
@@ -24,7 +27,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { normalizeForTranscription } from "@voxtrail/audio";
 import type { FliteVoice } from "@voxtrail/local";
-import { FEMALE_VOICE_TRANSFORM, TELEPHONY_TRANSFORM } from "@voxtrail/providers";
+import { FEMALE_VOICE_ADAPTATION, TELEPHONY_ADAPTATION } from "@voxtrail/providers";
 import { runSphinxTool as run } from "../scripts/sphinx-tool";
 import { ClipAudio, NOISE_LEVELS, VOICES } from "./accuracy-audio";
 import { CORPUS_FILE, loadAccuracyCorpus } from "./accuracy-corpus";
@@ -34,13 +37,13 @@ const MODEL = "/usr/share/pocketsphinx/model/en-us";
 const ACOUSTIC_MODEL = `${MODEL}/en-us`;
 const SPHINXTRAIN = "/usr/lib/sphinxtrain";
 /** Where the transcriber looks for them, and the voices each is estimated from. */
-export const BUNDLED_TRANSFORMS: readonly { out: string; voices: readonly FliteVoice[] }[] = [
+export const BUNDLED_ADAPTATIONS: readonly { out: string; voices: readonly FliteVoice[] }[] = [
   {
-    out: TELEPHONY_TRANSFORM,
+    out: TELEPHONY_ADAPTATION,
     voices: VOICES,
   },
   {
-    out: FEMALE_VOICE_TRANSFORM,
+    out: FEMALE_VOICE_ADAPTATION,
     voices: ["slt"],
   },
 ];
@@ -50,19 +53,24 @@ const EXTRA_WORDS: Record<string, string> = { priya: "P R IY Y AH" };
 const FRONT_END =
   "-lowerf 130 -upperf 6800 -nfilt 25 -transform dct -lifter 22 -samprate 16000 -remove_noise no";
 /**
- * Estimates, each aligned with the last. Chosen on the tuning half's own telephony copies: 132,
- * 137 and 140 facts of 256 after one, two and three (held-out, measured after: 127, 134, 134).
+ * MLLR estimates, each aligned with the last. Chosen on the tuning half's own telephony copies:
+ * 132, 137 and 140 facts of 256 after one, two and three (held-out, measured after: 127, 134, 134).
  */
 const ITERATIONS = 3;
 /** The decoder's feature settings for `bw` (en-us/feat.params; batch CMN over each clip). */
 const FEATURES = "-feat 1s_c_d_dd -svspec 0-12/13-25/26-38 -cmn batch -agc none";
 
-/** Estimates the transform from the tuning half in `voices` and writes it to `out`; resolves to its sha256. */
+/**
+ * Adapts the model's means to the tuning half in `voices` and writes them to `out` (a means file,
+ * as pocketsphinx's `-mean` reads it); resolves to its sha256.
+ */
 export async function adaptToTelephony(options: {
   out: string;
   voices: readonly FliteVoice[];
-  /** Estimates, each aligned with the last; default {@link ITERATIONS}. */
+  /** MLLR estimates, each aligned with the last; default {@link ITERATIONS}. */
   iterations?: number;
+  /** Adapt each mean on its own after the transform (MAP); default true. */
+  map?: boolean;
   /** Only the tuning scripts whose ids start with one of these; default all. */
   ids?: readonly string[];
   log: (line: string) => void;
@@ -122,20 +130,38 @@ export async function adaptToTelephony(options: {
       ...flags({ "-mswav": "yes" }),
     ]);
     // Each estimate aligns the clips with the model as the previous one adapted it (none at first).
+    const transform = at("telephony.mllr");
+    const trainer = (counts: string, ...model: string[]) => [
+      ...flags({ "-hmmdir": at("hmm"), "-moddeffn": at("hmm/mdef"), "-ts2cbfn": ".ptm." }),
+      ...model,
+      ...FEATURES.split(" "),
+      ...flags({ "-dictfn": at("words.dict"), "-fdictfn": at("hmm/noisedict") }),
+      ...flags({ "-ctlfn": at("clips.fileids"), "-lsnfn": at("clips.transcription") }),
+      ...flags({ "-cepdir": at("mfc"), "-cepext": "mfc", "-accumdir": counts }),
+    ];
     for (let iteration = 1; iteration <= (options.iterations ?? ITERATIONS); iteration++) {
       const counts = at(`counts-${iteration}`);
       await mkdir(counts);
-      await run(`${SPHINXTRAIN}/bw`, [
-        ...flags({ "-hmmdir": at("hmm"), "-moddeffn": at("hmm/mdef"), "-ts2cbfn": ".ptm." }),
-        ...FEATURES.split(" "),
-        ...flags({ "-dictfn": at("words.dict"), "-fdictfn": at("hmm/noisedict") }),
-        ...flags({ "-ctlfn": at("clips.fileids"), "-lsnfn": at("clips.transcription") }),
-        ...flags({ "-cepdir": at("mfc"), "-cepext": "mfc", "-accumdir": counts }),
-        ...(iteration > 1 ? flags({ "-mllrmat": options.out }) : []),
-      ]);
+      await run(`${SPHINXTRAIN}/bw`, trainer(counts, ...(iteration > 1 ? ["-mllrmat", transform] : [])));
       await run(`${SPHINXTRAIN}/mllr_solve`, [
         ...flags({ "-meanfn": at("hmm/means"), "-varfn": at("hmm/variances") }),
-        ...flags({ "-accumdir": counts, "-outmllrfn": options.out }),
+        ...flags({ "-accumdir": counts, "-outmllrfn": transform }),
+      ]);
+    }
+    const transformed = options.map === false ? options.out : at("means-transformed");
+    await run(`${SPHINXTRAIN}/mllr_transform`, [
+      ...flags({ "-inmeanfn": at("hmm/means"), "-outmeanfn": transformed, "-mllrmat": transform }),
+    ]);
+    // MAP: each mean moved from the transformed one by as much as the clips say of it.
+    if (options.map !== false) {
+      const counts = at("counts-map");
+      await mkdir(counts);
+      await run(`${SPHINXTRAIN}/bw`, trainer(counts, "-meanfn", transformed));
+      await run(`${SPHINXTRAIN}/map_adapt`, [
+        ...flags({ "-moddeffn": at("hmm/mdef"), "-ts2cbfn": ".ptm." }),
+        ...flags({ "-meanfn": transformed, "-varfn": at("hmm/variances") }),
+        ...flags({ "-mixwfn": at("hmm/mixture_weights"), "-tmatfn": at("hmm/transition_matrices") }),
+        ...flags({ "-accumdir": counts, "-mapmeanfn": options.out }),
       ]);
     }
     return createHash("sha256")
@@ -156,14 +182,17 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       voices: { type: "string", default: VOICES.join(",") },
       iterations: { type: "string", default: String(ITERATIONS) },
       ids: { type: "string" },
+      map: { type: "string", default: "yes" },
     },
   });
   const voices = (values.voices ?? "").split(",").filter(Boolean) as FliteVoice[];
   const iterations = Number(values.iterations);
   const ids = values.ids?.split(",").filter(Boolean);
-  const targets = values.out === undefined ? BUNDLED_TRANSFORMS : [{ out: values.out, voices }];
+  if (values.map !== "yes" && values.map !== "no") throw new Error(`--map takes yes or no: ${values.map}`);
+  const map = values.map === "yes";
+  const targets = values.out === undefined ? BUNDLED_ADAPTATIONS : [{ out: values.out, voices }];
   for (const { out, voices } of targets) {
-    const sha256 = await adaptToTelephony({ out, voices, iterations, ids, log: console.log });
+    const sha256 = await adaptToTelephony({ out, voices, iterations, ids, map, log: console.log });
     console.log(`wrote ${out} (sha256 ${sha256})`);
   }
 }

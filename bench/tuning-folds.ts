@@ -1,12 +1,12 @@
 /**
  * The measure every change to the embedded transcriber is chosen by (README, Benchmarks: "the
  * changes since"): the tuning half of the accuracy corpus split in two by script, each half's
- * voicemail language model and telephony transforms built from it alone, and the other half's
+ * voicemail language model and telephony adaptations built from it alone, and the other half's
  * telephony copies measured with them. The held-out half is never read, and no clip is measured
  * with a model that saw its script.
  *
  * Each fold's models are built the way the bundled ones are (`buildVoicemailLanguageModel` on the
- * fold's scripts and the seed text, `adaptToTelephony` for each bundled transform on the fold's
+ * fold's scripts and the seed text, `adaptToTelephony` for each bundled adaptation on the fold's
  * scripts) into `--models DIR`, and reused from there when a file is already present: building
  * takes most of the run, so keep a directory while trying changes to the transcriber or the
  * reasoner, and start a new one when what the models are built from changes.
@@ -14,7 +14,7 @@
  *   npx tsx bench/tuning-folds.ts --models /tmp/folds            # both folds, the table of both pooled
  *   npx tsx bench/tuning-folds.ts --models /tmp/folds --reference-lengths none --json out.json
  *
- * `--warp-factors`, `--voice-transforms none` and `--reference-lengths none` are the facts bench's
+ * `--warp-factors`, `--voice-adaptations none` and `--reference-lengths none` are the facts bench's
  * (bench/fact-accuracy.ts).
  */
 import { mkdtemp, stat, writeFile } from "node:fs/promises";
@@ -28,7 +28,7 @@ import { type AccuracyScript, CORPUS_FILE, loadAccuracyCorpus } from "./accuracy
 import { benchFactAccuracy, type FactAccuracyResult } from "./fact-accuracy";
 import { summarizeClips } from "./fact-accuracy-summary";
 import { factAccuracyTable } from "./fact-accuracy-table";
-import { adaptToTelephony, BUNDLED_TRANSFORMS } from "./telephony-adaptation";
+import { adaptToTelephony, BUNDLED_ADAPTATIONS } from "./telephony-adaptation";
 
 /** One half of the tuning half: its name and its scripts' ids. */
 export interface TuningFold {
@@ -48,11 +48,11 @@ export function tuningFolds(
   ];
 }
 
-/** The files of a fold's models in `dir`: its language model and one file per bundled transform. */
-export function foldModels(dir: string, fold: TuningFold): { languageModel: string; transforms: string[] } {
+/** The files of a fold's models in `dir`: its language model and one file per bundled adaptation. */
+export function foldModels(dir: string, fold: TuningFold): { languageModel: string; adaptations: string[] } {
   return {
     languageModel: join(dir, `${fold.name}.lm.bin`),
-    transforms: BUNDLED_TRANSFORMS.map((_, index) => join(dir, `${fold.name}-transform-${index}.mllr`)),
+    adaptations: BUNDLED_ADAPTATIONS.map((_, index) => join(dir, `${fold.name}-adaptation-${index}.means`)),
   };
 }
 
@@ -91,7 +91,7 @@ export function poolFolds(
 export interface FoldOptions {
   models: string;
   warpFactors?: readonly number[];
-  voiceTransforms?: readonly string[];
+  voiceAdaptations?: readonly string[];
   referenceLengths?: ReferenceLengths;
   log: (line: string) => void;
 }
@@ -105,15 +105,15 @@ export async function benchTuningFolds(options: FoldOptions): Promise<FactAccura
   for (const [index, fold] of folds.entries()) {
     const other = folds[1 - index] as TuningFold;
     const models = foldModels(options.models, other);
-    const [telephony, ...voices] = models.transforms;
+    const [telephony, ...voices] = models.adaptations;
     options.log(`tuning-folds: fold ${fold.name} (${fold.ids.join(", ")}) with fold ${other.name}'s models`);
     const result = await benchFactAccuracy({
       splits: ["tuning"],
       ids: fold.ids,
       deliveries: ["telephony"],
       languageModel: models.languageModel,
-      ...(telephony === undefined ? {} : { telephonyTransform: telephony }),
-      voiceTransforms: options.voiceTransforms ?? voices,
+      ...(telephony === undefined ? {} : { telephonyAdaptation: telephony }),
+      voiceAdaptations: options.voiceAdaptations ?? voices,
       ...(options.warpFactors === undefined ? {} : { warpFactors: options.warpFactors }),
       ...(options.referenceLengths === undefined ? {} : { referenceLengths: options.referenceLengths }),
       log: options.log,
@@ -133,10 +133,10 @@ async function buildFoldModels(dir: string, fold: TuningFold, log: (line: string
       out: models.languageModel,
     });
   }
-  for (const [index, bundled] of BUNDLED_TRANSFORMS.entries()) {
-    const out = models.transforms[index] as string;
+  for (const [index, bundled] of BUNDLED_ADAPTATIONS.entries()) {
+    const out = models.adaptations[index] as string;
     if (await exists(out)) continue;
-    log(`tuning-folds: estimating fold ${fold.name}'s transform from ${bundled.voices.join(", ")}`);
+    log(`tuning-folds: estimating fold ${fold.name}'s adaptation from ${bundled.voices.join(", ")}`);
     await adaptToTelephony({ out, voices: bundled.voices, ids: fold.ids, log });
   }
 }
@@ -154,14 +154,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       models: { type: "string" },
       json: { type: "string" },
       "warp-factors": { type: "string" },
-      "voice-transforms": { type: "string" },
+      "voice-adaptations": { type: "string" },
       "reference-lengths": { type: "string" },
     },
   });
   const none = (flag: string, value: string) => {
     if (value !== "none") throw new Error(`--${flag} takes none here: ${value}`);
   };
-  if (values["voice-transforms"] !== undefined) none("voice-transforms", values["voice-transforms"]);
+  if (values["voice-adaptations"] !== undefined) none("voice-adaptations", values["voice-adaptations"]);
   if (values["reference-lengths"] !== undefined) none("reference-lengths", values["reference-lengths"]);
   const warp = values["warp-factors"];
   const warpFactors = warp === undefined ? undefined : warp === "none" ? [1] : warp.split(",").map(Number);
@@ -173,7 +173,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const result = await benchTuningFolds({
     models,
     ...(warpFactors ? { warpFactors } : {}),
-    ...(values["voice-transforms"] === undefined ? {} : { voiceTransforms: [] }),
+    ...(values["voice-adaptations"] === undefined ? {} : { voiceAdaptations: [] }),
     ...(values["reference-lengths"] === undefined ? {} : { referenceLengths: {} }),
     log,
   });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeMixtureWeights } from "../../bench/sphinx-mixture-weights";
-import { adaptToTelephony, BUNDLED_TRANSFORMS } from "../../bench/telephony-adaptation";
+import { adaptToTelephony, BUNDLED_ADAPTATIONS } from "../../bench/telephony-adaptation";
 
 const HAVE_SPHINXTRAIN = spawnSync("/usr/lib/sphinxtrain/bw", ["-help", "yes"]).error === undefined;
 
@@ -76,13 +76,13 @@ describe("the mixture weights bw reads, from a sendump", () => {
 
 describe.skipIf(!HAVE_SPHINXTRAIN)(
   HAVE_SPHINXTRAIN
-    ? "the bundled telephony transforms"
-    : "the bundled telephony transforms (skipped: SphinxTrain is not installed; run scripts/setup.sh)",
+    ? "the bundled telephony adaptations"
+    : "the bundled telephony adaptations (skipped: SphinxTrain is not installed; run scripts/setup.sh)",
   () => {
-    it.each(BUNDLED_TRANSFORMS)(
+    it.each(BUNDLED_ADAPTATIONS)(
       "$out is what SphinxTrain estimates from the tuning half in $voices, byte for byte",
       async ({ out: bundled, voices }) => {
-        const out = join(dir, "telephony.mllr");
+        const out = join(dir, "telephony.means");
         await adaptToTelephony({ out, voices, log: () => undefined });
         expect(await readFile(out)).toEqual(await readFile(bundled));
       },

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type AccuracyCorpus, CORPUS_FILE } from "../../bench/accuracy-corpus";
 import type { FactAccuracyResult } from "../../bench/fact-accuracy";
 import type { ClipResult } from "../../bench/fact-accuracy-summary";
-import { BUNDLED_TRANSFORMS } from "../../bench/telephony-adaptation";
+import { BUNDLED_ADAPTATIONS } from "../../bench/telephony-adaptation";
 import { foldModels, poolFolds, tuningFolds } from "../../bench/tuning-folds";
 import { defaultVoicemails } from "../../scripts/voicemail-language-model";
 
@@ -35,17 +35,17 @@ describe("the tuning folds", () => {
     expect(ofA.length).toBe(all.length - b.ids.length);
   });
 
-  it("keep each fold's models apart: a language model and one file per bundled transform", () => {
+  it("keep each fold's models apart: a language model and one file per bundled adaptation", () => {
     const models = foldModels("/m", { name: "B", ids: [] });
     expect(models.languageModel).toBe("/m/B.lm.bin");
-    expect(models.transforms).toHaveLength(BUNDLED_TRANSFORMS.length);
+    expect(models.adaptations).toHaveLength(BUNDLED_ADAPTATIONS.length);
     expect(
       new Set([
         models.languageModel,
-        ...models.transforms,
-        ...foldModels("/m", { name: "A", ids: [] }).transforms,
+        ...models.adaptations,
+        ...foldModels("/m", { name: "A", ids: [] }).adaptations,
       ]).size,
-    ).toBe(1 + 2 * BUNDLED_TRANSFORMS.length);
+    ).toBe(1 + 2 * BUNDLED_ADAPTATIONS.length);
   });
 
   it("pool both folds' clips into one result, the reasoner's text facts summed", () => {

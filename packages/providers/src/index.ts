@@ -39,10 +39,10 @@ export {
 export { type CartesiaInkOptions, CartesiaInkTranscriber, INK_WHISPER } from "./transcription/cartesia-ink";
 export type { ReferenceLengths } from "./transcription/number-length";
 export {
-  FEMALE_VOICE_TRANSFORM,
+  FEMALE_VOICE_ADAPTATION,
   type PocketsphinxOptions,
   PocketsphinxTranscriber,
-  TELEPHONY_TRANSFORM,
+  TELEPHONY_ADAPTATION,
   VOICEMAIL_LANGUAGE_MODEL,
 } from "./transcription/pocketsphinx";
 export { transcribeError } from "./transcription/transcribe-errors";

@@ -10,10 +10,10 @@ import { InvalidAudio, InvalidInput, LOCAL_BOUNDARY, Transcript, TranscriptionFa
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isNarrowband } from "../src/transcription/bandwidth";
 import {
-  FEMALE_VOICE_TRANSFORM,
+  FEMALE_VOICE_ADAPTATION,
   type PocketsphinxOptions,
   PocketsphinxTranscriber,
-  TELEPHONY_TRANSFORM,
+  TELEPHONY_ADAPTATION,
   VOICEMAIL_LANGUAGE_MODEL,
 } from "../src/transcription/pocketsphinx";
 import {
@@ -133,22 +133,22 @@ case "$feat" in *feat-*) grep -q '^-cmninit 1.00,2.00,3.00$' "$feat" && echo "wa
     }
     fake = join(dir, "fake");
     // Stand-in aligners: each logs a backtrace whose acoustic score depends on -warp_params (and
-    // on -mllr: see "align-voice"), and a whole-utterance mean; "align-warped" fits 1.2 best by
-    // 10% (1.1 by 1%, 1.3 not at all); "align-voice" fits voice.mllr unwarped best by 10%.
+    // on -mean: see "align-voice"), and a whole-utterance mean; "align-warped" fits 1.2 best by
+    // 10% (1.1 by 1%, 1.3 not at all); "align-voice" fits voice.means unwarped best by 10%.
     for (const [name, scores] of Object.entries({
       "align-unwarped": "1) s=-1000;; 1.1) s=-1100;; 1.2) s=-1200;; 1.3) s=-1300;;",
       "align-warped": "1) s=-1000;; 1.1) s=-990;; 1.2) s=-900;; 1.3) s=;;",
-      "align-voice": "*voice.mllr1) s=-900;; *) s=-1000;;",
+      "align-voice": "*voice.means1) s=-900;; *) s=-1000;;",
     })) {
       await writeFile(
         join(dir, name),
         `#!/bin/sh
 echo "$*" >> "${dir}/align.log"
 while [ $# -gt 0 ]; do
-  case "$1" in -logfn) log="$2"; shift;; -warp_params) warp="$2"; shift;; -mllr) mllr="$2"; shift;; esac
+  case "$1" in -logfn) log="$2"; shift;; -warp_params) warp="$2"; shift;; -mean) means="$2"; shift;; esac
   shift
 done
-case "${name}" in align-voice) warp="$mllr$warp";; esac
+case "${name}" in align-voice) warp="$means$warp";; esac
 case "$warp" in ${scores} esac
 echo "INFO: cmn.c(133): CMN: 1.00 2.00 3.00 " > "$log"
 if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.000 %s -337 1\n' "$s" >> "$log"; fi
@@ -313,7 +313,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     expect(await readdir(tmpDir)).toEqual([]);
   });
 
-  test("decodes narrowband (telephone) audio with the telephony transform and no noise removal, wideband with neither", async () => {
+  test("decodes narrowband (telephone) audio with the telephony adaptation and no noise removal, wideband with neither", async () => {
     const transcriber = standIn({ command: fake });
     const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
     const passes = async (samples: Int16Array) => {
@@ -324,14 +324,14 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     const telephone = await passes(narrow);
     expect(telephone.text).toBe("second quiet");
     expect(telephone.calls).toHaveLength(2);
-    for (const call of telephone.calls) expect(call).toContain(`-mllr ${TELEPHONY_TRANSFORM}`);
+    for (const call of telephone.calls) expect(call).toContain(`-mean ${TELEPHONY_ADAPTATION}`);
     const wideband = await passes(noise());
     expect(wideband.text).toBe("second");
-    for (const call of wideband.calls) expect(call).not.toContain("-mllr");
-    const unadapted = standIn({ command: fake, telephonyTransform: null });
+    for (const call of wideband.calls) expect(call).not.toContain("-mean");
+    const unadapted = standIn({ command: fake, telephonyAdaptation: null });
     await rm(join(dir, "calls.log"), { force: true });
     expect((await unadapted.transcribe(wav16k(narrow), { language: "en" })).text).toBe("second quiet");
-    expect(await readFile(join(dir, "calls.log"), "utf8")).not.toContain("-mllr");
+    expect(await readFile(join(dir, "calls.log"), "utf8")).not.toContain("-mean");
   });
 
   test("aligns what it heard under each warp factor, and decodes again with one that fits clearly better", async () => {
@@ -379,55 +379,55 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     await expect(readFile(join(dir, "align.log"), "utf8")).rejects.toThrow(/ENOENT/);
   });
 
-  test("aligns narrowband audio under each transform with each warp factor, and decodes again with the voice transform that fits clearly better", async () => {
+  test("aligns narrowband audio under each adaptation with each warp factor, and decodes again with the voice adaptation that fits clearly better", async () => {
     await rm(join(dir, "calls.log"), { force: true });
     await rm(join(dir, "align.log"), { force: true });
-    const voice = join(dir, "voice.mllr");
-    await writeFile(voice, "stand-in transform");
+    const voice = join(dir, "voice.means");
+    await writeFile(voice, "stand-in means");
     const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
     const transcriber = new PocketsphinxTranscriber({
       command: fake,
       alignCommand: join(dir, "align-voice"),
-      voiceTransforms: [voice],
+      voiceAdaptations: [voice],
     });
     expect((await transcriber.transcribe(wav16k(narrow), { language: "en" })).text).toBe("quiet warped");
     const aligned = (await readFile(join(dir, "align.log"), "utf8")).trim().split("\n");
-    expect(aligned.map((call) => /-mllr (\S+) .*-warp_params (\S+)/.exec(call)?.slice(1).join(" "))).toEqual([
-      ...WARP_FACTORS.map((factor) => `${TELEPHONY_TRANSFORM} ${factor}`),
+    expect(aligned.map((call) => /-mean (\S+) .*-warp_params (\S+)/.exec(call)?.slice(1).join(" "))).toEqual([
+      ...WARP_FACTORS.map((factor) => `${TELEPHONY_ADAPTATION} ${factor}`),
       ...WARP_FACTORS.map((factor) => `${voice} ${factor}`),
     ]);
     const calls = (await readFile(join(dir, "calls.log"), "utf8")).trim().split("\n");
     expect(calls).toHaveLength(3);
-    expect(calls[1]).toContain(`-mllr ${TELEPHONY_TRANSFORM}`);
-    expect(calls[2]).toContain(`-mllr ${voice} -warp_params 1 -featparams`);
+    expect(calls[1]).toContain(`-mean ${TELEPHONY_ADAPTATION}`);
+    expect(calls[2]).toContain(`-mean ${voice} -warp_params 1 -featparams`);
 
-    // Wideband audio is aligned without a transform, once per factor.
+    // Wideband audio is aligned without an adaptation, once per factor.
     await rm(join(dir, "align.log"), { force: true });
     await transcriber.transcribe(wav16k(noise()), { language: "en" });
     const wideband = (await readFile(join(dir, "align.log"), "utf8")).trim().split("\n");
     expect(wideband).toHaveLength(WARP_FACTORS.length);
-    for (const call of wideband) expect(call).not.toContain("-mllr");
+    for (const call of wideband) expect(call).not.toContain("-mean");
   });
 
-  test("a missing voice transform is named as one, before any pass", async () => {
+  test("a missing voice adaptation is named as one, before any pass", async () => {
     await rm(join(dir, "calls.log"), { force: true });
-    const missing = join(dir, "no-such-voice.mllr");
-    const failure = standIn({ command: fake, voiceTransforms: [missing] }).transcribe(wav16k(noise()), {
+    const missing = join(dir, "no-such-voice.means");
+    const failure = standIn({ command: fake, voiceAdaptations: [missing] }).transcribe(wav16k(noise()), {
       language: "en",
     });
     await expect(failure).rejects.toThrow(TranscriptionFailed);
-    await expect(failure).rejects.toThrow(`the voice transform ${missing} cannot be read`);
+    await expect(failure).rejects.toThrow(`the voice adaptation ${missing} cannot be read`);
     await expect(readFile(join(dir, "calls.log"), "utf8")).rejects.toThrow(/ENOENT/);
   });
 
-  test("a missing telephony transform is named, before any pass", async () => {
+  test("a missing telephony adaptation is named, before any pass", async () => {
     await rm(join(dir, "calls.log"), { force: true });
-    const missing = join(dir, "no-such.mllr");
-    const transcriber = standIn({ command: fake, telephonyTransform: missing });
+    const missing = join(dir, "no-such.means");
+    const transcriber = standIn({ command: fake, telephonyAdaptation: missing });
     const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
     const failure = transcriber.transcribe(wav16k(narrow), { language: "en" });
     await expect(failure).rejects.toThrow(TranscriptionFailed);
-    await expect(failure).rejects.toThrow(`the telephony transform ${missing} cannot be read`);
+    await expect(failure).rejects.toThrow(`the telephony adaptation ${missing} cannot be read`);
     await expect(readFile(join(dir, "calls.log"), "utf8")).rejects.toThrow(/ENOENT/);
   });
 
@@ -498,21 +498,23 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     const query = spawnSync("dpkg-query", ["-W", "-f", "${Version}", "pocketsphinx"], { encoding: "utf8" });
     const version = query.status === 0 && query.stdout.trim() ? query.stdout.trim() : "unknown";
     const hash = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 12);
-    const [lm, mllr, female] = [VOICEMAIL_LANGUAGE_MODEL, TELEPHONY_TRANSFORM, FEMALE_VOICE_TRANSFORM].map(
-      hash,
-    );
+    const [lm, telephony, female] = [
+      VOICEMAIL_LANGUAGE_MODEL,
+      TELEPHONY_ADAPTATION,
+      FEMALE_VOICE_ADAPTATION,
+    ].map(hash);
     expect(new PocketsphinxTranscriber().processor).toEqual({
       provider: "pocketsphinx",
-      model: `cmusphinx-en-us (pocketsphinx-en-us) + voicemail LM ${lm} + speaker warp of 1/1.1/1.2/1.3 + telephony MLLR ${mllr} + per-call voice MLLR ${female}`,
+      model: `cmusphinx-en-us (pocketsphinx-en-us) + voicemail LM ${lm} + speaker warp of 1/1.1/1.2/1.3 + telephony means ${telephony} + per-call voice means ${female}`,
       version,
       boundary: LOCAL_BOUNDARY,
     });
     expect(
       new PocketsphinxTranscriber({
-        telephonyTransform: null,
+        telephonyAdaptation: null,
         languageModel: null,
         warpFactors: [1],
-        voiceTransforms: [],
+        voiceAdaptations: [],
       }).processor.model,
     ).toBe("cmusphinx-en-us (pocketsphinx-en-us)");
     expect(

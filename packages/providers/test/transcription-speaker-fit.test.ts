@@ -50,8 +50,8 @@ describe("parseAcousticScore and parseBatchCepstralMean", () => {
 });
 
 describe("pickSpeakerFit", () => {
-  const at = (factor: number, score: number, transform: string | null = "telephony"): SpeakerAlignment => ({
-    transform,
+  const at = (factor: number, score: number, adaptation: string | null = "telephony"): SpeakerAlignment => ({
+    adaptation,
     factor,
     score,
     cepstralMean: `${factor}`,
@@ -63,10 +63,10 @@ describe("pickSpeakerFit", () => {
     ).toEqual(at(1.2, -12075));
   });
 
-  test("another transform, warped or not, when it aligns best", () => {
+  test("another adaptation, warped or not, when it aligns best", () => {
     const fits = [at(1, -1000), at(1.2, -990), at(1, -900, "female"), at(1.1, -950, "female")];
     expect(pickSpeakerFit(fits, "telephony")).toEqual(at(1, -900, "female"));
-    // Measured against the decode's own transform: here the female one, which nothing beats.
+    // Measured against the decode's own adaptation: here the female one, which nothing beats.
     expect(pickSpeakerFit(fits, "female")).toBeUndefined();
     expect(pickSpeakerFit([at(1, -1000, null), at(1.2, -900, null)], null)).toEqual(at(1.2, -900, null));
   });

@@ -64,10 +64,11 @@ export interface PocketsphinxOptions {
    */
   referenceLengths?: ReferenceLengths;
   /**
-   * An MLLR transform of the model's means (a file `mllr_solve` wrote) applied to narrowband
-   * audio; default {@link TELEPHONY_TRANSFORM}, `null` for none. See {@link PocketsphinxTranscriber}.
+   * The model's means adapted to the telephone channel (a file SphinxTrain's `map_adapt` wrote),
+   * used in place of its own for narrowband audio; default {@link TELEPHONY_ADAPTATION}, `null` for
+   * none. See {@link PocketsphinxTranscriber}.
    */
-  telephonyTransform?: string | null;
+  telephonyAdaptation?: string | null;
   /**
    * The language model to decode with (sphinx binary or ARPA); default
    * {@link VOICEMAIL_LANGUAGE_MODEL}, `null` for pocketsphinx-en-us's general one. See
@@ -81,32 +82,33 @@ export interface PocketsphinxOptions {
    */
   warpFactors?: readonly number[];
   /**
-   * Further MLLR transforms for narrowband audio, each estimated from a group of voices, to choose
-   * among for each call as the warp factors are (each with each factor); default
-   * [{@link FEMALE_VOICE_TRANSFORM}], `[]` for none. See {@link PocketsphinxTranscriber}.
+   * Further adaptations for narrowband audio (means files, as `telephonyAdaptation`), each
+   * estimated from a group of voices, to choose among for each call as the warp factors are (each
+   * with each factor); default [{@link FEMALE_VOICE_ADAPTATION}], `[]` for none. See
+   * {@link PocketsphinxTranscriber}.
    */
-  voiceTransforms?: readonly string[];
-  /** The aligner for the warp and transform choice; default `pocketsphinx_batch`, found on `PATH`. */
+  voiceAdaptations?: readonly string[];
+  /** The aligner for the warp and adaptation choice; default `pocketsphinx_batch`, found on `PATH`. */
   alignCommand?: string;
 }
 
 /**
- * The bundled telephone-channel adaptation of pocketsphinx-en-us: one MLLR transform estimated by
- * SphinxTrain from the tuning half of the accuracy corpus (flite voices, line noise, 8 kHz mu-law,
- * as the pipeline normalises it); `npm run adapt:telephony` rebuilds it
- * (bench/telephony-adaptation.ts).
+ * The bundled telephone-channel adaptation of pocketsphinx-en-us: its means, moved by SphinxTrain
+ * towards the tuning half of the accuracy corpus (flite voices, line noise, 8 kHz mu-law, as the
+ * pipeline normalises it), first by an MLLR transform, then each one on its own (MAP);
+ * `npm run adapt:telephony` rebuilds it (bench/telephony-adaptation.ts).
  */
-export const TELEPHONY_TRANSFORM = fileURLToPath(
-  new URL("../../models/telephony-en-us.mllr", import.meta.url),
+export const TELEPHONY_ADAPTATION = fileURLToPath(
+  new URL("../../models/telephony-en-us.means", import.meta.url),
 );
 
 /**
- * A second telephone-channel adaptation, estimated as {@link TELEPHONY_TRANSFORM} is but from the
+ * A second telephone-channel adaptation, estimated as {@link TELEPHONY_ADAPTATION} is but from the
  * one female voice of the accuracy corpus (flite's slt) alone, which the first fits worst: a
- * speaker's transform more than a female one. `npm run adapt:telephony` rebuilds it too.
+ * speaker's adaptation more than a female one. `npm run adapt:telephony` rebuilds it too.
  */
-export const FEMALE_VOICE_TRANSFORM = fileURLToPath(
-  new URL("../../models/telephony-en-us-female.mllr", import.meta.url),
+export const FEMALE_VOICE_ADAPTATION = fileURLToPath(
+  new URL("../../models/telephony-en-us-female.means", import.meta.url),
 );
 
 /**
@@ -127,7 +129,7 @@ const DEFAULT_ALIGN_COMMAND = "pocketsphinx_batch";
  */
 const MEASURING_SEARCH = "-fwdflat no -bestpath no -beam 1e-20 -wbeam 1e-10 -pbeam 1e-20".split(" ");
 const DEFAULT_TIMEOUT_MS = 120_000;
-/** Time a second decode (warped or otherwise transformed) is given, as a multiple of the first decode's (alignments included). */
+/** Time a second decode (warped or otherwise adapted) is given, as a multiple of the first decode's (alignments included). */
 const REFIT_HEADROOM = 1.5;
 const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scripts/setup.sh does that)";
 
@@ -144,12 +146,13 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * voicemails this cuts the word error rate a lot, on wideband audio a little (the fixture tests
  * pin both), for the price of the extra, cheaper pass. Audio with nothing above the telephone band
  * ({@link isNarrowband}) is also decoded without pocketsphinx's noise removal, whose noise
- * estimate the empty upper bands mislead, and with `telephonyTransform` (the bundled
- * {@link TELEPHONY_TRANSFORM} by default), which moves the model's means towards the telephone
- * channel: on the accuracy corpus's held-out telephony copies it took the word error rate from
- * 0.460 to 0.309, and facts from 93 to 134 of 256 (README, Benchmarks). It was estimated on
- * synthetic (flite) voices: for real callers, estimate one from their calls the same way. The
- * processor's model names it by hash.
+ * estimate the empty upper bands mislead, and with the means of `telephonyAdaptation` (the bundled
+ * {@link TELEPHONY_ADAPTATION} by default), moved towards the telephone channel. As one MLLR
+ * transform of the means it took the accuracy corpus's held-out telephony copies from a word
+ * error rate of 0.460 to 0.309 and from 93 to 134 facts of 256; each mean then adapted on its own
+ * (MAP, from the transformed ones) took the tuning half split in two from 234 to 244 facts of 256
+ * (README, Benchmarks). It was estimated on synthetic (flite) voices: for real callers, estimate
+ * one from their calls the same way. The processor's model names it by hash.
  *
  * It decodes with `languageModel`, by default {@link VOICEMAIL_LANGUAGE_MODEL}: pocketsphinx-en-us's
  * general English model mixed half and half with a model of voicemail text in which numbers and
@@ -161,18 +164,18 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * transcripts (`npm run build:lm -- --text`). The processor's model names it by hash.
  *
  * Voices far from those the model mostly heard (higher voices above all) are decoded with their
- * spectrum warped towards them (vocal tract length normalisation) and, on narrowband audio, with a
- * transform estimated from such a voice: the main decode's words are aligned to the audio under
- * each of `warpFactors` ({@link WARP_FACTORS}) with each transform (the telephony one, then each of
- * `voiceTransforms`, by default {@link FEMALE_VOICE_TRANSFORM}), in cheap single-utterance passes
+ * spectrum warped towards them (vocal tract length normalisation) and, on narrowband audio, with an
+ * adaptation estimated from such a voice: the main decode's words are aligned to the audio under
+ * each of `warpFactors` ({@link WARP_FACTORS}) with each adaptation (the telephony one, then each
+ * of `voiceAdaptations`, by default {@link FEMALE_VOICE_ADAPTATION}), in cheap single-utterance passes
  * of `pocketsphinx_batch` with a grammar of exactly those words, and when one aligns clearly
  * better than the decode's own settings ({@link pickSpeakerFit}) the audio is decoded again with
  * it and its own cepstral mean; not when what is left of `timeoutMs` could not cover a second
  * decode. On the accuracy corpus's tuning half (each half's language model on the other half's
  * telephony copies) the warp took the word error rate from 0.173 to 0.162, for the one female
- * voice from 0.291 to 0.249; the voice transform (estimated from the other half too) then took
- * that voice's facts from 36 to 41 of 64. The three male voices were rarely refitted and kept
- * theirs (README, Benchmarks).
+ * voice from 0.291 to 0.249; a voice transform (estimated from the other half too) then took
+ * that voice's facts from 36 to 41 of 64, and 57 with each mean adapted. The three male voices
+ * were rarely refitted (README, Benchmarks).
  *
  * With `numberPass` (the default) each stretch where the decode heard a number
  * ({@link numberWindows}) is decoded again, alone, with a grammar that allows only number words
@@ -201,10 +204,10 @@ export class PocketsphinxTranscriber implements Transcriber {
   readonly #cmnWarmup: boolean;
   readonly #numberPass: boolean;
   readonly #referenceLengths: ReferenceLengths;
-  readonly #telephonyTransform: string | null;
+  readonly #telephonyAdaptation: string | null;
   readonly #languageModel: string | null;
   readonly #warpFactors: readonly number[];
-  readonly #voiceTransforms: readonly string[];
+  readonly #voiceAdaptations: readonly string[];
   readonly #alignCommand: string;
   #model: string | undefined;
 
@@ -214,18 +217,18 @@ export class PocketsphinxTranscriber implements Transcriber {
     this.#cmnWarmup = options.cmnWarmup ?? true;
     this.#numberPass = options.numberPass ?? true;
     this.#referenceLengths = checkedLengths(options.referenceLengths ?? {});
-    this.#telephonyTransform =
-      options.telephonyTransform === undefined ? TELEPHONY_TRANSFORM : options.telephonyTransform;
+    this.#telephonyAdaptation =
+      options.telephonyAdaptation === undefined ? TELEPHONY_ADAPTATION : options.telephonyAdaptation;
     this.#languageModel =
       options.languageModel === undefined ? VOICEMAIL_LANGUAGE_MODEL : options.languageModel;
     this.#warpFactors = options.warpFactors ?? WARP_FACTORS;
-    this.#voiceTransforms = options.voiceTransforms ?? [FEMALE_VOICE_TRANSFORM];
+    this.#voiceAdaptations = options.voiceAdaptations ?? [FEMALE_VOICE_ADAPTATION];
     this.#alignCommand = options.alignCommand ?? DEFAULT_ALIGN_COMMAND;
   }
 
   /**
    * Provider `pocketsphinx`, the Debian package's version, boundary `local`; the model names the
-   * language model, the telephony transform and the voice transforms, if any, by the first 12 hex
+   * language model, the telephony adaptation and the voice adaptations, if any, by the first 12 hex
    * digits of their sha256, the warp factors chosen among, and the reference lengths numbers are
    * refitted to.
    */
@@ -245,13 +248,13 @@ export class PocketsphinxTranscriber implements Transcriber {
       model += ` + voicemail LM ${shortHash(this.#languageModel, "the language model", "npm run build:lm")}`;
     }
     if (this.#warpFactors.length > 1) model += ` + speaker warp of ${this.#warpFactors.join("/")}`;
-    const transform = (what: string) => (file: string) => shortHash(file, what, "npm run adapt:telephony");
-    if (this.#telephonyTransform !== null) {
-      model += ` + telephony MLLR ${transform("the telephony transform")(this.#telephonyTransform)}`;
+    const adaptation = (what: string) => (file: string) => shortHash(file, what, "npm run adapt:telephony");
+    if (this.#telephonyAdaptation !== null) {
+      model += ` + telephony means ${adaptation("the telephony adaptation")(this.#telephonyAdaptation)}`;
     }
-    if (this.#voiceTransforms.length > 0) {
-      const hashes = this.#voiceTransforms.map(transform("the voice transform"));
-      model += ` + per-call voice MLLR ${hashes.join("/")}`;
+    if (this.#voiceAdaptations.length > 0) {
+      const hashes = this.#voiceAdaptations.map(adaptation("the voice adaptation"));
+      model += ` + per-call voice means ${hashes.join("/")}`;
     }
     const lengths = Object.entries(this.#referenceLengths).map(([kind, digits]) => `${kind} ${digits}`);
     if (this.#numberPass && lengths.length > 0) model += ` + reference lengths ${lengths.join("/")}`;
@@ -298,7 +301,7 @@ export class PocketsphinxTranscriber implements Transcriber {
       await writeFile(input, wav16k(samples));
       // What every pass is told about the channel (and, below, the cepstral mean measured).
       const narrowband = isNarrowband(samples);
-      let channel = channelFor(narrowband, this.#telephonyTransform);
+      let channel = channelFor(narrowband, this.#telephonyAdaptation);
       this.#model ??= this.#modelName(); // A missing model file is refused before any pass.
       const lm = this.#languageModel === null ? [] : ["-lm", this.#languageModel];
       const args = ["-infile", input, "-time", "yes", ...channel, ...lm];
@@ -325,7 +328,7 @@ export class PocketsphinxTranscriber implements Transcriber {
         ? await this.#chooseSpeakerFit(dir, words, narrowband, deadline, signal)
         : undefined;
       if (fit) {
-        channel = [...channelFor(narrowband, fit.transform), "-warp_params", String(fit.factor)];
+        channel = [...channelFor(narrowband, fit.adaptation), "-warp_params", String(fit.factor)];
         if (estimate) {
           const file = join(dir, "feat-refit.params");
           frontEnd = await this.#featParams(file, estimate.featParamsPath, fit.cepstralMean);
@@ -397,8 +400,8 @@ export class PocketsphinxTranscriber implements Transcriber {
   }
 
   /**
-   * Aligns `heard` to the audio under each warp factor with each transform (narrowband audio: the
-   * telephony transform, then each voice transform; none otherwise), with `pocketsphinx_batch` and
+   * Aligns `heard` to the audio under each warp factor with each adaptation (narrowband audio: the
+   * telephony adaptation, then each voice adaptation; none otherwise), with `pocketsphinx_batch` and
    * {@link alignmentGrammar} (one utterance, its cepstral mean taken over all of it), and picks
    * one ({@link pickSpeakerFit}).
    */
@@ -409,24 +412,24 @@ export class PocketsphinxTranscriber implements Transcriber {
     deadline: number,
     signal?: AbortSignal,
   ): Promise<SpeakerAlignment | undefined> {
-    const own = narrowband ? this.#telephonyTransform : null;
-    const transforms = narrowband ? [own, ...this.#voiceTransforms] : [own];
+    const own = narrowband ? this.#telephonyAdaptation : null;
+    const adaptations = narrowband ? [own, ...this.#voiceAdaptations] : [own];
     const grammar = alignmentGrammar(heard);
-    if (!grammar || this.#warpFactors.length * transforms.length < 2) return undefined;
+    if (!grammar || this.#warpFactors.length * adaptations.length < 2) return undefined;
     const files = { dir, ctl: join(dir, "alignment.ctl"), grammar: join(dir, "alignment.gram") };
     await writeFile(files.grammar, grammar);
     await writeFile(files.ctl, "input\n");
     const alignments: SpeakerAlignment[] = [];
-    for (const [index, transform] of transforms.entries()) {
+    for (const [index, adaptation] of adaptations.entries()) {
       for (const factor of this.#warpFactors) {
         const log = join(dir, `alignment-${index}-${factor}.log`);
-        const args = alignmentArgs({ ...files, log }, factor, channelFor(narrowband, transform));
+        const args = alignmentArgs({ ...files, log }, factor, channelFor(narrowband, adaptation));
         await this.#run(args, deadline, signal, this.#alignCommand);
         const text = await readFile(log, "utf8");
         const score = parseAcousticScore(text);
         const cepstralMean = parseBatchCepstralMean(text);
         if (score !== undefined && cepstralMean !== undefined) {
-          alignments.push({ factor, transform, score, cepstralMean });
+          alignments.push({ factor, adaptation, score, cepstralMean });
         }
       }
     }
@@ -486,11 +489,11 @@ export class PocketsphinxTranscriber implements Transcriber {
 
 /**
  * What a pass is told about the channel: for narrowband audio, no noise removal (the empty upper
- * bands mislead its noise estimate) and `transform`, if any; nothing for wideband audio.
+ * bands mislead its noise estimate) and the adapted means, if any; nothing for wideband audio.
  */
-function channelFor(narrowband: boolean, transform: string | null): string[] {
+function channelFor(narrowband: boolean, adaptation: string | null): string[] {
   if (!narrowband) return [];
-  return ["-remove_noise", "no", ...(transform === null ? [] : ["-mllr", transform])];
+  return ["-remove_noise", "no", ...(adaptation === null ? [] : ["-mean", adaptation])];
 }
 
 /** `lengths`, each a whole number of 2 to 20 digits; `InvalidInput` naming the kind otherwise. */

@@ -9,17 +9,17 @@ import type { TranscriptWord } from "@voxtrail/core";
 export const WARP_FACTORS: readonly number[] = [1, 1.1, 1.2, 1.3];
 
 /**
- * How much better than the decode's own settings (its transform, unwarped) another alignment
+ * How much better than the decode's own settings (its adaptation, unwarped) another alignment
  * must score, as a share of that score's size, to be worth decoding again: on the light-noise
  * telephony copies of six tuning scripts, the voices the model fits gained under 1.1% from a warp,
  * the one it fits worst (slt) 2 to 8%.
  */
 export const MIN_FIT_GAIN = 0.015;
 
-/** How well the words heard align to the audio under one transform and warp factor. */
+/** How well the words heard align to the audio under one adaptation and warp factor. */
 export interface SpeakerAlignment {
-  /** The MLLR transform aligned with (a file), `null` for none. */
-  transform: string | null;
+  /** The adapted means aligned with (a file), `null` for the model's own. */
+  adaptation: string | null;
   factor: number;
   /** The alignment's total acoustic score ({@link parseAcousticScore}). */
   score: number;
@@ -29,21 +29,21 @@ export interface SpeakerAlignment {
 
 /**
  * The settings to decode again with: the best-scoring alignment, if it is not the one under the
- * decode's own settings (`transform`, unwarped) and beats that by at least {@link MIN_FIT_GAIN};
+ * decode's own settings (`adaptation`, unwarped) and beats that by at least {@link MIN_FIT_GAIN};
  * `undefined` (keep the decode) otherwise, and when there is no such alignment to compare with.
  *
  * @example
  * pickSpeakerFit([
- *   { transform: "telephony.mllr", factor: 1, score: -12711, cepstralMean: "..." },
- *   { transform: "telephony.mllr", factor: 1.2, score: -12075, cepstralMean: "..." },
- * ], "telephony.mllr");
+ *   { adaptation: "telephony.means", factor: 1, score: -12711, cepstralMean: "..." },
+ *   { adaptation: "telephony.means", factor: 1.2, score: -12075, cepstralMean: "..." },
+ * ], "telephony.means");
  * // the second: 5% better
  */
 export function pickSpeakerFit(
   alignments: readonly SpeakerAlignment[],
-  transform: string | null,
+  adaptation: string | null,
 ): SpeakerAlignment | undefined {
-  const own = alignments.find((alignment) => alignment.transform === transform && alignment.factor === 1);
+  const own = alignments.find((alignment) => alignment.adaptation === adaptation && alignment.factor === 1);
   if (!own) return undefined;
   const best = alignments.reduce((a, b) => (b.score > a.score ? b : a), own);
   const gain = best.score - own.score;
@@ -78,7 +78,7 @@ export interface AlignmentFiles {
 
 /**
  * The `pocketsphinx_batch` arguments that align `input.wav`, as one utterance, to the grammar
- * under one warp factor; `channel` (noise removal, a transform) goes in between.
+ * under one warp factor; `channel` (noise removal, adapted means) goes in between.
  *
  * @example
  * spawn("pocketsphinx_batch", alignmentArgs({ dir, ctl, grammar, log }, 1.2));
