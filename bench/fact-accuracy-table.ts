@@ -15,9 +15,9 @@ const FACT_COLUMNS: readonly FactKind[] = [
 const SPLIT_ORDER = ["tuning", "held-out", "all"] as const;
 
 /**
- * The fact-accuracy figures as plain-text tables: for each half of the corpus (then both pooled),
- * WER and fact accuracy per voice x delivery x noise with the voices pooled below; then each kind
- * of fact per half x delivery x noise.
+ * The fact-accuracy figures as plain-text tables: for each half of the corpus measured (then both
+ * pooled, when both were), WER and fact accuracy per voice x delivery x noise with the voices
+ * pooled below; then each kind of fact per half x delivery x noise.
  */
 export function factAccuracyTable(result: FactAccuracyResult): string {
   const noise = Object.entries(result.snrDb)
@@ -28,8 +28,11 @@ export function factAccuracyTable(result: FactAccuracyResult): string {
   const lines = [
     `fact accuracy: ${result.engine}; line noise SNR ${noise}; ${result.clips.length} clips in ${(result.wallMs / 1000).toFixed(0)} s (transcription ${realTime.toFixed(2)} x real time on average)`,
   ];
+  // Both halves pooled only when both were measured: otherwise those rows repeat the one half's.
+  const halves = new Set(result.clips.map((clip) => clip.split));
+  const shown = result.summaries.filter((summary) => summary.split !== "all" || halves.size > 1);
   for (const split of SPLIT_ORDER) {
-    const of = result.summaries.filter((summary) => summary.split === split);
+    const of = shown.filter((summary) => summary.split === split);
     if (of.length === 0) continue;
     // Each voice on its own only per delivery and noise; pooled rows with the voices pooled.
     const detail = of.filter(
@@ -50,7 +53,7 @@ export function factAccuracyTable(result: FactAccuracyResult): string {
     "",
     "facts by kind (voices pooled)",
     `${"split".padEnd(8)} ${"delivery".padEnd(9)} ${"noise".padEnd(5)} ${FACT_COLUMNS.map((kind) => kind.padEnd(17)).join(" ")}`,
-    ...ordered(result.summaries.filter((summary) => summary.voice === "all")).map(
+    ...ordered(shown.filter((summary) => summary.voice === "all")).map(
       (summary) =>
         `${summary.split.padEnd(8)} ${summary.delivery.padEnd(9)} ${summary.noise.padEnd(5)} ${FACT_COLUMNS.map((kind) => (byFact(summary, kind) ?? "-").padEnd(17)).join(" ")}`,
     ),

@@ -10,7 +10,9 @@ import {
   MIN_SCRIPTS,
   RECORDS_FILE,
 } from "../../bench/accuracy-corpus";
+import type { FactAccuracyResult } from "../../bench/fact-accuracy";
 import { type ClipResult, summarizeClips } from "../../bench/fact-accuracy-summary";
+import { factAccuracyTable } from "../../bench/fact-accuracy-table";
 import { type FactScore, scoreFacts, tallyFacts } from "../../bench/fact-scoring";
 
 let records: JsonlRecordLookup;
@@ -168,5 +170,28 @@ describe("summarizeClips", () => {
     expect(find("held-out", "all")).toMatchObject({ clips: 1, wer: 1, facts: { right: 0, total: 1 } });
     expect(find("all", "wideband")).toMatchObject({ clips: 2, wer: 25 / 30 });
     expect(find("held-out", "telephony")).toBeUndefined();
+  });
+
+  it("are tabled with both halves pooled only when both were measured", () => {
+    const none = { right: 0, total: 0 };
+    const table = (clips: ClipResult[]) =>
+      factAccuracyTable({
+        engine: "engine",
+        snrDb: { light: 40, heavy: 30 },
+        audioDir: "/a",
+        clips,
+        summaries: summarizeClips(clips),
+        textReference: { tuning: { facts: none, records: none }, "held-out": { facts: none, records: none } },
+        wallMs: 1000,
+      } satisfies FactAccuracyResult);
+    const tuning = clip({ delivery: "telephony", facts: facts(true) });
+    const one = table([tuning]);
+    expect(one).toContain("tuning: 1 scripts");
+    expect(one).not.toContain("both halves");
+    expect(one).not.toMatch(/^all {6}telephony/m); // the per-kind table's split column
+    const both = table([tuning, clip({ split: "held-out", delivery: "telephony", facts: facts(false) })]);
+    expect(both).toContain("both halves");
+    expect(both).toMatch(/^all {4}telephony light +2 .* 1\/2 \(50\.0%\)/m);
+    expect(both).toMatch(/^all {6}telephony light 1\/2 \(50\.0%\)/m);
   });
 });
