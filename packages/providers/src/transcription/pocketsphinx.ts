@@ -150,9 +150,10 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * {@link TELEPHONY_ADAPTATION} by default), moved towards the telephone channel. As one MLLR
  * transform of the means it took the accuracy corpus's held-out telephony copies from a word
  * error rate of 0.460 to 0.309 and from 93 to 134 facts of 256; each mean then adapted on its own
- * (MAP, from the transformed ones) took the tuning half split in two from 234 to 244 facts of 256
- * (README, Benchmarks). It was estimated on synthetic (flite) voices: for real callers, estimate
- * one from their calls the same way. The processor's model names it by hash.
+ * (MAP, from the transformed ones) took the tuning half split in two from 234 to 244 facts of 256,
+ * and the held-out telephony copies from 216 to 237 (README, Benchmarks). It was estimated on
+ * synthetic (flite) voices: for real callers, estimate one from their calls the same way. The
+ * processor's model names it by hash.
  *
  * It decodes with `languageModel`, by default {@link VOICEMAIL_LANGUAGE_MODEL}: pocketsphinx-en-us's
  * general English model mixed half and half with a model of voicemail text in which numbers and
@@ -167,8 +168,8 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * spectrum warped towards them (vocal tract length normalisation) and, on narrowband audio, with an
  * adaptation estimated from such a voice: the main decode's words are aligned to the audio under
  * each of `warpFactors` ({@link WARP_FACTORS}) with each adaptation (the telephony one, then each
- * of `voiceAdaptations`, by default {@link FEMALE_VOICE_ADAPTATION}), in cheap single-utterance passes
- * of `pocketsphinx_batch` with a grammar of exactly those words, and when one aligns clearly
+ * of `voiceAdaptations`, by default {@link FEMALE_VOICE_ADAPTATION}), in cheap single-utterance
+ * passes of `pocketsphinx_batch` with a grammar of exactly those words, and when one aligns clearly
  * better than the decode's own settings ({@link pickSpeakerFit}) the audio is decoded again with
  * it and its own cepstral mean; not when what is left of `timeoutMs` could not cover a second
  * decode. On the accuracy corpus's tuning half (each half's language model on the other half's
