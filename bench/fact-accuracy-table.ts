@@ -1,5 +1,5 @@
 import type { FactAccuracyResult } from "./fact-accuracy";
-import type { FactAccuracySummary } from "./fact-accuracy-summary";
+import type { ClipResult, FactAccuracySummary } from "./fact-accuracy-summary";
 import type { FactKind, FactTally } from "./fact-scoring";
 
 /** The kinds of fact in the per-kind table, in column order. */
@@ -17,7 +17,8 @@ const SPLIT_ORDER = ["tuning", "held-out", "all"] as const;
 /**
  * The fact-accuracy figures as plain-text tables: for each half of the corpus measured (then both
  * pooled, when both were), WER and fact accuracy per voice x delivery x noise with the voices
- * pooled below; then each kind of fact per half x delivery x noise.
+ * pooled below; then each kind of fact per half x delivery x noise. Deliveries and noise levels
+ * are pooled too, when more than one was measured.
  */
 export function factAccuracyTable(result: FactAccuracyResult): string {
   const noise = Object.entries(result.snrDb)
@@ -28,9 +29,20 @@ export function factAccuracyTable(result: FactAccuracyResult): string {
   const lines = [
     `fact accuracy: ${result.engine}; line noise SNR ${noise}; ${result.clips.length} clips in ${(result.wallMs / 1000).toFixed(0)} s (transcription ${realTime.toFixed(2)} x real time on average)`,
   ];
-  // Both halves pooled only when both were measured: otherwise those rows repeat the one half's.
-  const halves = new Set(result.clips.map((clip) => clip.split));
-  const shown = result.summaries.filter((summary) => summary.split !== "all" || halves.size > 1);
+  // Halves, deliveries or noise levels pooled (`all`) only where the clips differ in that respect:
+  // otherwise the pooled rows repeat the one measured's.
+  const varied = (of: (clip: ClipResult) => string) => new Set(result.clips.map(of)).size > 1;
+  const pooled = {
+    split: varied((c) => c.split),
+    delivery: varied((c) => c.delivery),
+    noise: varied((c) => c.noise),
+  };
+  const shown = result.summaries.filter(
+    (summary) =>
+      (summary.split !== "all" || pooled.split) &&
+      (summary.delivery !== "all" || pooled.delivery) &&
+      (summary.noise !== "all" || pooled.noise),
+  );
   for (const split of SPLIT_ORDER) {
     const of = shown.filter((summary) => summary.split === split);
     if (of.length === 0) continue;
