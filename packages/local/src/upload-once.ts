@@ -18,7 +18,8 @@ const ATOMIC_CREATE_MAX_BYTES = 64 * 1024 * 1024;
  * is one object version, so running the same file twice names the same job (done once), while a
  * file uploaded again after its erasure (the key then holds no current object) is a new version
  * and a new job. Two runs uploading the same file to an empty key at once create it once: the
- * first write is `putIfAbsent`, and the run that loses finds the winner's identical object.
+ * first write is `putIfAbsent`, and the run that loses finds the winner's identical object; a run
+ * that finds another's object before the store has described it waits for its description.
  *
  * @example
  * const stored = await uploadOnce(store, "incoming/voicemail/call.wav", "calls/call.wav", "audio/wav");
@@ -29,7 +30,11 @@ export async function uploadOnce(
   path: string,
   contentType: string,
 ): Promise<StoredObject> {
-  const current = await store.head(key);
+  let current = await store.head(key);
+  // Bytes with no description at all (no sha256, no etag) are another run's create in flight.
+  if (current && current.sha256 === undefined && current.etag === undefined) {
+    current = await described(store, key);
+  }
   if (!current && (await stat(path)).size <= ATOMIC_CREATE_MAX_BYTES) {
     // Read once: the bytes are both hashed and written.
     const bytes = await readFile(path);
@@ -47,7 +52,8 @@ export async function uploadOnce(
  * Longest wait for the winner's description. Between linking the file and writing its sidecar the
  * directory store keeps a flushed copy of the version, which a loaded machine can stretch past two
  * seconds (the old limit; a full `npm test` on 2 cores once saw two runs of one file end as two
- * jobs): the losing run then uploads a second version, and the file runs twice.
+ * jobs): the losing run then uploads a second version, and the file runs twice. A run that only
+ * starts in that moment waits the same way (another full run saw it upload a second version).
  */
 const DESCRIBED_WAIT_MS = 30_000;
 /** How often the winner's description is looked for. */

@@ -49,4 +49,44 @@ describe("uploadOnce: two runs uploading one file to an empty key at once", () =
     expect(second?.versionId).toBe(first?.versionId);
     expect(await store.versions(key)).toHaveLength(1);
   }, 60_000);
+
+  it("agree on one object when the second run starts after the first's bytes, before their description", async () => {
+    const file = join(dir, "late.wav");
+    await writeFile(file, "RIFF....WAVE late");
+    const store = new DirectoryStore({ root: join(dir, "late-store") });
+    // As the directory store is between linking the file and writing its sidecar: the bytes are
+    // there, undescribed (no sha256, etag or version id), for 2 s after the create.
+    let createdAt: number | undefined;
+    const slowToDescribe = new Proxy(store, {
+      get(target, property) {
+        if (property === "putIfAbsent") {
+          return async (...args: Parameters<ObjectStore["putIfAbsent"]>) => {
+            const created = await target.putIfAbsent(...args);
+            if (created) createdAt = Date.now();
+            return created;
+          };
+        }
+        if (property === "head") {
+          return async (...args: Parameters<ObjectStore["head"]>) => {
+            const head = await target.head(...args);
+            if (!head || createdAt === undefined || Date.now() - createdAt >= 2000) return head;
+            return {
+              key: head.key,
+              uri: head.uri,
+              bytes: head.bytes,
+              contentType: "application/octet-stream",
+            };
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const key = "incoming/voicemail/late.wav";
+    const first = await uploadOnce(slowToDescribe, key, file, "audio/wav");
+    const second = await uploadOnce(slowToDescribe, key, file, "audio/wav");
+    expect(first?.versionId).toBeDefined();
+    expect(second?.versionId).toBe(first?.versionId);
+    expect(await store.versions(key)).toHaveLength(1);
+  }, 60_000);
 });
