@@ -7,10 +7,11 @@ import { encodeSamples, TRANSCRIPTION_FORMAT, writeWav } from "@voxtrail/audio";
 import type { ObjectStore } from "@voxtrail/core";
 import { erase, LineageGraph, readLineage, verify } from "@voxtrail/lineage";
 import { LocalRuntime } from "@voxtrail/local";
+import { SimulatedTranscriber } from "@voxtrail/providers";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FixedTranscriber, SilenceSynthesizer } from "../support/stub-engines";
+import { SilenceSynthesizer } from "../support/stub-engines";
 
 /**
  * Where the stores go: a RAM-backed directory where there is one. The directory store flushes
@@ -68,7 +69,7 @@ interface ModelJob {
 /** What an erasure should do: erase `chain`, or refuse because the target names several callers. */
 type ExpectedErasure = { target: string; chain: ModelJob[] } | { target: string; ambiguous: true };
 
-const engines = { transcriber: new FixedTranscriber(), synthesizer: new SilenceSynthesizer() };
+const engines = { transcriber: new SimulatedTranscriber(), synthesizer: new SilenceSynthesizer() };
 let workDir: string;
 let callers: Caller[];
 

@@ -14,13 +14,14 @@ import {
   writeDigest,
 } from "@voxtrail/lineage";
 import { BUNDLED_VOICEMAILS_DIR, LocalRuntime } from "@voxtrail/local";
+import { SimulatedTranscriber } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FixedTranscriber, SilenceSynthesizer } from "../support/stub-engines";
+import { SilenceSynthesizer } from "../support/stub-engines";
 
 /** Throttled once, on its first call: one job's Transcribe takes two attempts. */
-class OnceThrottledTranscriber extends FixedTranscriber {
+class OnceThrottledTranscriber extends SimulatedTranscriber {
   #calls = 0;
   override async transcribe(wav16k: Uint8Array, options: { language: string }): Promise<Transcript> {
     if (this.#calls++ === 0) throw new TranscriptionThrottled("the service is busy (injected once)");

@@ -26,9 +26,11 @@ Usage:
                            the SageMaker endpoint serving Sonic (sonic-sagemaker)
         --voice-id ID      the Sonic voice of a cloud synthesizer (required with one)
         --transcriber NAME local (pocketsphinx, the default), cartesia-ink (needs
-                           CARTESIA_API_KEY) or amazon-transcribe (a Transcribe batch job the
+                           CARTESIA_API_KEY), amazon-transcribe (a Transcribe batch job the
                            workflow starts, waits for and reads; locally served by a stand-in
-                           that speaks Transcribe's API over pocketsphinx)
+                           that speaks Transcribe's API over pocketsphinx) or simulated (hears
+                           no audio: one fixed transcript, recorded as simulated; for fast
+                           tests and load runs of the rest of the pipeline)
         --reasoner NAME    local (rule-based, the default) or bedrock (Converse; the model from
                            VOXTRAIL_BEDROCK_MODEL_ID)
         --reply-format NAME

@@ -18,6 +18,7 @@ import {
   LocalReasoner,
   PocketsphinxTranscriber,
   type ProviderClients,
+  SimulatedTranscriber,
   SonicSageMakerSynthesizer,
 } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
@@ -88,10 +89,12 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
     embedded: {
       // Numbers one digit off the local records' lengths are decoded again to that length.
       transcriber: async () =>
-        new PocketsphinxTranscriber({
-          referenceLengths:
-            (selection.records ?? "local") === "local" ? (await readRecords()).referenceLengths() : {},
-        }),
+        selection.transcriber === "simulated"
+          ? new SimulatedTranscriber()
+          : new PocketsphinxTranscriber({
+              referenceLengths:
+                (selection.records ?? "local") === "local" ? (await readRecords()).referenceLengths() : {},
+            }),
       reasoner: () => new LocalReasoner(),
       records: readRecords,
       synthesizer: () => engines.synthesizer ?? localSonicSynthesizer(requireEndpoint(options.endpoint)),

@@ -57,3 +57,25 @@ describe("localDependencies: the transcriber is told the records' number lengths
     expect(await model(join(dir, "no-such-records.jsonl"), s3)).not.toContain("reference lengths");
   });
 });
+
+describe("localDependencies: the simulated transcriber", () => {
+  test("is chosen by name and says it is simulated wherever its processor is recorded", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "voxtrail-local-deps-"));
+    try {
+      const deps = await localDependencies({
+        storeDir: join(dir, "store"),
+        recordsFile: BUNDLED_RECORDS_FILE,
+        engines: { synthesizer: localSonicSynthesizer({ url: "http://127.0.0.1:9" }) },
+        executions: { isRunning: async () => false },
+        providers: { ...ALL_LOCAL, transcriber: "simulated" },
+      });
+      expect(deps.transcriber.processor).toMatchObject({
+        provider: "simulated",
+        boundary: { kind: "local" },
+      });
+      expect(deps.transcriber.processor.model).toContain("simulated");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

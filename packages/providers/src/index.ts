@@ -45,6 +45,7 @@ export {
   TELEPHONY_ADAPTATION,
   VOICEMAIL_LANGUAGE_MODEL,
 } from "./transcription/pocketsphinx";
+export { SIMULATED_TRANSCRIPT_TEXT, SimulatedTranscriber } from "./transcription/simulated-transcriber";
 export { transcribeError } from "./transcription/transcribe-errors";
 export {
   countWordErrors,

@@ -12,7 +12,7 @@ import type { TranscriptionMode } from "./voicemail-definition";
 export type SecretSource = string | (() => Promise<string>);
 
 /** Transcribers a stage environment can choose. */
-export const TRANSCRIBERS = ["local", "cartesia-ink", "amazon-transcribe"] as const;
+export const TRANSCRIBERS = ["local", "cartesia-ink", "amazon-transcribe", "simulated"] as const;
 /** Reasoners a stage environment can choose. */
 export const REASONERS = ["local", "bedrock"] as const;
 /** Synthesizers a stage environment can choose. */
