@@ -1,5 +1,6 @@
+import type { FactAccuracyResult } from "../tools/eval/fact-accuracy";
+import type { TranscriptionWerResult } from "../tools/eval/transcription-wer";
 import { type BundlesResult, kb, mismatchLabel } from "./bundle-sizes";
-import type { FactAccuracyResult } from "./fact-accuracy";
 import { type LineageIndexResult, times, type WayFigures } from "./lineage-index";
 import type { LineageQueryResult } from "./lineage-queries";
 import type { Machine } from "./machine";
@@ -9,7 +10,6 @@ import type { OverheadResult } from "./overhead";
 import type { PromptsScalingResult } from "./prompts-scaling";
 import type { StreamingMemoryResult } from "./streaming-memory";
 import type { SynthesisTtfbResult } from "./synthesis-ttfb";
-import type { TranscriptionWerResult } from "./transcription-wer";
 import type { VerifySpeedResult } from "./verify-speed";
 
 /** Everything one `npm run bench` measured. */

@@ -25,9 +25,10 @@ import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import { benchFactAccuracy } from "../tools/eval/fact-accuracy";
+import { factAccuracyTable } from "../tools/eval/fact-accuracy-table";
+import { benchTranscriptionWer } from "../tools/eval/transcription-wer";
 import { benchBundles, bundlesTable } from "./bundle-sizes";
-import { benchFactAccuracy } from "./fact-accuracy";
-import { factAccuracyTable } from "./fact-accuracy-table";
 import { benchLineageIndex, lineageIndexTable } from "./lineage-index";
 import {
   benchLineageQueries,
@@ -43,7 +44,6 @@ import { benchPromptsScaling, promptsScalingTable } from "./prompts-scaling";
 import { type BenchResults, resultsMarkdown } from "./results-markdown";
 import { benchStreamingMemory } from "./streaming-memory";
 import { benchSynthesisTtfb, synthesisTtfbTable } from "./synthesis-ttfb";
-import { benchTranscriptionWer } from "./transcription-wer";
 import { benchVerifySpeed, verifySpeedTable } from "./verify-speed";
 
 const SECTIONS = [

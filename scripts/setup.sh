@@ -37,8 +37,8 @@ fi
 # The embedded transcriber's voicemail language model (27 MB, so built here rather than kept in
 # git): rebuilt when missing or older than what it is built from.
 language_model=packages/providers/models/voicemail-en-us.lm.bin
-if [ ! -f "$language_model" ] || [ -n "$(find scripts/voicemail-language-model.ts scripts/language-model \
+if [ ! -f "$language_model" ] || [ -n "$(find tools/models/voicemail-language-model.ts tools/models/language-model \
   fixtures/accuracy/scripts.json fixtures/language-model /usr/share/pocketsphinx/model/en-us/en-us.lm.bin -newer "$language_model" 2>/dev/null)" ]; then
   echo "setup: building the voicemail language model (npm run build:lm, under a minute)" >&2
-  npx tsx scripts/voicemail-language-model.ts >&2
+  npx tsx tools/models/voicemail-language-model.ts >&2
 fi

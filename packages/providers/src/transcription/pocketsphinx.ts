@@ -96,7 +96,7 @@ export interface PocketsphinxOptions {
  * The bundled telephone-channel adaptation of pocketsphinx-en-us: its means, moved by SphinxTrain
  * towards the tuning half of the accuracy corpus (flite voices, line noise, 8 kHz mu-law, as the
  * pipeline normalises it), first by an MLLR transform, then each one on its own (MAP);
- * `npm run adapt:telephony` rebuilds it (bench/telephony-adaptation.ts).
+ * `npm run adapt:telephony` rebuilds it (tools/models/telephony-adaptation.ts).
  */
 export const TELEPHONY_ADAPTATION = fileURLToPath(
   new URL("../../models/telephony-en-us.means", import.meta.url),
@@ -114,7 +114,7 @@ export const FEMALE_VOICE_ADAPTATION = fileURLToPath(
 /**
  * pocketsphinx-en-us's general English model mixed with a model of voicemail text (the accuracy
  * corpus's tuning half and fixtures/language-model/voicemail-seed.txt); built by
- * `npm run build:lm` (scripts/voicemail-language-model.ts), which `scripts/setup.sh` runs: at
+ * `npm run build:lm` (tools/models/voicemail-language-model.ts), which `scripts/setup.sh` runs: at
  * 27 MB it is not kept in git.
  */
 export const VOICEMAIL_LANGUAGE_MODEL = fileURLToPath(

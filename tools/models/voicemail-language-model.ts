@@ -14,7 +14,7 @@
  * sphinx's binary form, which pocketsphinx loads in a fraction of the time.
  *
  *   npm run build:lm                                   # writes the model, prints its sha256
- *   npx tsx scripts/voicemail-language-model.ts --out /tmp/v.lm.bin --text calls.txt --domain-weight 0.5
+ *   npx tsx tools/models/voicemail-language-model.ts --out /tmp/v.lm.bin --text calls.txt --domain-weight 0.5
  */
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
@@ -31,8 +31,8 @@ import { mixModels } from "./language-model/static-mixture";
 import { runSphinxTool } from "./sphinx-tool";
 
 const MODEL = "/usr/share/pocketsphinx/model/en-us";
-const CORPUS = new URL("../fixtures/accuracy/scripts.json", import.meta.url);
-const SEED = new URL("../fixtures/language-model/voicemail-seed.txt", import.meta.url);
+const CORPUS = new URL("../../fixtures/accuracy/scripts.json", import.meta.url);
+const SEED = new URL("../../fixtures/language-model/voicemail-seed.txt", import.meta.url);
 /**
  * The voicemail model's share of the mixture. Chosen on the tuning half split in two by script,
  * each half's model measured on the other half's telephony copies (96 clips): 193 facts of 256 at 0.5,

@@ -10,8 +10,8 @@ import { Intent, type RecordLookup } from "@voxtrail/core";
 import { JsonlRecordLookup } from "@voxtrail/providers";
 
 /** The corpus file, and the records its scripts refer to. */
-export const CORPUS_FILE = fileURLToPath(new URL("../fixtures/accuracy/scripts.json", import.meta.url));
-export const RECORDS_FILE = fileURLToPath(new URL("../fixtures/records/records.jsonl", import.meta.url));
+export const CORPUS_FILE = fileURLToPath(new URL("../../fixtures/accuracy/scripts.json", import.meta.url));
+export const RECORDS_FILE = fileURLToPath(new URL("../../fixtures/records/records.jsonl", import.meta.url));
 
 /** Which half a script is in: `held-out` scripts are measured, never tuned on. */
 export const SPLITS = ["tuning", "held-out"] as const;

@@ -6,11 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VOICEMAIL_LANGUAGE_MODEL } from "@voxtrail/providers";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  buildVoicemailLanguageModel,
-  defaultVoicemails,
-  toSentences,
-} from "../../scripts/voicemail-language-model";
+import { buildVoicemailLanguageModel, defaultVoicemails, toSentences } from "../voicemail-language-model";
 
 const GENERAL_LM = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin";
 const HAVE_SPHINX =

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeMixtureWeights } from "../../bench/sphinx-mixture-weights";
-import { adaptToTelephony, BUNDLED_ADAPTATIONS } from "../../bench/telephony-adaptation";
+import { writeMixtureWeights } from "../sphinx-mixture-weights";
+import { adaptToTelephony, BUNDLED_ADAPTATIONS } from "../telephony-adaptation";
 
 const HAVE_SPHINXTRAIN = spawnSync("/usr/lib/sphinxtrain/bw", ["-help", "yes"]).error === undefined;
 

@@ -9,11 +9,11 @@ import {
   loadAccuracyCorpus,
   MIN_SCRIPTS,
   RECORDS_FILE,
-} from "../../bench/accuracy-corpus";
-import type { FactAccuracyResult } from "../../bench/fact-accuracy";
-import { type ClipResult, summarizeClips } from "../../bench/fact-accuracy-summary";
-import { factAccuracyTable } from "../../bench/fact-accuracy-table";
-import { type FactScore, scoreFacts, tallyFacts } from "../../bench/fact-scoring";
+} from "../accuracy-corpus";
+import type { FactAccuracyResult } from "../fact-accuracy";
+import { type ClipResult, summarizeClips } from "../fact-accuracy-summary";
+import { factAccuracyTable } from "../fact-accuracy-table";
+import { type FactScore, scoreFacts, tallyFacts } from "../fact-scoring";
 
 let records: JsonlRecordLookup;
 let corpus: AccuracyCorpus;

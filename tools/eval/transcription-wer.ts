@@ -12,7 +12,7 @@ import { normalizeForTranscription } from "@voxtrail/audio";
 import { Transcript } from "@voxtrail/core";
 import { countWordErrors, PocketsphinxTranscriber } from "@voxtrail/providers";
 
-const VOICEMAILS = fileURLToPath(new URL("../fixtures/voicemail/", import.meta.url));
+const VOICEMAILS = fileURLToPath(new URL("../../fixtures/voicemail/", import.meta.url));
 
 /** How the audio reached the transcriber. */
 export type Delivery = "wideband" | "telephony";

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readArpa, writeArpa } from "../../scripts/language-model/arpa";
-import { InvalidLanguageModel, type NgramModel } from "../../scripts/language-model/ngram-model";
-import { readSphinxTrie, SPHINX_LOG_BASE } from "../../scripts/language-model/sphinx-trie";
+import { readArpa, writeArpa } from "../language-model/arpa";
+import { InvalidLanguageModel, type NgramModel } from "../language-model/ngram-model";
+import { readSphinxTrie, SPHINX_LOG_BASE } from "../language-model/sphinx-trie";
 
 const MODELS = "/usr/share/pocketsphinx/model/en-us";
 const GENERAL_LM = join(MODELS, "en-us.lm.bin");

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { DomainNgrams } from "../../scripts/language-model/domain-ngrams";
-import type { NgramModel } from "../../scripts/language-model/ngram-model";
-import { mixModels } from "../../scripts/language-model/static-mixture";
+import { DomainNgrams } from "../language-model/domain-ngrams";
+import type { NgramModel } from "../language-model/ngram-model";
+import { mixModels } from "../language-model/static-mixture";
 
 const DIGITS = "zero oh one two three four five six seven eight nine".split(" ");
 const DAYS = "monday tuesday wednesday thursday friday saturday sunday".split(" ");

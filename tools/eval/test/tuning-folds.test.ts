@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { type AccuracyCorpus, CORPUS_FILE } from "../../bench/accuracy-corpus";
-import type { FactAccuracyResult } from "../../bench/fact-accuracy";
-import type { ClipResult } from "../../bench/fact-accuracy-summary";
-import { BUNDLED_ADAPTATIONS } from "../../bench/telephony-adaptation";
-import { foldModels, poolFolds, tuningFolds } from "../../bench/tuning-folds";
-import { defaultVoicemails } from "../../scripts/voicemail-language-model";
+import { BUNDLED_ADAPTATIONS } from "../../models/telephony-adaptation";
+import { defaultVoicemails } from "../../models/voicemail-language-model";
+import { type AccuracyCorpus, CORPUS_FILE } from "../accuracy-corpus";
+import type { FactAccuracyResult } from "../fact-accuracy";
+import type { ClipResult } from "../fact-accuracy-summary";
+import { foldModels, poolFolds, tuningFolds } from "../tuning-folds";
 
 const corpus = async () => JSON.parse(await readFile(CORPUS_FILE, "utf8")) as AccuracyCorpus;
 

@@ -12,9 +12,9 @@
  * sphinxbase-utils besides pocketsphinx (apt).
  *
  *   npm run adapt:telephony                     # writes both bundled adaptations, prints their sha256
- *   npx tsx bench/telephony-adaptation.ts --out /tmp/t.means --voices awb,rms,slt --iterations 1
- *   npx tsx bench/telephony-adaptation.ts --out /tmp/a.means --voices slt --ids t01,t02,t03
- *   npx tsx bench/telephony-adaptation.ts --out /tmp/m.means --map no   # the MLLR transform alone
+ *   npx tsx tools/models/telephony-adaptation.ts --out /tmp/t.means --voices awb,rms,slt --iterations 1
+ *   npx tsx tools/models/telephony-adaptation.ts --out /tmp/a.means --voices slt --ids t01,t02,t03
+ *   npx tsx tools/models/telephony-adaptation.ts --out /tmp/m.means --map no   # the MLLR transform alone
  *
  * `--ids` keeps the tuning scripts whose ids start with one of them (for estimates on part of the
  * tuning half, measured on the rest).
@@ -28,10 +28,10 @@ import { parseArgs } from "node:util";
 import { normalizeForTranscription } from "@voxtrail/audio";
 import type { FliteVoice } from "@voxtrail/local";
 import { FEMALE_VOICE_ADAPTATION, TELEPHONY_ADAPTATION } from "@voxtrail/providers";
-import { runSphinxTool as run } from "../scripts/sphinx-tool";
-import { ClipAudio, NOISE_LEVELS, VOICES } from "./accuracy-audio";
-import { CORPUS_FILE, loadAccuracyCorpus } from "./accuracy-corpus";
+import { ClipAudio, NOISE_LEVELS, VOICES } from "../eval/accuracy-audio";
+import { CORPUS_FILE, loadAccuracyCorpus } from "../eval/accuracy-corpus";
 import { writeMixtureWeights } from "./sphinx-mixture-weights";
+import { runSphinxTool as run } from "./sphinx-tool";
 
 const MODEL = "/usr/share/pocketsphinx/model/en-us";
 const ACOUSTIC_MODEL = `${MODEL}/en-us`;

@@ -16,13 +16,13 @@
  * All 384 clips took 23 minutes on the shared 2-core machine, flite speaking the corpus the first
  * time included (two clips transcribed at once); pick fewer for a quick run:
  *
- *   npx tsx bench/fact-accuracy.ts                       # all 384 clips
- *   npx tsx bench/fact-accuracy.ts --scripts 3 --voices slt,kal16 --deliveries telephony --noises heavy
- *   npx tsx bench/fact-accuracy.ts --deliveries telephony --telephony-adaptation none   # or a FILE
- *   npx tsx bench/fact-accuracy.ts --splits tuning --ids t07,t08 --language-model /tmp/v.lm.bin --json out.json
- *   npx tsx bench/fact-accuracy.ts --deliveries telephony --warp-factors none   # or e.g. 1,1.2,1.4
- *   npx tsx bench/fact-accuracy.ts --deliveries telephony --voice-adaptations none  # or FILE,FILE
- *   npx tsx bench/fact-accuracy.ts --deliveries telephony --reference-lengths none
+ *   npx tsx tools/eval/fact-accuracy.ts                       # all 384 clips
+ *   npx tsx tools/eval/fact-accuracy.ts --scripts 3 --voices slt,kal16 --deliveries telephony --noises heavy
+ *   npx tsx tools/eval/fact-accuracy.ts --deliveries telephony --telephony-adaptation none   # or a FILE
+ *   npx tsx tools/eval/fact-accuracy.ts --splits tuning --ids t07,t08 --language-model /tmp/v.lm.bin --json out.json
+ *   npx tsx tools/eval/fact-accuracy.ts --deliveries telephony --warp-factors none   # or e.g. 1,1.2,1.4
+ *   npx tsx tools/eval/fact-accuracy.ts --deliveries telephony --voice-adaptations none  # or FILE,FILE
+ *   npx tsx tools/eval/fact-accuracy.ts --deliveries telephony --reference-lengths none
  *
  * `--scripts N` takes the first N scripts of each half; `--splits tuning` measures the tuning half
  * alone (tuning work has no reason to read the held-out half's transcripts); `--ids` keeps the

@@ -11,11 +11,11 @@
  * takes most of the run, so keep a directory while trying changes to the transcriber or the
  * reasoner, and start a new one when what the models are built from changes.
  *
- *   npx tsx bench/tuning-folds.ts --models /tmp/folds            # both folds, the table of both pooled
- *   npx tsx bench/tuning-folds.ts --models /tmp/folds --reference-lengths none --json out.json
+ *   npx tsx tools/eval/tuning-folds.ts --models /tmp/folds            # both folds, the table of both pooled
+ *   npx tsx tools/eval/tuning-folds.ts --models /tmp/folds --reference-lengths none --json out.json
  *
  * `--warp-factors`, `--voice-adaptations none` and `--reference-lengths none` are the facts bench's
- * (bench/fact-accuracy.ts).
+ * (tools/eval/fact-accuracy.ts).
  */
 import { mkdtemp, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,12 +23,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { ReferenceLengths } from "@voxtrail/providers";
-import { buildVoicemailLanguageModel, defaultVoicemails } from "../scripts/voicemail-language-model";
+import { adaptToTelephony, BUNDLED_ADAPTATIONS } from "../models/telephony-adaptation";
+import { buildVoicemailLanguageModel, defaultVoicemails } from "../models/voicemail-language-model";
 import { type AccuracyScript, CORPUS_FILE, loadAccuracyCorpus } from "./accuracy-corpus";
 import { benchFactAccuracy, type FactAccuracyResult } from "./fact-accuracy";
 import { summarizeClips } from "./fact-accuracy-summary";
 import { factAccuracyTable } from "./fact-accuracy-table";
-import { adaptToTelephony, BUNDLED_ADAPTATIONS } from "./telephony-adaptation";
 
 /** One half of the tuning half: its name and its scripts' ids. */
 export interface TuningFold {
