@@ -12,16 +12,15 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { build } from "esbuild";
-import { PROMPTS_WORKFLOW, VOICEMAIL_WORKFLOW } from "../packages/workflow/src";
-import { ESBUILD_OPTIONS } from "../stacks/bundling";
 import {
   type BundledFunction,
+  FUNCTION_ENTRIES,
   PROVIDER_PACKAGES,
   type ProviderPackage,
-  packageLabel,
   stageMismatch,
-} from "./stage-providers";
+} from "@voxtrail/workflow";
+import { build } from "esbuild";
+import { ESBUILD_OPTIONS } from "../stacks/bundling";
 import { median } from "./stats";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -31,17 +30,6 @@ export const HEAVY_PACKAGES = [...PROVIDER_PACKAGES, "zod", "sst"] as const;
 
 /** One of {@link HEAVY_PACKAGES}. */
 export type HeavyPackage = (typeof HEAVY_PACKAGES)[number];
-
-/**
- * Every Lambda function with its entry file, as the workflows, stacks/lineage-signing.ts and stacks/lineage-index.ts name
- * them (relative to the repository).
- */
-export const FUNCTION_ENTRIES: readonly { fn: BundledFunction; entry: string }[] = [
-  ...Object.entries(VOICEMAIL_WORKFLOW.entryFiles),
-  ...Object.entries(PROMPTS_WORKFLOW.entryFiles),
-  ["lineageSigner", "sign-lineage"],
-  ["lineageIndexCompactor", "compact-lineage-index"],
-].map(([fn, file]) => ({ fn: fn as BundledFunction, entry: `packages/functions/src/lambda/${file}.ts` }));
 
 // sst puts a banner like this one on every ESM function bundle so that the CommonJS code bundled in it
 // (`require` of Node built-ins, `__dirname`) works in an ES module; without it the bundles would
@@ -268,4 +256,9 @@ export function bundlesTable(result: BundlesResult): string {
     ...cells.map((line) => line.map(pad).join("  ").trimEnd()),
     "",
   ].join("\n");
+}
+
+/** A package's short name for tables: `@aws-sdk/client-s3` -> `s3`, `@cartesia/cartesia-js` -> `cartesia`. */
+export function packageLabel(name: string): string {
+  return name.replace(/^@aws-sdk\/client-/, "").replace(/^@cartesia\/cartesia-js$/, "cartesia");
 }

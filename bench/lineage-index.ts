@@ -36,6 +36,7 @@ import {
   boundaries,
   boundariesFromIndex,
   compactLineageIndex,
+  deleteForGood,
   type IndexRows,
   impact,
   impactFromIndex,
@@ -48,10 +49,10 @@ import {
   reindexLineage,
   trace,
   traceFromIndex,
+  writeGeneration,
 } from "@voxtrail/lineage";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
-import { deleteForGood, writeGeneration } from "../packages/lineage/src/edge-index/index-generation";
 import { writeSyntheticJob } from "../packages/lineage/test/synthetic-jobs";
 import { median, round1 } from "./stats";
 
@@ -425,7 +426,7 @@ async function child(
 ): Promise<ChildFigures & { answer: string }> {
   const store = new DirectoryStore({ root: dir });
   // DuckDB is loaded only where it is asked, as the command loads it only for the index.
-  const duckdb = way === "index" ? await import("../packages/cli/src/lineage-index/duckdb-index") : undefined;
+  const duckdb = way === "index" ? await import("@voxtrail/cli/lineage-index") : undefined;
   const readyMs = performance.now();
   const cpu = process.cpuUsage();
   const done = (answer: unknown, openMs = 0) => {

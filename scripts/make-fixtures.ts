@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { decodeMono16, encodeMuLaw, encodeSamples, resample, writeWav } from "@voxtrail/audio";
-import { FliteEngine, type FliteVoice } from "../packages/local/src/flite/flite-engine";
+import { FliteEngine, type FliteVoice } from "@voxtrail/local";
 
 /** Part of a voicemail: words flite speaks, or a pause in milliseconds. */
 type Part = string | number;

@@ -1,4 +1,4 @@
-import type { AslDefinition, Workflow } from "../packages/workflow/src";
+import type { AslDefinition, Workflow } from "@voxtrail/workflow";
 import { type FunctionSettings, stageFunction } from "./function-settings";
 import {
   type ArnScope,

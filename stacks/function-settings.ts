@@ -4,7 +4,7 @@ import {
   type FunctionSize,
   PIPELINE_METRICS,
   type ProviderSelection,
-} from "../packages/workflow/src";
+} from "@voxtrail/workflow";
 import { FUNCTION_BUNDLING, FUNCTION_RUNTIME } from "./bundling";
 import { type ArnScope, DEPLOYED_FUNCTIONS, type DeployedFunction, type IamStatement } from "./permissions";
 import type { SonicEndpoint } from "./sonic-endpoint";

@@ -1,4 +1,4 @@
-import type { FunctionSize } from "../packages/workflow/src";
+import type { FunctionSize } from "@voxtrail/workflow";
 import { type FunctionSettings, stageFunction } from "./function-settings";
 import {
   ATHENA_BYTES_SCANNED_CUTOFF,

@@ -1,4 +1,4 @@
-import { FUNCTION_ENVIRONMENT, type FunctionSize } from "../packages/workflow/src";
+import { FUNCTION_ENVIRONMENT, type FunctionSize } from "@voxtrail/workflow";
 import { type FunctionSettings, stageFunction } from "./function-settings";
 import { accountKeyPolicy, lineageSignerPermissions } from "./permissions";
 

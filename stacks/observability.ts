@@ -4,7 +4,7 @@ import {
   STAGE_DURATION_METRICS,
   STAGE_FUNCTIONS,
   type StageFunction,
-} from "../packages/workflow/src";
+} from "@voxtrail/workflow";
 import type { SonicEndpoint } from "./sonic-endpoint";
 import type { StageConfig } from "./stage-config";
 

@@ -16,7 +16,7 @@ import {
   type StageFunction,
   VOICEMAIL_INCOMING_PREFIX,
   VOICEMAIL_WORKFLOW,
-} from "../packages/workflow/src";
+} from "@voxtrail/workflow";
 
 /** Every Lambda function the stage deploys: the voicemail stages and the prompts functions. */
 export type DeployedFunction = StageFunction | PromptFunction;

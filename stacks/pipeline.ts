@@ -1,4 +1,4 @@
-import { FUNCTION_ENVIRONMENT, transcriptionModeOf, VOICEMAIL_WORKFLOW } from "../packages/workflow/src";
+import { FUNCTION_ENVIRONMENT, transcriptionModeOf, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
 import { deployWorkflow } from "./deploy-workflow";
 import type { FunctionSettings } from "./function-settings";
 import { voicemailStateMachinePermissions } from "./permissions";

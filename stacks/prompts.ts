@@ -1,4 +1,4 @@
-import { PROMPTS_WORKFLOW } from "../packages/workflow/src";
+import { PROMPTS_WORKFLOW } from "@voxtrail/workflow";
 import { deployWorkflow } from "./deploy-workflow";
 import type { FunctionSettings } from "./function-settings";
 import { promptsStateMachinePermissions, stateMachineNames } from "./permissions";

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import {
   PROVIDER_ENVIRONMENT,
   type ProviderSelection,
   type REASONERS,
   type SYNTHESIZERS,
   type TRANSCRIBERS,
-} from "../packages/workflow/src";
+} from "@voxtrail/workflow";
+import { z } from "zod";
 
 /** A stage's configuration file is missing, is not JSON, or breaks a rule; the message names the file and the field. */
 export class StageConfigInvalid extends Error {

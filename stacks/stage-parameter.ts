@@ -1,4 +1,4 @@
-import { type StageResources, stageParameterName } from "../packages/workflow/src";
+import { type StageResources, stageParameterName } from "@voxtrail/workflow";
 
 /**
  * The SSM parameter that says where this stage's resources are (`/voxtrail/<stage>/resources`,

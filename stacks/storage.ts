@@ -1,4 +1,4 @@
-import { BATCH_RESULTS_PREFIX, KEY_FOLDERS, keys, RETAINED_PREFIXES } from "../packages/workflow/src";
+import { BATCH_RESULTS_PREFIX, KEY_FOLDERS, keys, RETAINED_PREFIXES } from "@voxtrail/workflow";
 import { ATHENA_RESULTS_PREFIX, LINEAGE_ATHENA_PREFIX } from "./permissions";
 import type { StageConfig } from "./stage-config";
 

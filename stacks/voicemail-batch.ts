@@ -1,4 +1,4 @@
-import { BATCH_WORKFLOW } from "../packages/workflow/src";
+import { BATCH_WORKFLOW } from "@voxtrail/workflow";
 import { deployWorkflow } from "./deploy-workflow";
 import type { FunctionSettings } from "./function-settings";
 import { batchStateMachinePermissions, stateMachineNames } from "./permissions";

@@ -1,4 +1,4 @@
-import type { EventPattern } from "../packages/workflow/src";
+import type { EventPattern } from "@voxtrail/workflow";
 import { type IamStatement, LOG_DELIVERY_STATEMENT, policyDocument } from "./permissions";
 
 /**

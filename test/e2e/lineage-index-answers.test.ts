@@ -1,6 +1,7 @@
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openDuckDbIndex } from "@voxtrail/cli/lineage-index";
 import {
   boundaries,
   boundariesFromIndex,
@@ -16,7 +17,6 @@ import {
 import { BUNDLED_VOICEMAILS_DIR, collectInputFiles, type JobResult, LocalRuntime } from "@voxtrail/local";
 import { DirectoryStore } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDuckDbIndex } from "../../packages/cli/src/lineage-index/duckdb-index";
 import { runCli } from "./run-cli";
 
 let dir: string;

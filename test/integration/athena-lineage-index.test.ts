@@ -7,6 +7,12 @@ import {
 } from "@aws-sdk/client-athena";
 import { PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
 import {
+  type AthenaQueryProgress,
+  type DuckDbIndex,
+  openAthenaIndex,
+  openDuckDbIndex,
+} from "@voxtrail/cli/lineage-index";
+import {
   ALL_RECORDS_SQL,
   BOUNDARIES_SQL,
   boundaries,
@@ -25,8 +31,6 @@ import {
 } from "@voxtrail/lineage";
 import { type StageResources, stageParameterName } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AthenaQueryProgress, openAthenaIndex } from "../../packages/cli/src/lineage-index/athena-index";
-import { type DuckDbIndex, openDuckDbIndex } from "../../packages/cli/src/lineage-index/duckdb-index";
 import {
   type SyntheticJob,
   type SyntheticStore,

@@ -7,12 +7,11 @@ import {
   type SynthesisRequest,
   type Synthesizer,
 } from "@voxtrail/core";
-import { PROMPT_STAGES } from "@voxtrail/functions";
+import { PROMPT_STAGES, stageHandler } from "@voxtrail/functions";
 import { localSonicSynthesizer, type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
 import { keys, promptKeys } from "@voxtrail/workflow";
 import type { Context } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stageHandler } from "../../packages/functions/src/kernel/stage-handler";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
 
 /** The invocation may run this long; its attempt is given up 500 ms before the end. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { RunningExecutions } from "../../packages/local/src/state-machine/running-executions";
+import { RunningExecutions } from "@voxtrail/local/state-machine";
 
 /** How an execution the rehearsal ran ended, or that it still runs. */
 export type ExecutionStatus = "RUNNING" | "SUCCEEDED" | "FAILED";

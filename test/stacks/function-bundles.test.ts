@@ -1,12 +1,7 @@
 import { rm } from "node:fs/promises";
+import { type BundledFunction, FUNCTION_ENTRIES, STAGE_PROVIDERS, stageMismatch } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Bundle, buildFunctionBundles, bundleDir, FUNCTION_ENTRIES } from "../../bench/bundle-sizes";
-import {
-  type BundledFunction,
-  packageLabel,
-  STAGE_PROVIDERS,
-  stageMismatch,
-} from "../../bench/stage-providers";
+import { type Bundle, buildFunctionBundles, bundleDir, packageLabel } from "../../bench/bundle-sizes";
 
 let dir: string;
 let bundles: Map<BundledFunction, Bundle>;

@@ -2,14 +2,11 @@ import { readFileSync } from "node:fs";
 import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { encodeMuLaw, writeWav } from "@voxtrail/audio";
 import { createStageHandlers } from "@voxtrail/functions";
+import { EMBEDDED_IN_LAMBDA, lambdaDependencies } from "@voxtrail/functions/lambda";
 import { type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
 import { CLOUD_BUILDERS } from "@voxtrail/providers";
 import { STAGE_FUNCTIONS } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  EMBEDDED_IN_LAMBDA,
-  lambdaDependencies,
-} from "../../packages/functions/src/lambda/lambda-dependencies";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
 import { type Evaluation, mockArn } from "../../stacks/mocks/evaluation";
 import { motoClientConfig } from "../setup/aws";

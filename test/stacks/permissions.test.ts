@@ -24,12 +24,12 @@ import {
   signLineageDigest,
   updateLineageIndex,
 } from "@voxtrail/functions";
+import { StepFunctionsLiveness } from "@voxtrail/functions/lambda";
 import { KmsSigner, vacuumIndex } from "@voxtrail/lineage";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
 import { keys, PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StepFunctionsLiveness } from "../../packages/functions/src/claims/step-functions-liveness";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
 import {
   batchStateMachinePermissions,

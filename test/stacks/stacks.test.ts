@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { lambdaDependencies } from "@voxtrail/functions/lambda";
 import { ATHENA_SYMLINKS_PREFIX, INDEX_COLUMNS, INDEX_TABLES } from "@voxtrail/lineage";
 import { cloudSynthesizer } from "@voxtrail/providers";
 import {
@@ -26,7 +27,6 @@ import {
   voicemailRulePattern,
 } from "@voxtrail/workflow";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { lambdaDependencies } from "../../packages/functions/src/lambda/lambda-dependencies";
 import {
   LINEAGE_INDEX_COLUMNS,
   LINEAGE_INDEX_FIRST_DAY,

@@ -8,11 +8,7 @@ import { fileURLToPath } from "node:url";
 import { type DuckDBConnection, DuckDBInstance, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
 import type { ObjectStore } from "@voxtrail/core";
 import { INDEX_COLUMNS, INDEX_TABLES, type IndexTable, latestManifest } from "@voxtrail/lineage";
-import {
-  answer,
-  readJsonRequest,
-  ServiceError,
-} from "../../packages/local/src/transcribe-endpoint/json-protocol";
+import { answer, readJsonRequest, ServiceError } from "@voxtrail/local/json-protocol";
 
 /** How to start the stand-in. */
 export interface AthenaStandInOptions {

@@ -2,6 +2,7 @@ export * from "./boundaries";
 export * from "./datazone";
 export * from "./digests/index";
 export * from "./edge-index/index";
+export { deleteForGood, writeGeneration } from "./edge-index/index-generation";
 export * from "./erase";
 export * from "./erasure-scope";
 export * from "./errors";

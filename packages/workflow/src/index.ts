@@ -1,3 +1,4 @@
+export { type BundledFunction, FUNCTION_ENTRIES } from "./function-entries";
 export * from "./function-environment";
 export * from "./function-sizes";
 export * from "./job-id";
@@ -9,6 +10,12 @@ export * from "./prompts-layout";
 export * from "./provider-selection";
 export * from "./rule-pattern";
 export * from "./source-event";
+export {
+  PROVIDER_PACKAGES,
+  type ProviderPackage,
+  STAGE_PROVIDERS,
+  stageMismatch,
+} from "./stage-providers";
 export * from "./stage-resources";
 export * from "./stages";
 export * from "./synthesizer-languages";

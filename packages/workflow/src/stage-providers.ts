@@ -1,4 +1,4 @@
-import type { FunctionOf, PROMPTS_WORKFLOW, VOICEMAIL_WORKFLOW } from "../packages/workflow/src";
+import type { BundledFunction } from "./function-entries";
 
 /** The provider clients a function's bundle can hold: what a stage calls out to. */
 export const PROVIDER_PACKAGES = [
@@ -15,16 +15,6 @@ export const PROVIDER_PACKAGES = [
 
 /** One of {@link PROVIDER_PACKAGES}. */
 export type ProviderPackage = (typeof PROVIDER_PACKAGES)[number];
-
-/**
- * Every Lambda function of the stage: the voicemail and prompts workflows', the lineage signer and
- * the lineage index compactor.
- */
-export type BundledFunction =
-  | FunctionOf<typeof VOICEMAIL_WORKFLOW>
-  | FunctionOf<typeof PROMPTS_WORKFLOW>
-  | "lineageSigner"
-  | "lineageIndexCompactor";
 
 const S3 = "@aws-sdk/client-s3";
 const SFN = "@aws-sdk/client-sfn";
@@ -72,9 +62,4 @@ export function stageMismatch(
     unexpected: PROVIDER_PACKAGES.filter((name) => packages.includes(name) && !expected.includes(name)),
     missing: PROVIDER_PACKAGES.filter((name) => expected.includes(name) && !packages.includes(name)),
   };
-}
-
-/** A package's short name for tables: `@aws-sdk/client-s3` -> `s3`, `@cartesia/cartesia-js` -> `cartesia`. */
-export function packageLabel(name: string): string {
-  return name.replace(/^@aws-sdk\/client-/, "").replace(/^@cartesia\/cartesia-js$/, "cartesia");
 }
