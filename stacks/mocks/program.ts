@@ -1,6 +1,6 @@
 /**
  * Evaluates sst.config.ts's `run()` under Pulumi mocks, the way `sst deploy` evaluates it but
- * without AWS or the Pulumi engine: bundled with the config by test/stacks/evaluate-stacks.ts much
+ * without AWS or the Pulumi engine: bundled with the config by packages/operator/src/rehearsal/evaluate-stacks.ts much
  * as the CLI bundles it (see there for the differences), then run with node.
  * Writes an {@link Evaluation} as JSON to the file named by VOXTRAIL_MOCK_OUT.
  */

@@ -1,5 +1,5 @@
+import { type MotoServer, startMotoServer } from "@voxtrail/operator/moto-server";
 import type { TestProject } from "vitest/node";
-import { type MotoServer, startMotoServer } from "../support/moto-server-process";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -4,13 +4,13 @@ import { encodeMuLaw, writeWav } from "@voxtrail/audio";
 import { createStageHandlers } from "@voxtrail/functions";
 import { EMBEDDED_IN_LAMBDA, lambdaDependencies } from "@voxtrail/functions/lambda";
 import { type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
+import { evaluateStacks } from "@voxtrail/operator/rehearsal";
 import { CLOUD_BUILDERS } from "@voxtrail/providers";
 import { STAGE_FUNCTIONS } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
 import { type Evaluation, mockArn } from "../../stacks/mocks/evaluation";
 import { motoClientConfig } from "../setup/aws";
-import { evaluateStacks } from "./evaluate-stacks";
 import { type Inputs, lambdaOf, ofType, resource, variablesOf } from "./resources";
 import { CARTESIA_SECRET_ENV, repositoryConfig } from "./stage-configs";
 

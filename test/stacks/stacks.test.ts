@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { lambdaDependencies } from "@voxtrail/functions/lambda";
 import { ATHENA_SYMLINKS_PREFIX, INDEX_COLUMNS, INDEX_TABLES } from "@voxtrail/lineage";
+import { evaluateStacks } from "@voxtrail/operator/rehearsal";
 import { cloudSynthesizer } from "@voxtrail/providers";
 import {
   buildPromptsDefinition,
@@ -49,7 +50,6 @@ import {
   stagePermissions,
 } from "../../stacks/permissions";
 import { stageSelection } from "../../stacks/stage-config";
-import { evaluateStacks } from "./evaluate-stacks";
 import {
   COMPONENT,
   functionArnOf,

@@ -1,7 +1,7 @@
 import { OrganizationsClient } from "@aws-sdk/client-organizations";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkAiServicesOptOut } from "../../scripts/doctor/checks/ai-services-opt-out";
-import type { Finding } from "../../scripts/doctor/findings";
+import { checkAiServicesOptOut } from "../../src/doctor/checks/ai-services-opt-out";
+import type { Finding } from "../../src/doctor/findings";
 import { type AwsStandIn, ORGANIZATIONS_ERRORS, type StandInAccount, startAwsStandIn } from "./aws-stand-in";
 
 /** The policy AWS documents for opting one service out, as written (`@@assign`). */

@@ -1,7 +1,7 @@
 /**
  * `npm run doctor -- --stage NAME [--json]`: asks the AWS account (standard AWS configuration:
  * AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL_<SERVICE>) what a deploy of the stage needs and only
- * the account knows (scripts/doctor/doctor.ts), and prints one line per finding: `ok` per check
+ * the account knows (packages/operator/src/doctor/doctor.ts), and prints one line per finding: `ok` per check
  * that passed, `missing` per missing thing with what to do, `unchecked` when AWS could not be
  * asked. `--json` prints the report as JSON instead. Exit 0 when everything is there, 1 when
  * anything is missing or unchecked, 2 when the stage's configuration or the command line is wrong.
@@ -9,7 +9,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { loadStageConfig } from "../../stacks/stage-config";
+import { loadStageConfig } from "../../../../stacks/stage-config";
 import { createDoctorClients } from "./clients";
 import { formatFinding, runDoctor } from "./doctor";
 
@@ -21,7 +21,7 @@ export class DoctorUsageError extends Error {
   }
 }
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 
 async function main(): Promise<number> {
   let values: { stage?: string | undefined; json?: boolean | undefined };

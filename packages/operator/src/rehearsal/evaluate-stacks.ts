@@ -4,9 +4,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import type { Evaluation } from "../../stacks/mocks/evaluation";
+import type { Evaluation } from "../../../../stacks/mocks/evaluation";
 
-const root = resolve(import.meta.dirname, "../..");
+const root = resolve(import.meta.dirname, "../../../..");
 const platform = join(root, ".sst/platform");
 
 /** What esbuild's build API needs here (sst installs esbuild into its platform; untyped here). */

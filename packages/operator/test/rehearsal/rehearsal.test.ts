@@ -1,10 +1,10 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import type { ActivityRecord } from "@voxtrail/core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import type { CallRecord } from "./authorizing-proxy";
-import { Rehearsal, type RehearsalReport } from "./rehearsal";
-import { evaluateStage } from "./stage-evaluation";
-import type { StagePlan } from "./stage-plan";
+import type { CallRecord } from "../../src/rehearsal/authorizing-proxy";
+import { Rehearsal, type RehearsalReport } from "../../src/rehearsal/rehearsal";
+import { evaluateStage } from "../../src/rehearsal/stage-evaluation";
+import type { StagePlan } from "../../src/rehearsal/stage-plan";
 
 /** What both stages must do: every workflow as expected ([workflow, ok, status], in run order). */
 const EVERY_WORKFLOW_AS_EXPECTED = [

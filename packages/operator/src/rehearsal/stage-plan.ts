@@ -1,5 +1,5 @@
 import type { AslDefinition } from "@voxtrail/workflow";
-import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../stacks/mocks/evaluation";
+import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../../../stacks/mocks/evaluation";
 
 /** An IAM policy document as a role holds it. */
 export interface PolicyDocument {
@@ -115,7 +115,7 @@ type Inputs = Record<string, unknown>;
 
 /**
  * Reads a stage out of an evaluation of the stacks under Pulumi mocks
- * (test/stacks/evaluate-stacks.ts): the exact policy documents, environments, definitions and
+ * (evaluate-stacks.ts): the exact policy documents, environments, definitions and
  * patterns the stacks would deploy, produced by the stacks' own code.
  *
  * @example

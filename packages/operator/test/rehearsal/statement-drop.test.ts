@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { Rehearsal, type RehearsalReport, type StatementRef, WORKFLOWS, type Workflow } from "./rehearsal";
-import { evaluateStage } from "./stage-evaluation";
-import type { StagePlan } from "./stage-plan";
+import {
+  Rehearsal,
+  type RehearsalReport,
+  type StatementRef,
+  WORKFLOWS,
+  type Workflow,
+} from "../../src/rehearsal/rehearsal";
+import { evaluateStage } from "../../src/rehearsal/stage-evaluation";
+import type { StagePlan } from "../../src/rehearsal/stage-plan";
 
 /**
  * Statements of the deployed policies that no successful run of the rehearsal exercises, each with

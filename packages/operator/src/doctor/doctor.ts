@@ -1,4 +1,4 @@
-import type { StageConfig } from "../../stacks/stage-config";
+import type { StageConfig } from "../../../../stacks/stage-config";
 import { checkAiServicesOptOut } from "./checks/ai-services-opt-out";
 import { checkBedrockModel } from "./checks/bedrock-model";
 import { checkEndpointQuota } from "./checks/endpoint-quota";

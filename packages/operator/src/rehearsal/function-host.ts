@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FunctionPlan } from "./stage-plan";
 
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = resolve(import.meta.dirname, "../../../..");
 const PROCESS_ENTRY = join(import.meta.dirname, "function-process.ts");
 /** tsx's loader, by absolute URL: an environment's working directory is its task root, not the repository. */
 const TSX_LOADER = import.meta.resolve("tsx");

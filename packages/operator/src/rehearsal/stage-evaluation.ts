@@ -1,4 +1,4 @@
-import { evaluateStacks } from "../stacks/evaluate-stacks";
+import { evaluateStacks } from "./evaluate-stacks";
 import { type StagePlan, stagePlan } from "./stage-plan";
 
 /** The Cartesia key the rehearsal gives the stage's `sst.Secret` (the deploying shell's `SST_SECRET_<name>`). */

@@ -1,6 +1,6 @@
 /**
  * `npm run rehearse -- --stage NAME [--json]`: stands the stage up as the stacks describe it and
- * runs its voicemail, prompts and batch workflows under AWS's rules (test/rehearsal/rehearsal.ts),
+ * runs its voicemail, prompts and batch workflows under AWS's rules (rehearsal.ts),
  * `--function-logs FILE` keeps what the functions' environments printed,
  * printing per workflow its outcome and per call the statement that allowed it, or the refusal.
  * Exit 0 when every workflow did what the stage must do. Needs `moto_server` and `.sst/platform`
@@ -8,7 +8,7 @@
  */
 import { createWriteStream } from "node:fs";
 import { parseArgs } from "node:util";
-import { startMotoServer } from "../support/moto-server-process";
+import { startMotoServer } from "./moto-server-process";
 import { Rehearsal, type RehearsalReport } from "./rehearsal";
 import { evaluateStage } from "./stage-evaluation";
 

@@ -3,9 +3,9 @@ import { OrganizationsClient } from "@aws-sdk/client-organizations";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { ServiceQuotasClient } from "@aws-sdk/client-service-quotas";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DoctorClients } from "../../scripts/doctor/clients";
-import { type DoctorReport, formatFinding, runDoctor } from "../../scripts/doctor/doctor";
-import { StageConfig } from "../../stacks/stage-config";
+import { StageConfig } from "../../../../stacks/stage-config";
+import type { DoctorClients } from "../../src/doctor/clients";
+import { type DoctorReport, formatFinding, runDoctor } from "../../src/doctor/doctor";
 import { type AwsStandIn, type StandInAccount, startAwsStandIn } from "./aws-stand-in";
 import { MODEL_ID, MODEL_PACKAGE_ARN, PROFILE_ID, stageJson } from "./stage-json";
 

@@ -7,9 +7,9 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { AuthorizingProxy, type CallRecord } from "./authorizing-proxy";
-import { PolicyEvaluator } from "./policy-evaluator";
-import type { RolePlan } from "./stage-plan";
+import { AuthorizingProxy, type CallRecord } from "../../src/rehearsal/authorizing-proxy";
+import { PolicyEvaluator } from "../../src/rehearsal/policy-evaluator";
+import type { RolePlan } from "../../src/rehearsal/stage-plan";
 
 const account = "123456789012";
 const bucket = `proxy-${Date.now()}`;

@@ -5,7 +5,7 @@ import {
   type CartesiaApiServer,
   sendJson,
   startCartesiaApiServer,
-} from "../../packages/providers/test/cartesia/cartesia-api-server";
+} from "../../../providers/test/cartesia/cartesia-api-server";
 
 /**
  * A stand-in for Cartesia's speech-to-text API (`POST /stt`, multipart, Cartesia's JSON answer

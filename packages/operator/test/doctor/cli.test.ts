@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AwsStandIn, type StandInAccount, startAwsStandIn } from "./aws-stand-in";
 import { MODEL_ID, MODEL_PACKAGE_ARN, PROFILE_ID, stageJson } from "./stage-json";
 
-const root = resolve(import.meta.dirname, "../..");
+const root = resolve(import.meta.dirname, "../../../..");
 const QUOTA = { name: "ml.g6e.xlarge for endpoint usage", code: "L-6DE1A2B3", value: 8 };
 
 /** What `npm run doctor` printed and how it ended. */
@@ -23,14 +23,14 @@ beforeAll(() => {
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 /**
- * Runs scripts/doctor/cli.ts as `npm run doctor` does (tsx), with a clean environment: the stage
+ * Runs packages/operator/src/doctor/cli.ts as `npm run doctor` does (tsx), with a clean environment: the stage
  * file through VOXTRAIL_STAGE_CONFIG, every AWS endpoint through AWS_ENDPOINT_URL_<SERVICE>.
  */
 function runCli(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((done) => {
     execFile(
       join(root, "node_modules/.bin/tsx"),
-      ["scripts/doctor/cli.ts", ...args],
+      ["packages/operator/src/doctor/cli.ts", ...args],
       {
         cwd: root,
         env: {

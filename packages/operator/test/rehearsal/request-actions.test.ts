@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requestActions, signingOf, UnmappedRequest } from "./request-actions";
+import { requestActions, signingOf, UnmappedRequest } from "../../src/rehearsal/request-actions";
 
 const scope = { account: "123456789012", region: "eu-west-1" };
 const s3 = (method: string, url: string, headers: Record<string, string> = {}) =>
