@@ -1,3 +1,4 @@
+export * from "./asl-definition";
 export * from "./function-environment";
 export * from "./function-sizes";
 export * from "./job-id";
