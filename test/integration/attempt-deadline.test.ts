@@ -7,7 +7,7 @@ import {
   type SynthesisRequest,
   type Synthesizer,
 } from "@voxtrail/core";
-import { PROMPT_STAGE_DEFINITIONS } from "@voxtrail/functions";
+import { PROMPT_STAGE_DEFINITIONS } from "@voxtrail/functions/kernel";
 import { localSonicSynthesizer, type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
 import { keys, promptKeys } from "@voxtrail/workflow";
 import type { Context } from "aws-lambda";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { IndexRun } from "@voxtrail/functions";
-import { type IndexManifest, type IndexTable, latestManifest } from "@voxtrail/lineage";
+import { type IndexManifest, type IndexTable, latestManifest } from "@voxtrail/lineage/edge-index";
 import { S3Store } from "@voxtrail/storage";
 import type { Decision, PolicyEvaluator } from "./policy-evaluator";
 import type { LineageIndexPlan, RolePlan, StagePlan } from "./stage-plan";

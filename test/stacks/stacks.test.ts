@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ATHENA_SYMLINKS_PREFIX, INDEX_COLUMNS, INDEX_TABLES } from "@voxtrail/lineage";
+import { ATHENA_SYMLINKS_PREFIX, INDEX_COLUMNS, INDEX_TABLES } from "@voxtrail/lineage/edge-index";
 import { cloudSynthesizer } from "@voxtrail/providers";
 import {
   buildPromptsDefinition,
