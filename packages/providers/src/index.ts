@@ -47,6 +47,7 @@ export {
 } from "./transcription/pocketsphinx";
 export { SIMULATED_TRANSCRIPT_TEXT, SimulatedTranscriber } from "./transcription/simulated-transcriber";
 export { transcribeError } from "./transcription/transcribe-errors";
+export { transcriptOfTranscribeOutput } from "./transcription/transcribe-output";
 export {
   countWordErrors,
   normalizeWords,

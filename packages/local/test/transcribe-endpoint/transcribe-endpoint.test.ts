@@ -9,9 +9,9 @@ import {
   type TranscriptionJob,
 } from "@aws-sdk/client-transcribe";
 import { LOCAL_BOUNDARY } from "@voxtrail/core";
+import { transcriptOfTranscribeOutput } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { transcriptOfTranscribeOutput } from "../../../providers/src/transcription/transcribe-output";
 import { startTranscribeEndpoint, type TranscribeEndpoint } from "../../src/transcribe-endpoint/server";
 
 const VOICEMAIL = new URL("../../../../fixtures/voicemail/telephony/no-message.wav", import.meta.url);
