@@ -100,7 +100,7 @@ function createdEndpoint(sonic: CreatedSonicEndpoint): DeployedSonicEndpoint {
       },
     ],
   });
-  const endpoint = new aws.sagemaker.Endpoint("DeployedSonicEndpoint", {
+  const endpoint = new aws.sagemaker.Endpoint("SonicEndpoint", {
     name: endpointName,
     endpointConfigName: endpointConfiguration.name,
   });
