@@ -32,25 +32,20 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import type { ObjectStore, StoredObject } from "@voxtrail/core";
+import { boundaries, impact, jobIdOfArtifactName, LineageGraph, readLineage, trace } from "@voxtrail/lineage";
 import {
-  boundaries,
   boundariesFromIndex,
   compactLineageIndex,
   deleteForGood,
   type IndexRows,
-  impact,
   impactFromIndex,
-  jobIdOfArtifactName,
   jobRows,
   LINEAGE_INDEX_PREFIX,
-  LineageGraph,
   latestManifest,
-  readLineage,
   reindexLineage,
-  trace,
   traceFromIndex,
   writeGeneration,
-} from "@voxtrail/lineage";
+} from "@voxtrail/lineage/edge-index";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { writeSyntheticJob } from "../packages/lineage/test/synthetic-jobs";

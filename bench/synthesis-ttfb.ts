@@ -24,7 +24,7 @@ import {
   normalizeForTranscription,
   writeWav,
 } from "@voxtrail/audio";
-import { openTempDir, removeTempDir } from "@voxtrail/functions";
+import { openTempDir, removeTempDir } from "@voxtrail/functions/kernel";
 import {
   BUNDLED_RECORDS_FILE,
   BUNDLED_VOICEMAILS_DIR,

@@ -7,7 +7,7 @@ import {
 } from "@voxtrail/workflow";
 import { FUNCTION_BUNDLING, FUNCTION_RUNTIME } from "./bundling";
 import { type ArnScope, DEPLOYED_FUNCTIONS, type DeployedFunction, type IamStatement } from "./permissions";
-import type { SonicEndpoint } from "./sonic-endpoint";
+import type { DeployedSonicEndpoint } from "./sonic-endpoint";
 import { boundaryPolicyJson, type StageConfig, selectionEnvironment, stageSelection } from "./stage-config";
 
 /** What every function of the stage runs with: where it runs, its providers, its boundary policy. */
@@ -51,7 +51,7 @@ export function functionSettings({
 }: {
   bucket: sst.aws.Bucket;
   config: StageConfig;
-  sonic: SonicEndpoint | undefined;
+  sonic: DeployedSonicEndpoint | undefined;
 }): FunctionSettings {
   const scope = $util
     .all([

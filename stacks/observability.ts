@@ -5,7 +5,7 @@ import {
   STAGE_FUNCTIONS,
   type StageFunction,
 } from "@voxtrail/workflow";
-import type { SonicEndpoint } from "./sonic-endpoint";
+import type { DeployedSonicEndpoint } from "./sonic-endpoint";
 import type { StageConfig } from "./stage-config";
 
 /**
@@ -86,7 +86,7 @@ export function observability({
   stateMachine: aws.sfn.StateMachine;
   workflows: Record<BatchWorkflow, aws.sfn.StateMachine>;
   functions: Record<StageFunction, sst.aws.Function>;
-  sonic: SonicEndpoint | undefined;
+  sonic: DeployedSonicEndpoint | undefined;
 }) {
   const settings = config.observability;
   const period = settings.periodSeconds;

@@ -7,7 +7,7 @@ const SONIC_VARIANT = "AllTraffic";
 const SONIC_SCALING_METRIC = "SageMakerVariantConcurrentRequestsPerModelHighResolution";
 
 /** The Sonic endpoint the stage's Synthesize function streams from. */
-export interface SonicEndpoint {
+export interface DeployedSonicEndpoint {
   /** The endpoint's name, as VOXTRAIL_SONIC_ENDPOINT and the IAM grant name it. */
   name: $util.Output<string>;
   /** The production variant its metrics are reported under. */
@@ -36,14 +36,14 @@ export interface SonicEndpoint {
  * @example
  * const sonic = sonicEndpoint(config); // sonic?.name -> "voxtrail-production-sonic"
  */
-export function sonicEndpoint(config: StageConfig): SonicEndpoint | undefined {
+export function sonicEndpoint(config: StageConfig): DeployedSonicEndpoint | undefined {
   const sonic = config.sonic;
   if (config.providers.synthesizer !== "sonic-sagemaker" || sonic === undefined) return undefined;
   if ("endpointName" in sonic) return { name: $util.output(sonic.endpointName), variant: sonic.variantName };
   return createdEndpoint(sonic);
 }
 
-function createdEndpoint(sonic: CreatedSonicEndpoint): SonicEndpoint {
+function createdEndpoint(sonic: CreatedSonicEndpoint): DeployedSonicEndpoint {
   const endpointName = `${$app.name}-${$app.stage}-sonic`.toLowerCase();
   const partition = aws.getPartitionOutput().partition;
   const region = aws.getRegionOutput().region;

@@ -2,18 +2,13 @@ import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDuckDbIndex } from "@voxtrail/cli/lineage-index";
+import { boundaries, impact, LineageGraph, openLineageEvents, readLineage, trace } from "@voxtrail/lineage";
 import {
-  boundaries,
   boundariesFromIndex,
   graphFromIndex,
-  impact,
   impactFromIndex,
-  LineageGraph,
-  openLineageEvents,
-  readLineage,
-  trace,
   traceFromIndex,
-} from "@voxtrail/lineage";
+} from "@voxtrail/lineage/edge-index";
 import { BUNDLED_VOICEMAILS_DIR, collectInputFiles, type JobResult, LocalRuntime } from "@voxtrail/local";
 import { DirectoryStore } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

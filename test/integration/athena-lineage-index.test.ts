@@ -6,6 +6,7 @@ import {
   StartQueryExecutionCommand,
 } from "@aws-sdk/client-athena";
 import { PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
+import { boundaries, impact, LineageGraph, readLineage, trace } from "@voxtrail/lineage";
 import {
   type AthenaQueryProgress,
   type DuckDbIndex,
@@ -15,20 +16,15 @@ import {
 import {
   ALL_RECORDS_SQL,
   BOUNDARIES_SQL,
-  boundaries,
   boundariesFromIndex,
   graphFromIndex,
   IMPACT_RECORDS_SQL,
   type IndexEngine,
-  impact,
   impactFromIndex,
-  LineageGraph,
-  readLineage,
   reindexLineage,
   TRACE_RECORDS_SQL,
-  trace,
   traceFromIndex,
-} from "@voxtrail/lineage";
+} from "@voxtrail/lineage/edge-index";
 import { type StageResources, stageParameterName } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

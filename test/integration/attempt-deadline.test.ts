@@ -7,7 +7,7 @@ import {
   type SynthesisRequest,
   type Synthesizer,
 } from "@voxtrail/core";
-import { PROMPT_STAGES, stageHandler } from "@voxtrail/functions";
+import { PROMPT_STAGE_DEFINITIONS, stageHandler } from "@voxtrail/functions/kernel";
 import { localSonicSynthesizer, type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
 import { keys, promptKeys } from "@voxtrail/workflow";
 import type { Context } from "aws-lambda";
@@ -83,7 +83,7 @@ describe("an attempt that outlives its invocation's deadline", () => {
       contentType: "application/x-ndjson",
     };
     const deadline = Date.now() + INVOCATION_MS;
-    const handler = stageHandler(PROMPT_STAGES.synthesizePrompt, deps);
+    const handler = stageHandler(PROMPT_STAGE_DEFINITIONS.synthesizePrompt, deps);
 
     const error = await handler(
       { jobId: "pr-deadline", rows, row },

@@ -25,7 +25,8 @@ import {
   updateLineageIndex,
 } from "@voxtrail/functions";
 import { StepFunctionsLiveness } from "@voxtrail/functions/lambda";
-import { KmsSigner, vacuumIndex } from "@voxtrail/lineage";
+import { KmsSigner } from "@voxtrail/lineage";
+import { vacuumIndex } from "@voxtrail/lineage/edge-index";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
 import { keys, PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";

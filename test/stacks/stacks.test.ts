@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { lambdaDependencies } from "@voxtrail/functions/lambda";
-import { ATHENA_SYMLINKS_PREFIX, INDEX_COLUMNS, INDEX_TABLES } from "@voxtrail/lineage";
+import { ATHENA_SYMLINKS_PREFIX, INDEX_COLUMNS, INDEX_TABLES } from "@voxtrail/lineage/edge-index";
 import { evaluateStacks } from "@voxtrail/operator/rehearsal";
 import { cloudSynthesizer } from "@voxtrail/providers";
 import {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type DuckDBConnection, DuckDBInstance, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
 import type { ObjectStore } from "@voxtrail/core";
-import { INDEX_COLUMNS, INDEX_TABLES, type IndexTable, latestManifest } from "@voxtrail/lineage";
+import { INDEX_COLUMNS, INDEX_TABLES, type IndexTable, latestManifest } from "@voxtrail/lineage/edge-index";
 import { answer, readJsonRequest, ServiceError } from "@voxtrail/local/json-protocol";
 
 /** How to start the stand-in. */

@@ -1,4 +1,4 @@
-import type { FactAccuracyResult } from "./fact-accuracy";
+import type { FactAccuracyResult } from "./fact-accuracy-result";
 import type { ClipResult, FactAccuracySummary } from "./fact-accuracy-summary";
 import type { FactKind, FactTally } from "./fact-scoring";
 

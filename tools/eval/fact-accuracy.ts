@@ -55,10 +55,13 @@ import {
   VOICES,
 } from "./accuracy-audio";
 import { CORPUS_FILE, loadAccuracyCorpus, RECORDS_FILE, SPLITS, type Split } from "./accuracy-corpus";
-import { type ClipResult, type FactAccuracySummary, summarizeClips } from "./fact-accuracy-summary";
+import type { FactAccuracyResult } from "./fact-accuracy-result";
+import { type ClipResult, summarizeClips } from "./fact-accuracy-summary";
 import { factAccuracyTable } from "./fact-accuracy-table";
-import { type FactScore, type FactTally, isRecordFact, scoreFacts, tallyFacts } from "./fact-scoring";
+import { type FactScore, isRecordFact, scoreFacts, tallyFacts } from "./fact-scoring";
 import type { Delivery } from "./transcription-wer";
+
+export type { FactAccuracyResult } from "./fact-accuracy-result";
 
 /** Which clips to run (default: all of them) and how many at once. */
 export interface FactAccuracyOptions {
@@ -84,19 +87,6 @@ export interface FactAccuracyOptions {
   referenceLengths?: ReferenceLengths;
   /** Only the scripts whose ids start with one of these; default all. */
   ids?: readonly string[];
-}
-
-/** Everything measured, with the settings that decide it. */
-export interface FactAccuracyResult {
-  engine: string;
-  snrDb: typeof NOISE_SNR_DB;
-  /** Where the clips are kept. */
-  audioDir: string;
-  clips: ClipResult[];
-  summaries: FactAccuracySummary[];
-  /** The reasoner on each script's text (a perfect transcript), per half. */
-  textReference: Record<Split, { facts: FactTally; records: FactTally }>;
-  wallMs: number;
 }
 
 /** Runs the clips the options select through normalisation, transcription and reasoning. */

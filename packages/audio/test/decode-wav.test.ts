@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeMono16, downmixToMono, encodeMuLaw, encodeSamples } from "../src/index";
+import { downmixToMono } from "../src/downmix";
+import { decodeMono16, encodeMuLaw, encodeSamples } from "../src/index";
 import { invalidAudioMessage } from "./invalid-audio";
 import { ascii, chunk, fmtBody, int16Bytes, pcm16Wav, riff, unpaddedChunk } from "./riff";
 

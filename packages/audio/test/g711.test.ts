@@ -3,12 +3,11 @@ import {
   aLawToLinear,
   decodeALaw,
   decodeMuLaw,
-  encodeALaw,
-  encodeMuLaw,
   linearToALaw,
   linearToMuLaw,
   muLawToLinear,
-} from "../src/index";
+} from "../src/g711";
+import { encodeALaw, encodeMuLaw } from "../src/index";
 import { sine } from "./signals";
 
 /** Every 16-bit sample value, -32768..32767. */

@@ -1,5 +1,5 @@
 import { type ObjectStore, systemErrorMeaning } from "@voxtrail/core";
-import { compactLineageIndex } from "@voxtrail/lineage";
+import { compactLineageIndex } from "@voxtrail/lineage/edge-index";
 
 /**
  * Brings the store's lineage edge index up to date with the jobs a local run finished (what the

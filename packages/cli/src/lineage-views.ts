@@ -1,13 +1,6 @@
 import { type ArtifactRef, describeBoundary } from "@voxtrail/core";
-import type {
-  BoundaryCount,
-  ErasureResult,
-  Impact,
-  IndexCheck,
-  IndexUpdate,
-  TraceNode,
-  VerifyResult,
-} from "@voxtrail/lineage";
+import type { BoundaryCount, ErasureResult, Impact, TraceNode, VerifyResult } from "@voxtrail/lineage";
+import type { IndexCheck, IndexUpdate } from "@voxtrail/lineage/edge-index";
 
 /** A trace as a tree: each artifact with its hash, under it the step that made it and that step's inputs. */
 export function traceTree(root: TraceNode): string {

@@ -1,17 +1,14 @@
 import { createHash, randomUUID } from "node:crypto";
 import { ActivityRecord, type ArtifactRef, type LineageSummary, readJson } from "@voxtrail/core";
+import { impact, LineageGraph, readLineage, trace } from "@voxtrail/lineage";
 import {
   type IndexEngine,
   IndexWalkTooDeep,
-  impact,
   impactFromIndex,
-  LineageGraph,
-  readLineage,
   reindexLineage,
-  trace,
   traceFromIndex,
   WALK_DEPTH,
-} from "@voxtrail/lineage";
+} from "@voxtrail/lineage/edge-index";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SyntheticStore, syntheticStore } from "../../lineage/test/synthetic-jobs";

@@ -1,23 +1,116 @@
-export * from "./activity-record";
-export * from "./activity-samples";
-export * from "./artifact";
-export * from "./audio-format";
-export * from "./boundary";
-export * from "./boundary-policy";
-export * from "./erasure-record";
-export * from "./errors";
-export * from "./job-claim";
-export * from "./job-report";
-export * from "./lambda-error-cause";
-export * from "./lineage-summary";
-export * from "./map-limit";
-export * from "./object-store";
-export * from "./outcome-event";
-export * from "./prompt-report";
-export * from "./providers";
-export * from "./read-json";
-export * from "./system-errors";
-export * from "./timing";
-export * from "./timing-sample";
-export * from "./transcript";
-export * from "./voicemail-record";
+/**
+ * @voxtrail/core: the pipeline's shared vocabulary: its records and reports (activity records, job
+ * reports, lineage summaries, erasure records, prompt reports), the named errors, boundaries and the
+ * boundary policy, the object store and provider interfaces, and the event clock.
+ */
+export {
+  ACTIVITY_RECORD_VERSION,
+  ActivityRecord,
+  POINTERS_ONLY,
+  RecordedError,
+  SdkCall,
+  ServiceJob,
+} from "./activity-record";
+export { timingSamples } from "./activity-samples";
+export { ArtifactKind, ArtifactRef, artifactRefOf, SOURCE_KINDS, SourceRef } from "./artifact";
+export { AudioEncoding, AudioFormat } from "./audio-format";
+export { Boundary, LOCAL_BOUNDARY, Processor } from "./boundary";
+export {
+  BoundaryPolicy,
+  BoundaryPolicyInvalid,
+  decideBoundaries,
+  describeBoundary,
+  describeRefusal,
+  type IntendedFlow,
+  PolicyDecision,
+} from "./boundary-policy";
+export { ErasedArtifact, ErasureRecord } from "./erasure-record";
+export {
+  AttemptInterrupted,
+  BoundaryViolation,
+  EventPublishFailed,
+  InvalidAudio,
+  InvalidInput,
+  InvalidKey,
+  InvalidPromptRow,
+  ObjectChanged,
+  ObjectNotFound,
+  PromptAudioImplausible,
+  PromptFormatUnknown,
+  PromptIdDuplicate,
+  PromptIdInvalid,
+  PromptLanguageUnsupported,
+  PromptManifestEmpty,
+  PromptManifestUnreadable,
+  PromptRowMalformed,
+  PromptTextControlCharacters,
+  PromptTextEmpty,
+  PromptTextInvalidUtf8,
+  PromptTextTooLong,
+  ReasoningFailed,
+  ReasoningInvalidOutput,
+  ReasoningThrottled,
+  StageTimedOut,
+  StoreAccessDenied,
+  SynthesisFailed,
+  SynthesisRejected,
+  SynthesisStreamInterrupted,
+  SynthesisThrottled,
+  TRANSIENT_ERROR_NAMES,
+  TranscriptionFailed,
+  TranscriptionJobFailed,
+  TranscriptionRefused,
+  TranscriptionThrottled,
+  TranscriptionTimedOut,
+  VoxtrailError,
+} from "./errors";
+export { DuplicateDelivery, type ExecutionLiveness, JobClaim } from "./job-claim";
+export { JobOutcome, JobReport, ReportSource } from "./job-report";
+export { lambdaErrorCause } from "./lambda-error-cause";
+export { LineageSummary } from "./lineage-summary";
+export { mapLimit } from "./map-limit";
+export {
+  isLocalFileBody,
+  type LocalFileBody,
+  type ObjectBody,
+  type ObjectStore,
+  type ObjectVersion,
+  type PutOptions,
+  type StoredObject,
+  type StoredVersion,
+} from "./object-store";
+export { EVENT_SOURCE, type EventPublisher, OUTCOME_DETAIL_TYPES, OutcomeDetail } from "./outcome-event";
+export {
+  BadPromptRow,
+  BadPromptRows,
+  DEFAULT_PROMPT_FORMAT,
+  PROMPT_FORMATS,
+  PromptReportEntry,
+  PromptResult,
+  PromptRow,
+  PromptsReport,
+} from "./prompt-report";
+export type {
+  Reasoner,
+  RecordLookup,
+  SynthesisRequest,
+  SynthesisStream,
+  Synthesizer,
+  Transcriber,
+  TranscriptionJobRequest,
+  TranscriptionService,
+} from "./providers";
+export { isSchemaMismatch, readJson } from "./read-json";
+export { systemErrorMeaning } from "./system-errors";
+export { EventClock, round, Timing } from "./timing";
+export { Gauge, SampleConditions, Stall, StreamDelivery, TimingSample } from "./timing-sample";
+export { Transcript, TranscriptWord } from "./transcript";
+export {
+  BusinessRecord,
+  Entities,
+  Intent,
+  RecordMatch,
+  ReplyFact,
+  ReplyProvenance,
+  VoicemailRecord,
+} from "./voicemail-record";

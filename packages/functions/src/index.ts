@@ -1,11 +1,14 @@
-export * from "./boundary/policy-file";
-export * from "./dependencies";
-export * from "./events/eventbridge-publisher";
-export * from "./handlers/compact-lineage-index";
-export * from "./handlers/sign-lineage-digest";
-export * from "./kernel/stage-definition";
-export * from "./kernel/stage-handler";
-export * from "./prompts/prompt-rows";
-export * from "./prompts/prompt-state";
-export * from "./state";
-export * from "./workflow-handlers";
+/**
+ * @voxtrail/functions: the workflows' stage handlers over one set of dependencies (what the local
+ * runtime wires to its Task states), the state they pass, and the lineage handlers. The stage
+ * kernel is `@voxtrail/functions/kernel`; the Lambda wiring `@voxtrail/functions/lambda`.
+ */
+export { loadBoundaryPolicy } from "./boundary/policy-file";
+export type { StageDependencies } from "./dependencies";
+export { EventBridgePublisher } from "./events/eventbridge-publisher";
+export { type IndexRun, updateLineageIndex } from "./handlers/compact-lineage-index";
+export { type DigestRun, signLineageDigest } from "./handlers/sign-lineage-digest";
+export type { StageHandler } from "./kernel/stage-handler";
+export { PreparedPrompts, type PromptOutcome } from "./prompts/prompt-state";
+export { JobState, SynthesizeInput } from "./state";
+export { createPromptHandlers, createStageHandlers } from "./workflow-handlers";

@@ -23,8 +23,11 @@ export type PromptDependencies = StageNeeds<"synthesizer" | "language" | "execut
 // biome-ignore lint/suspicious/noExplicitAny: a table of stages whose inputs and outputs differ.
 type AnyStage<D extends KernelDependencies> = StageDefinition<D, any, any, any>;
 
-/** The voicemail workflow's stages, by the function that runs each. */
-export const VOICEMAIL_STAGES = {
+/**
+ * The voicemail workflow's stage definitions, by the function that runs each (the Task states'
+ * order is `VOICEMAIL_STAGES` of `@voxtrail/workflow`).
+ */
+export const VOICEMAIL_STAGE_DEFINITIONS = {
   ingest: ingestStage,
   transcribe: transcribeStage,
   reason: reasonStage,
@@ -33,8 +36,8 @@ export const VOICEMAIL_STAGES = {
   recordFailure: recordFailureStage,
 } satisfies Record<StageFunction, AnyStage<StageDependencies>>;
 
-/** The prompts workflow's stages, by the function that runs each. */
-export const PROMPT_STAGES = {
+/** The prompts workflow's stage definitions, by the function that runs each. */
+export const PROMPT_STAGE_DEFINITIONS = {
   preparePrompts: preparePromptsStage,
   synthesizePrompt: synthesizePromptStage,
   recordPromptFailure: recordPromptFailureStage,
@@ -46,7 +49,7 @@ export const PROMPT_STAGES = {
  * the local runtime maps each Task state to (in Lambda, each entry point builds only its own).
  *
  * @example
- * const handlers = workflowHandlers(VOICEMAIL_STAGES, deps);
+ * const handlers = workflowHandlers(VOICEMAIL_STAGE_DEFINITIONS, deps);
  * await handlers.ingest(event, context);
  */
 export function workflowHandlers<F extends string, D extends KernelDependencies>(
@@ -67,7 +70,7 @@ export function workflowHandlers<F extends string, D extends KernelDependencies>
  * await handlers.ingest(event, context);
  */
 export function createStageHandlers(deps: StageDependencies): Record<StageFunction, StageHandler<unknown>> {
-  const handlers = workflowHandlers<StageFunction, StageDependencies>(VOICEMAIL_STAGES, deps);
+  const handlers = workflowHandlers<StageFunction, StageDependencies>(VOICEMAIL_STAGE_DEFINITIONS, deps);
   const { transcriptionService } = deps;
   if (transcriptionService) handlers.transcribe = transcriptionJobHandler({ ...deps, transcriptionService });
   return handlers;
@@ -83,5 +86,5 @@ export function createStageHandlers(deps: StageDependencies): Record<StageFuncti
 export function createPromptHandlers(
   deps: PromptDependencies,
 ): Record<PromptFunction, StageHandler<unknown>> {
-  return workflowHandlers<PromptFunction, PromptDependencies>(PROMPT_STAGES, deps);
+  return workflowHandlers<PromptFunction, PromptDependencies>(PROMPT_STAGE_DEFINITIONS, deps);
 }

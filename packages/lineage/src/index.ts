@@ -1,17 +1,27 @@
-export * from "./boundaries";
-export * from "./datazone";
-export * from "./digests/index";
-export * from "./edge-index/index";
-export { deleteForGood, writeGeneration } from "./edge-index/index-generation";
-export * from "./erase";
-export * from "./erasure-scope";
-export * from "./errors";
-export * from "./impact";
-export * from "./lineage-graph";
-export * from "./lineage-snapshot";
-export * from "./open-store";
-export * from "./openlineage";
-export * from "./trace";
-export * from "./transcribe-job-deleter";
-export * from "./verify";
-export { NoVerifiedDigest, VerifySinceInvalid } from "./verify-since";
+/**
+ * @voxtrail/lineage: the auditor's queries over a store's lineage (trace, impact, boundaries,
+ * verify, erase, OpenLineage export) and the signed digests. The edge index that answers them at
+ * scale is `@voxtrail/lineage/edge-index`.
+ */
+export { type BoundariesOptions, type BoundaryCount, boundaries } from "./boundaries";
+export { postToDataZone } from "./datazone";
+export {
+  LINEAGE_DIGESTS_PREFIX,
+  listDigestKeys,
+  sha256Hex,
+  signatureKey,
+  writeDigest,
+} from "./digests/digest-file";
+export { type DigestSigner, isP256 } from "./digests/digest-signer";
+export { KmsSigner } from "./digests/kms-signer";
+export { defaultSigningKeyPath, LocalSigner } from "./digests/local-signer";
+export { lastVerifiedDigest, verifyDigests } from "./digests/verify-digests";
+export { type ErasureResult, erase } from "./erase";
+export { type Impact, impact } from "./impact";
+export { LineageGraph } from "./lineage-graph";
+export { type ReadLineageOptions, readLineage } from "./lineage-snapshot";
+export { openLineageStore } from "./open-store";
+export { openLineageEvents } from "./openlineage";
+export { jobIdOfArtifactName, type TraceNode, trace } from "./trace";
+export { transcribeJobDeleter } from "./transcribe-job-deleter";
+export { type VerifyOptions, type VerifyResult, verify } from "./verify";

@@ -6,13 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   ATHENA_SYMLINKS_PREFIX,
   athenaSymlinkKey,
-  INDEX_TABLES,
-  type IndexManifest,
-  type IndexTable,
   ofAthenaSymlinkKey,
-  tableFileKey,
   writeAthenaSymlinks,
-} from "../src/index";
+} from "../src/edge-index/athena-symlinks";
+import { type IndexManifest, tableFileKey } from "../src/edge-index/index-manifest";
+import { INDEX_TABLES, type IndexTable } from "../src/edge-index/index-rows";
 
 let root: string;
 let store: DirectoryStore;

@@ -6,13 +6,8 @@ import { S3Store } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
-import {
-  DIGEST_RESCAN_MARGIN_MS,
-  digestEndOfKey,
-  LocalSigner,
-  verifyDigests,
-  writeDigest,
-} from "../src/index";
+import { DIGEST_RESCAN_MARGIN_MS, digestEndOfKey } from "../src/digests/digest-file";
+import { LocalSigner, verifyDigests, writeDigest } from "../src/index";
 
 /** The S3 commands the store sent, by name, since the last `reset`. */
 class CommandCounter {

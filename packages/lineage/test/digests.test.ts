@@ -5,18 +5,16 @@ import { join } from "node:path";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DigestFile } from "../src/digests/digest-file";
+import { fingerprintOf, SigningKeyInvalid, verifySignature } from "../src/digests/digest-signer";
+import type { DigestVerification } from "../src/digests/verify-digests";
 import {
-  DigestFile,
-  type DigestVerification,
   defaultSigningKeyPath,
-  fingerprintOf,
   LINEAGE_DIGESTS_PREFIX,
   LocalSigner,
-  SigningKeyInvalid,
   sha256Hex,
   signatureKey,
   verifyDigests,
-  verifySignature,
   writeDigest,
 } from "../src/index";
 

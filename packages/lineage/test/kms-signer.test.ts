@@ -7,15 +7,9 @@ import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, describe, expect, it } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
-import {
-  DigestFile,
-  fingerprintOf,
-  KmsSigner,
-  SigningKeyInvalid,
-  verifyDigests,
-  verifySignature,
-  writeDigest,
-} from "../src/index";
+import { DigestFile } from "../src/digests/digest-file";
+import { fingerprintOf, SigningKeyInvalid, verifySignature } from "../src/digests/digest-signer";
+import { KmsSigner, verifyDigests, writeDigest } from "../src/index";
 
 const client = new KMSClient(motoClientConfig());
 

@@ -5,23 +5,18 @@ import { ActivityRecord, type ObjectStore, readJson } from "@voxtrail/core";
 import type { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compactLineageIndex, reindexLineage } from "../src/edge-index/compact-index";
 import {
-  appendRows,
-  compactLineageIndex,
-  emptyRows,
   INDEX_MANIFESTS_PREFIX,
-  INDEX_TABLES,
   IndexManifest,
-  type IndexRows,
-  jobRows,
   LINEAGE_INDEX_PREFIX,
   latestManifest,
-  pendingJobs,
-  readLineage,
-  readTableParquet,
-  reindexLineage,
-  vacuumIndex,
-} from "../src/index";
+} from "../src/edge-index/index-manifest";
+import { appendRows, emptyRows, INDEX_TABLES, type IndexRows, jobRows } from "../src/edge-index/index-rows";
+import { readTableParquet } from "../src/edge-index/index-tables";
+import { pendingJobs } from "../src/edge-index/pending-jobs";
+import { vacuumIndex } from "../src/edge-index/vacuum-index";
+import { readLineage } from "../src/index";
 import { syntheticStore, writeSummaryOf, writeSyntheticJob } from "./synthetic-jobs";
 
 let root: string;

@@ -5,19 +5,13 @@ import { ActivityRecord, type LineageSummary, type ObjectStore, readJson } from 
 import type { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  compactLineageIndex,
-  emptyRows,
-  INDEX_TABLES,
-  type IndexRows,
-  jobRows,
-  latestManifest,
-  listPendingNotes,
-  pendingJobs,
-  readTableParquet,
-  reindexLineage,
-  vacuumIndex,
-} from "../src/index";
+import { compactLineageIndex, reindexLineage } from "../src/edge-index/compact-index";
+import { latestManifest } from "../src/edge-index/index-manifest";
+import { emptyRows, INDEX_TABLES, type IndexRows, jobRows } from "../src/edge-index/index-rows";
+import { readTableParquet } from "../src/edge-index/index-tables";
+import { pendingJobs } from "../src/edge-index/pending-jobs";
+import { listPendingNotes } from "../src/edge-index/pending-notes";
+import { vacuumIndex } from "../src/edge-index/vacuum-index";
 import { syntheticStore, writeSummaryOf, writeSyntheticJob } from "./synthetic-jobs";
 
 let root: string;

@@ -9,14 +9,13 @@ import {
   LineageGraph,
   LocalSigner,
   lastVerifiedDigest,
-  NoVerifiedDigest,
   readLineage,
   sha256Hex,
   type VerifyOptions,
-  VerifySinceInvalid,
   verify,
   writeDigest,
 } from "../src/index";
+import { NoVerifiedDigest, VerifySinceInvalid } from "../src/verify-since";
 import { type SyntheticJob, writeSyntheticJob } from "./synthetic-jobs";
 
 /** When the digest is signed: after jobs 1 to 4 were written, before job 5. */

@@ -1,15 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compactLineageIndex, reindexLineage } from "../src/edge-index/compact-index";
 import { writeGeneration } from "../src/edge-index/index-generation";
-import {
-  checkLineageIndex,
-  compactLineageIndex,
-  type IndexRows,
-  jobRows,
-  latestManifest,
-  readLineage,
-  reindexLineage,
-  type StoredActivity,
-} from "../src/index";
+import { latestManifest } from "../src/edge-index/index-manifest";
+import { type IndexRows, jobRows } from "../src/edge-index/index-rows";
+import { checkLineageIndex } from "../src/edge-index/verify-index";
+import { readLineage } from "../src/index";
+import type { StoredActivity } from "../src/lineage-snapshot";
 import { type SyntheticStore, syntheticStore, writeSyntheticJob } from "./synthetic-jobs";
 
 let synthetic: SyntheticStore;

@@ -1,19 +1,37 @@
-export * from "./bundled-fixtures";
-export * from "./events/event-pattern";
-export * from "./events/object-created-event";
-export * from "./events/sqs-event-source";
-export * from "./events/store-event-publisher";
-export * from "./flite/flite-engine";
-export * from "./flite/flite-process";
-export * from "./input-files";
-export * from "./local-dependencies";
-export * from "./local-functions";
-export * from "./local-runtime";
-export * from "./prompts-runtime";
-export * from "./run-choices";
-export * from "./sonic-endpoint/sentences";
-export * from "./sonic-endpoint/server";
-export * from "./state-machine/local-state-machine";
-export * from "./transcribe-endpoint/server";
-export * from "./upload-failure";
-export * from "./workflow-runtime";
+/**
+ * @voxtrail/local: the embedded engines and runtimes: the local voicemail and prompts runtimes,
+ * the local state machine, the event sources, flite, and the local Sonic and Transcribe endpoints.
+ */
+export { BUNDLED_RECORDS_FILE, BUNDLED_VOICEMAILS_DIR } from "./bundled-fixtures";
+export { matchesPattern } from "./events/event-pattern";
+export { objectCreatedEvent } from "./events/object-created-event";
+export { type SqsDelivery, SqsEventSource } from "./events/sqs-event-source";
+export { FLITE_VERSION, FliteEngine, type FliteVoice } from "./flite/flite-engine";
+export { FliteProcess } from "./flite/flite-process";
+export { collectInputFiles, type InputFile } from "./input-files";
+export type { JobResult } from "./job-result";
+export {
+  ALL_LOCAL,
+  DEFAULT_REPLY_FORMAT,
+  localDependencies,
+  localSonicSynthesizer,
+} from "./local-dependencies";
+export { LOCAL_FUNCTION_ARNS, LOCAL_PROMPT_FUNCTION_ARNS } from "./local-functions";
+export { contentTypeOf, type JobProgress, LocalRuntime } from "./local-runtime";
+export type { PromptsProgress } from "./prompts-progress";
+export { manifestContentTypeOf, type PromptsJobResult, PromptsRuntime } from "./prompts-runtime";
+export { replyFormatNamed, selectionFromChoices } from "./run-choices";
+export type { SonicEndpointFaults } from "./sonic-endpoint/faults";
+export { splitSentences } from "./sonic-endpoint/sentences";
+export { type SonicEndpoint, startSonicEndpoint } from "./sonic-endpoint/server";
+export {
+  type ExecutionEvent,
+  type ExecutionResult,
+  LocalStateMachine,
+  type StateTransition,
+} from "./state-machine/local-state-machine";
+export { RunningExecutions } from "./state-machine/running-executions";
+export { transcribeIntegration } from "./state-machine/transcribe-integration";
+export type { TranscribeEndpointFaults } from "./transcribe-endpoint/faults";
+export { answer, readJsonRequest, ServiceError } from "./transcribe-endpoint/json-protocol";
+export { startTranscribeEndpoint, type TranscribeEndpoint } from "./transcribe-endpoint/server";

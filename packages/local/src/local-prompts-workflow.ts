@@ -12,7 +12,7 @@ import {
   PROMPTS_WORKFLOW,
   type PromptFunction,
 } from "@voxtrail/workflow";
-import type { PromptsProgress } from "./prompts-runtime";
+import type { PromptsProgress } from "./prompts-progress";
 import type { LocalWorkflow } from "./workflow-runtime";
 
 /**

@@ -5,10 +5,11 @@ import { createStageHandlers } from "@voxtrail/functions";
 import { keys, type StageFunction, transcriptionModeOf, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
 import { objectCreatedEvent } from "./events/object-created-event";
 import type { InputFile } from "./input-files";
+import type { JobResult } from "./job-result";
 import type { StateTransition } from "./state-machine/local-state-machine";
 import { InputNameNotUtf8, InputNotRegularFile, uploadFailure } from "./upload-failure";
 import { uploadOnce } from "./upload-once";
-import { type WorkflowJobResult, WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflow-runtime";
+import { WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflow-runtime";
 
 /** Options of the local runtime. */
 export type LocalRuntimeOptions = Omit<WorkflowRuntimeOptions, "endpoint">;
@@ -19,20 +20,6 @@ export type JobProgress =
   | { type: "waiting"; file: InputFile; jobId: string; run: number }
   | { type: "stage"; file: InputFile; transition: StateTransition }
   | { type: "finished"; result: JobResult };
-
-/** How one uploaded file's job ended. */
-export interface JobResult extends Omit<WorkflowJobResult<JobReport>, "status"> {
-  file: InputFile;
-  /** `DUPLICATE`: another execution owns the job (it is done, or running); this one did nothing. */
-  status: WorkflowJobResult<JobReport>["status"] | "DUPLICATE";
-  /** Which execution owns the job, and why this delivery was a duplicate. */
-  duplicate?: DuplicateDelivery["duplicate"];
-  /**
-   * The state whose error ended a failed execution, when that was not one of its Fail states:
-   * e.g. `RecordIngestFailure` when even the failure of Ingest could not be recorded (a full disk).
-   */
-  failedState?: string;
-}
 
 /**
  * The embedded runtime of the voicemail workflow (a `WorkflowRuntime`): each file is put under

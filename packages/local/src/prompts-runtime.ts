@@ -1,9 +1,9 @@
 import { basename } from "node:path";
 import { DuplicateDelivery, type PromptsReport } from "@voxtrail/core";
-import type { PromptOutcome } from "@voxtrail/functions";
 import { type PromptFunction, promptKeys } from "@voxtrail/workflow";
 import { objectCreatedEvent } from "./events/object-created-event";
 import { localPromptsWorkflow } from "./local-prompts-workflow";
+import type { PromptsProgress } from "./prompts-progress";
 import { uploadOnce } from "./upload-once";
 import { type WorkflowJobResult, WorkflowRuntime, type WorkflowRuntimeOptions } from "./workflow-runtime";
 
@@ -12,11 +12,6 @@ export interface PromptsRuntimeOptions extends Omit<WorkflowRuntimeOptions, "rec
   /** Prompts synthesized at once: the Map's MaxConcurrency (2 by default). */
   concurrency?: number;
 }
-
-/** Progress of a prompts job, for a progress display. */
-export type PromptsProgress =
-  | { type: "prepared"; jobId: string; rows: number; badRows: number }
-  | { type: "prompt"; outcome: PromptOutcome };
 
 /** Where a prompts job's progress goes. */
 interface ProgressListener {

@@ -1,6 +1,6 @@
 import { systemErrorMeaning, VoxtrailError } from "@voxtrail/core";
 import type { InputFile } from "./input-files";
-import type { JobResult } from "./local-runtime";
+import type { JobResult } from "./job-result";
 
 /** A file's name on disk is not UTF-8: it can neither be opened by the name Node decoded nor stored as a key. */
 export class InputNameNotUtf8 extends VoxtrailError {

@@ -5,7 +5,8 @@ import { ActivityRecord, type ObjectStore, readJson } from "@voxtrail/core";
 import { keys, promptKeys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { objectCreatedEvent } from "../src/events/object-created-event";
-import { type PromptsProgress, PromptsRuntime } from "../src/prompts-runtime";
+import type { PromptsProgress } from "../src/prompts-progress";
+import { PromptsRuntime } from "../src/prompts-runtime";
 
 let workDir: string;
 

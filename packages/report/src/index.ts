@@ -1,13 +1,12 @@
-export * from "./cost/cost-estimate";
-export * from "./cost/job-usage";
-export * from "./cost/price-table";
-export * from "./cost/render-cost";
-export * from "./cost/state-path";
-export * from "./format";
-export * from "./job-data";
-export * from "./latency-report";
-export * from "./lineage-diagram";
-export * from "./percentiles";
-export * from "./render-html";
-export * from "./render-text";
-export * from "./samples";
+/**
+ * @voxtrail/report: the latency report, the cost estimate and the lineage diagram, read from a
+ * store's job reports and activity records, rendered as text or HTML.
+ */
+export { estimateCost } from "./cost/cost-estimate";
+export { renderCostText } from "./cost/render-cost";
+export { readJobs } from "./job-data";
+export { buildLatencyReport, type LatencyReport } from "./latency-report";
+export { lineageGraph } from "./lineage-diagram";
+export { nearestRank } from "./percentiles";
+export { renderHtml } from "./render-html";
+export { renderText } from "./render-text";

@@ -1,9 +1,7 @@
-export {
-  DirectoryStore,
-  type DirectoryStoreOptions,
-  type ObjectHash,
-  type ObjectToHash,
-} from "./directory-store";
-export { assertValidKey } from "./object-key";
-export { type ObjectRetention, retentionFrom, S3Store, type S3StoreOptions } from "./s3-store";
+/**
+ * @voxtrail/storage: the object stores (a directory on disk, S3) behind core's `ObjectStore`, and
+ * the worker threads that hash and parse in batches.
+ */
+export { DirectoryStore } from "./directory-store";
+export { retentionFrom, S3Store } from "./s3-store";
 export { WorkerBatches } from "./worker-batches";

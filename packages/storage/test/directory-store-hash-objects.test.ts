@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ObjectNotFound } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DirectoryStore, type ObjectToHash } from "../src/index";
+import type { ObjectToHash } from "../src/directory-store";
+import { DirectoryStore } from "../src/index";
 
 /** More objects than `hashObjects` hashes on the calling thread: these go to worker threads. */
 const MANY = 1100;

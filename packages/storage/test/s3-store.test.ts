@@ -11,7 +11,8 @@ import {
 import { StoreAccessDenied } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
-import { type ObjectRetention, retentionFrom, S3Store } from "../src/index";
+import { retentionFrom, S3Store } from "../src/index";
+import type { ObjectRetention } from "../src/s3-store";
 import { describeObjectStoreContract } from "./object-store-contract";
 import { S3AccessProxy } from "./s3-access-proxy";
 

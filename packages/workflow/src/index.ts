@@ -1,25 +1,86 @@
+/**
+ * @voxtrail/workflow: the workflows as data: their ASL definitions, stages and functions, the key
+ * layout, the event rule patterns, function sizes and environment, and the provider selection.
+ */
+export type { AslDefinition } from "./asl-definition";
+export { CARTESIA_SECRET, FUNCTION_ENVIRONMENT } from "./function-environment";
 export { type BundledFunction, FUNCTION_ENTRIES } from "./function-entries";
-export * from "./function-environment";
-export * from "./function-sizes";
-export * from "./job-id";
-export * from "./key-layout";
-export * from "./local-map-adaptation";
-export * from "./pipeline-metrics";
-export * from "./prompts-definition";
-export * from "./prompts-layout";
-export * from "./provider-selection";
-export * from "./rule-pattern";
-export * from "./source-event";
+export { FUNCTION_SIZES, type FunctionSize } from "./function-sizes";
+export { jobIdFor, type SourceIdentity } from "./job-id";
+export {
+  ARTIFACT_FILES,
+  type ArtifactFile,
+  BATCH_INCOMING_PREFIX,
+  KEY_FOLDERS,
+  keys,
+  RETAINED_PREFIXES,
+  VOICEMAIL_INCOMING_PREFIX,
+} from "./key-layout";
+export { LOCAL_ITEMS_FIELD, localMapDefinition } from "./local-map-adaptation";
+export { ATTEMPT_METRICS, PIPELINE_METRICS, STAGE_DURATION_METRICS } from "./pipeline-metrics";
+export {
+  buildPromptsDefinition,
+  PROMPT_FUNCTIONS,
+  PROMPT_TIMEOUT_SECONDS,
+  type PromptFunction,
+} from "./prompts-definition";
+export { PROMPTS_INCOMING_PREFIX, promptKeys, promptsJobIdFor } from "./prompts-layout";
+export {
+  choice,
+  DEFAULT_CARTESIA_TTS_MODEL,
+  PROVIDER_CHOICES,
+  PROVIDER_ENVIRONMENT,
+  type ProviderSelection,
+  REASONERS,
+  RECORD_LOOKUPS,
+  type SecretSource,
+  SYNTHESIZERS,
+  selectionFromEnvironment,
+  TRANSCRIBERS,
+  transcriptionModeOf,
+} from "./provider-selection";
+export {
+  type EventPattern,
+  promptsRulePattern,
+  voicemailBatchRulePattern,
+  voicemailRulePattern,
+} from "./rule-pattern";
+export { ObjectCreatedEvent, objectKeyOf, sourceIdentityOf } from "./source-event";
 export {
   PROVIDER_PACKAGES,
   type ProviderPackage,
   STAGE_PROVIDERS,
   stageMismatch,
 } from "./stage-providers";
-export * from "./stage-resources";
-export * from "./stages";
-export * from "./synthesizer-languages";
-export * from "./transcription-job-states";
-export * from "./voicemail-batch-definition";
-export * from "./voicemail-definition";
-export * from "./workflows";
+export { type StageResources, stageParameterName } from "./stage-resources";
+export {
+  FUNCTION_TIMEOUT_MARGIN_SECONDS,
+  functionOf,
+  functionTimeoutSeconds,
+  STAGE_FUNCTIONS,
+  STAGE_TIMEOUT_SECONDS,
+  type StageFunction,
+  VOICEMAIL_STAGES,
+  type VoicemailStage,
+} from "./stages";
+export { SONIC_LANGUAGES, SYNTHESIZER_LANGUAGES, speaksLanguage } from "./synthesizer-languages";
+export {
+  GET_TRANSCRIPTION_JOB_RESOURCE,
+  MAX_TRANSCRIPTION_POLLS,
+  TRANSCRIPTION_JOB_STATES,
+  TRANSCRIPTION_POLL_SECONDS,
+} from "./transcription-job-states";
+export {
+  BATCH_RESULTS_PREFIX,
+  BATCH_STATES,
+  buildVoicemailBatchDefinition,
+} from "./voicemail-batch-definition";
+export { buildVoicemailDefinition, failState } from "./voicemail-definition";
+export {
+  BATCH_WORKFLOW,
+  type FunctionOf,
+  type JobWorkflow,
+  PROMPTS_WORKFLOW,
+  VOICEMAIL_WORKFLOW,
+  type Workflow,
+} from "./workflows";

@@ -1,4 +1,4 @@
-import type { AslDefinition } from "./voicemail-definition";
+import type { AslDefinition } from "./asl-definition";
 
 /** Where the local runner hands the Map its items (the rows the ItemReader would read), in the Map state's input. */
 export const LOCAL_ITEMS_FIELD = "localItems";

@@ -1,5 +1,5 @@
+import type { AslDefinition } from "./asl-definition";
 import {
-  type AslDefinition,
   DEFAULT_RETRY,
   DUPLICATE_CHOICE,
   DUPLICATE_STATE,

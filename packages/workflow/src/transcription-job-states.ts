@@ -1,4 +1,4 @@
-import type { AslDefinition } from "./voicemail-definition";
+import type { AslDefinition } from "./asl-definition";
 
 /** The aws-sdk service integration the workflow polls a transcription job with. */
 export const GET_TRANSCRIPTION_JOB_RESOURCE = "arn:aws:states:::aws-sdk:transcribe:getTranscriptionJob";

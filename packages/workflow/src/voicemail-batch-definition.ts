@@ -1,4 +1,5 @@
-import { type AslDefinition, DEFAULT_RETRY, retrier } from "./voicemail-definition";
+import type { AslDefinition } from "./asl-definition";
+import { DEFAULT_RETRY, retrier } from "./voicemail-definition";
 
 /** Names of the voicemail batch workflow's states. */
 export const BATCH_STATES = {

@@ -1,4 +1,5 @@
 import { TRANSIENT_ERROR_NAMES } from "@voxtrail/core";
+import type { AslDefinition } from "./asl-definition";
 import {
   functionOf,
   RESULT_PATHS,
@@ -8,14 +9,6 @@ import {
   type VoicemailStage,
 } from "./stages";
 import { transcriptionJobStates } from "./transcription-job-states";
-
-/** An Amazon States Language definition (JSONPath), as plain JSON. */
-export type AslDefinition = {
-  Comment?: string;
-  StartAt: string;
-  TimeoutSeconds?: number;
-  States: Record<string, Record<string, unknown>>;
-};
 
 /** How transient errors are retried: exponential backoff with full jitter, capped. */
 export interface RetryPolicy {

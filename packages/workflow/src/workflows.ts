@@ -1,5 +1,6 @@
 import { JobReport, PromptsReport } from "@voxtrail/core";
 import type { z } from "zod";
+import type { AslDefinition } from "./asl-definition";
 import { FUNCTION_SIZES, type FunctionSize, PROMPT_FUNCTION_SIZES } from "./function-sizes";
 import { jobIdFor, type SourceIdentity } from "./job-id";
 import { BATCH_INCOMING_PREFIX, keys, VOICEMAIL_INCOMING_PREFIX } from "./key-layout";
@@ -8,7 +9,7 @@ import { PROMPTS_INCOMING_PREFIX, promptKeys, promptsJobIdFor } from "./prompts-
 import { type EventPattern, objectCreatedUnder } from "./rule-pattern";
 import { STAGE_FUNCTIONS, type StageFunction } from "./stages";
 import { buildVoicemailBatchDefinition } from "./voicemail-batch-definition";
-import { type AslDefinition, buildVoicemailDefinition, type TranscriptionMode } from "./voicemail-definition";
+import { buildVoicemailDefinition, type TranscriptionMode } from "./voicemail-definition";
 
 /**
  * What one workflow is, to every piece of code that deploys, runs or follows it: its Lambda

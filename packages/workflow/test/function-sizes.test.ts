@@ -6,12 +6,12 @@ import {
   FUNCTION_SIZES,
   FUNCTION_TIMEOUT_MARGIN_SECONDS,
   functionTimeoutSeconds,
-  PROMPT_FUNCTION_SIZES,
   PROMPT_FUNCTIONS,
   type PromptFunction,
   STAGE_FUNCTIONS,
   type StageFunction,
 } from "../src";
+import { PROMPT_FUNCTION_SIZES } from "../src/function-sizes";
 
 const arnOf = (fn: string) => `arn:aws:lambda:us-east-1:123456789012:function:${fn}`;
 

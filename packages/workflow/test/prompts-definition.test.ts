@@ -2,16 +2,15 @@ import aslValidator from "asl-validator";
 import { describe, expect, it } from "vitest";
 import {
   buildPromptsDefinition,
-  DUPLICATE_CHOICE,
-  DUPLICATE_STATE,
   LOCAL_ITEMS_FIELD,
-  LocalMapAdaptationFailed,
   localMapDefinition,
   PROMPT_FUNCTIONS,
-  PROMPT_STATES,
   promptsJobIdFor,
   promptsRulePattern,
 } from "../src";
+import { LocalMapAdaptationFailed } from "../src/local-map-adaptation";
+import { PROMPT_STATES } from "../src/prompts-definition";
+import { DUPLICATE_CHOICE, DUPLICATE_STATE } from "../src/voicemail-definition";
 import { testFunctionArns } from "./test-function-arns";
 
 const functionArns = testFunctionArns(PROMPT_FUNCTIONS);

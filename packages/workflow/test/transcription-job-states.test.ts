@@ -4,12 +4,12 @@ import {
   buildVoicemailDefinition,
   GET_TRANSCRIPTION_JOB_RESOURCE,
   MAX_TRANSCRIPTION_POLLS,
-  recorderState,
   STAGE_FUNCTIONS,
   TRANSCRIPTION_JOB_STATES,
   TRANSCRIPTION_POLL_SECONDS,
   transcriptionModeOf,
 } from "../src";
+import { recorderState } from "../src/voicemail-definition";
 import { testFunctionArns } from "./test-function-arns";
 
 const functionArns = testFunctionArns(STAGE_FUNCTIONS);

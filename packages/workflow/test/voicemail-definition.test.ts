@@ -2,14 +2,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import aslValidator from "asl-validator";
 import { describe, expect, it } from "vitest";
-import {
-  buildVoicemailDefinition,
-  DUPLICATE_CHOICE,
-  DUPLICATE_STATE,
-  STAGE_FUNCTIONS,
-  VOICEMAIL_STAGES,
-  voicemailRulePattern,
-} from "../src";
+import { buildVoicemailDefinition, STAGE_FUNCTIONS, VOICEMAIL_STAGES, voicemailRulePattern } from "../src";
+import { DUPLICATE_CHOICE, DUPLICATE_STATE } from "../src/voicemail-definition";
 import { testFunctionArns } from "./test-function-arns";
 
 const functionArns = testFunctionArns(STAGE_FUNCTIONS);

@@ -3,7 +3,6 @@ import { SSMClient } from "@aws-sdk/client-ssm";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore } from "@voxtrail/core";
 import {
-  checkLineageIndex,
   erase,
   jobIdOfArtifactName,
   LineageGraph,
@@ -11,10 +10,10 @@ import {
   openLineageStore,
   postToDataZone,
   readLineage,
-  reindexLineage,
   transcribeJobDeleter,
   verify,
 } from "@voxtrail/lineage";
+import { checkLineageIndex, reindexLineage } from "@voxtrail/lineage/edge-index";
 import { openAthenaIndex } from "../lineage-index/athena-index";
 import { openDuckDbIndex } from "../lineage-index/duckdb-index";
 import { indexAnswers, type LineageAnswers, recordAnswers } from "../lineage-index/lineage-answers";

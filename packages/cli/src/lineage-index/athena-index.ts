@@ -15,7 +15,7 @@ import {
   IMPACT_RECORDS_SQL,
   type IndexEngine,
   TRACE_RECORDS_SQL,
-} from "@voxtrail/lineage";
+} from "@voxtrail/lineage/edge-index";
 
 /** An Athena query ended `FAILED`: the message is Athena's reason, with the parameters masked. */
 export class AthenaQueryFailed extends VoxtrailError {

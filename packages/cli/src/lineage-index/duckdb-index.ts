@@ -14,7 +14,7 @@ import {
   latestManifest,
   pendingJobs,
   tableParquet,
-} from "@voxtrail/lineage";
+} from "@voxtrail/lineage/edge-index";
 
 /** The index opened in DuckDB: ask it, then close it (its temporary files go with it). */
 export interface DuckDbIndex extends IndexEngine {

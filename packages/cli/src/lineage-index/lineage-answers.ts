@@ -3,19 +3,21 @@ import {
   type BoundariesOptions,
   type BoundaryCount,
   boundaries,
-  boundariesFromIndex,
-  graphFromIndex,
   type Impact,
-  type IndexEngine,
   impact,
-  impactFromIndex,
   jobIdOfArtifactName,
   LineageGraph,
   readLineage,
   type TraceNode,
   trace,
-  traceFromIndex,
 } from "@voxtrail/lineage";
+import {
+  boundariesFromIndex,
+  graphFromIndex,
+  type IndexEngine,
+  impactFromIndex,
+  traceFromIndex,
+} from "@voxtrail/lineage/edge-index";
 
 /** The questions `trace`, `impact`, `boundaries` and `export` ask, whatever answers them. */
 export interface LineageAnswers {

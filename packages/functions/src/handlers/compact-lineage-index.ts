@@ -5,7 +5,7 @@ import {
   latestManifest,
   type SymlinkUpdate,
   writeAthenaSymlinks,
-} from "@voxtrail/lineage";
+} from "@voxtrail/lineage/edge-index";
 
 /** What one run of the lineage index compactor did, as counts (no key, no job id). */
 export interface IndexRun {

@@ -62,7 +62,7 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
   builders: RoleBuilders<R> = {} as RoleBuilders<R>,
   embedded: EmbeddedProviders<R> = {},
 ): Promise<FunctionDependencies & { [K in R]: Providers[K] }> {
-  const stage = required(env, FUNCTION_ENVIRONMENT.stage);
+  const stage = requiredEnv(env, FUNCTION_ENVIRONMENT.stage);
   const selection = selectionFromEnvironment(env);
   // Deployed, the Cartesia key is the stage's sst.Secret, linked only to the functions that call
   // Cartesia; CARTESIA_API_KEY in the environment still wins (tests, a function run by hand).
@@ -79,8 +79,8 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
       serviceName: PIPELINE_METRICS.service,
       defaultDimensions: { environment: stage },
     }),
-    compute: { kind: "aws-account", service: "lambda", region: required(env, "AWS_REGION") },
-    boundaryPolicy: policyFrom(required(env, FUNCTION_ENVIRONMENT.boundaryPolicy)),
+    compute: { kind: "aws-account", service: "lambda", region: requiredEnv(env, "AWS_REGION") },
+    boundaryPolicy: policyFrom(requiredEnv(env, FUNCTION_ENVIRONMENT.boundaryPolicy)),
     language: env[FUNCTION_ENVIRONMENT.language] || "en",
     replyFormat: { encoding: "pcm_s16le", sampleRate: 16000, channels: 1 },
     maxSourceBytes: 50 * 1024 * 1024,
@@ -99,13 +99,13 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
 export function stageStore(env: NodeJS.ProcessEnv): S3Store {
   return new S3Store({
     client: new S3Client({}),
-    bucket: required(env, FUNCTION_ENVIRONMENT.bucket),
+    bucket: requiredEnv(env, FUNCTION_ENVIRONMENT.bucket),
     retention: retentionFrom(env[FUNCTION_ENVIRONMENT.lineageRetention], RETAINED_PREFIXES),
   });
 }
 
 /** The trimmed value of an environment variable that must be set; `InvalidInput` naming it otherwise. */
-export function required(env: NodeJS.ProcessEnv, name: string): string {
+export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name]?.trim();
   if (!value) throw new InvalidInput(`${name} is not set`);
   return value;

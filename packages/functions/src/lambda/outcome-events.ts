@@ -1,7 +1,7 @@
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { FUNCTION_ENVIRONMENT } from "@voxtrail/workflow";
 import { EventBridgePublisher } from "../events/eventbridge-publisher";
-import { required } from "./lambda-dependencies";
+import { requiredEnv } from "./lambda-dependencies";
 
 /**
  * The stage's outcome bus, from `VOXTRAIL_EVENT_BUS`: where Finalize and the failure recorder
@@ -13,6 +13,6 @@ import { required } from "./lambda-dependencies";
 export function outcomeEvents(env: NodeJS.ProcessEnv): EventBridgePublisher {
   return new EventBridgePublisher({
     client: new EventBridgeClient({}),
-    busName: required(env, FUNCTION_ENVIRONMENT.eventBus),
+    busName: requiredEnv(env, FUNCTION_ENVIRONMENT.eventBus),
   });
 }

@@ -6,7 +6,7 @@ import { FUNCTION_ENVIRONMENT, PIPELINE_METRICS } from "@voxtrail/workflow";
 import { type DigestRun, signLineageDigest } from "../handlers/sign-lineage-digest";
 import { safeErrors } from "../middleware/safe-errors";
 import { builtOnce } from "./built-once";
-import { required, stageStore } from "./lambda-dependencies";
+import { requiredEnv, stageStore } from "./lambda-dependencies";
 
 const logger = new Logger({ serviceName: PIPELINE_METRICS.service });
 
@@ -17,7 +17,7 @@ const logger = new Logger({ serviceName: PIPELINE_METRICS.service });
  */
 const dependencies = builtOnce(async () => ({
   store: stageStore(process.env),
-  signer: new KmsSigner({ keyId: required(process.env, FUNCTION_ENVIRONMENT.lineageSigningKey) }),
+  signer: new KmsSigner({ keyId: requiredEnv(process.env, FUNCTION_ENVIRONMENT.lineageSigningKey) }),
 }));
 
 /**

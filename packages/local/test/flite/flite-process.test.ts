@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { openTempDir, removeTempDir } from "@voxtrail/functions";
+import { openTempDir, removeTempDir } from "@voxtrail/functions/kernel";
 import { afterEach, describe, expect, test } from "vitest";
 import { FliteEngine } from "../../src/flite/flite-engine";
 import { FliteFailed, FliteProcess } from "../../src/flite/flite-process";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { IndexRun } from "@voxtrail/functions";
-import { type IndexManifest, type IndexTable, latestManifest } from "@voxtrail/lineage";
+import { type IndexManifest, type IndexTable, latestManifest } from "@voxtrail/lineage/edge-index";
 import { S3Store } from "@voxtrail/storage";
 import type { Decision, PolicyEvaluator } from "./policy-evaluator";
 import type { LineageIndexPlan, RolePlan, StagePlan } from "./stage-plan";
@@ -12,7 +12,7 @@ const LOOKS = 10;
 const LOOK_INTERVAL_MS = 300;
 
 /** What {@link indexedForAthena} found, and what an auditor's query over the index needs of IAM. */
-export interface IndexCheck {
+export interface AthenaIndexCheck {
   /** `SUCCEEDED indexed`, or why not. */
   outcome: string;
   /** The auditor's (`LineageIndexReader`) authorizations a query of the four tables makes. */
@@ -37,7 +37,7 @@ export interface IndexCheck {
 export async function indexedForAthena(
   run: IndexRun,
   { plan, motoEndpoint, evaluator }: { plan: StagePlan; motoEndpoint: string; evaluator: PolicyEvaluator },
-): Promise<IndexCheck> {
+): Promise<AthenaIndexCheck> {
   const index = plan.lineageIndex;
   if (!index) return { outcome: "FAILED NoLineageIndex: the stacks deploy no Glue tables", reads: [] };
   if (run.generation === null)

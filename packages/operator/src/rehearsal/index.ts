@@ -5,13 +5,13 @@
  */
 export { evaluateStacks } from "./evaluate-stacks";
 export {
+  REHEARSED_WORKFLOWS,
   Rehearsal,
   type RehearsalOptions,
   type RehearsalReport,
+  type RehearsedRun,
+  type RehearsedWorkflow,
   type StatementRef,
-  WORKFLOWS,
-  type Workflow,
-  type WorkflowRun,
 } from "./rehearsal";
 export { evaluateStage } from "./stage-evaluation";
 export type { StagePlan } from "./stage-plan";

@@ -58,7 +58,7 @@ const VOICEMAIL = "damaged-order.wav";
 const WAIT_MS = 500;
 
 /** The workflows a rehearsal can run, in the order it runs them. */
-export const WORKFLOWS = [
+export const REHEARSED_WORKFLOWS = [
   "voicemail",
   "lineageDigest",
   "lineageIndex",
@@ -70,7 +70,7 @@ export const WORKFLOWS = [
   "batch",
   "lineageIndexUpdate",
 ] as const;
-export type Workflow = (typeof WORKFLOWS)[number];
+export type RehearsedWorkflow = (typeof REHEARSED_WORKFLOWS)[number];
 
 /**
  * The workflows that are a schedule's run, each with the handler of the function its schedule
@@ -78,15 +78,15 @@ export type Workflow = (typeof WORKFLOWS)[number];
  * after the first voicemail and again after the later jobs (its day's files rewritten, the
  * symlinks following them).
  */
-const SCHEDULED: Partial<Record<Workflow, string>> = {
+const SCHEDULED: Partial<Record<RehearsedWorkflow, string>> = {
   lineageDigest: "packages/functions/src/lambda/sign-lineage.handler",
   lineageIndex: "packages/functions/src/lambda/compact-lineage-index.handler",
   lineageIndexUpdate: "packages/functions/src/lambda/compact-lineage-index.handler",
 };
 
 /** How one workflow run ended, against what the stage should do. */
-export interface WorkflowRun {
-  workflow: Workflow;
+export interface RehearsedRun {
+  workflow: RehearsedWorkflow;
   stateMachine: string;
   status: ExecutionResult["status"] | "NOT_STARTED";
   error?: string;
@@ -110,7 +110,7 @@ export interface RehearsalReport {
   stage: string;
   /** Providers pointed at local stand-ins, each with the boundary it keeps. */
   redirects: string[];
-  runs: WorkflowRun[];
+  runs: RehearsedRun[];
   calls: CallRecord[];
   ok: boolean;
 }
@@ -155,7 +155,7 @@ export class Rehearsal {
   readonly #items = new Map<string, unknown[]>();
   #setup!: S3Client;
   #motoEndpoint = "";
-  #workflow: Workflow | undefined;
+  #workflow: RehearsedWorkflow | undefined;
   #runs = 0;
 
   private constructor(
@@ -334,8 +334,8 @@ export class Rehearsal {
   }
 
   /** Runs `workflows` in order (all by default) and reports each against what the stage must do. */
-  async run(workflows: readonly Workflow[] = WORKFLOWS): Promise<RehearsalReport> {
-    const runs: WorkflowRun[] = [];
+  async run(workflows: readonly RehearsedWorkflow[] = REHEARSED_WORKFLOWS): Promise<RehearsalReport> {
+    const runs: RehearsedRun[] = [];
     // Every run names its own objects, so a later run in the same stage is a new job, not a duplicate.
     const tag = `rehearsal-${++this.#runs}`;
     const voicemailKey = keys.incomingVoicemail(`${tag}/${VOICEMAIL}`);
@@ -439,7 +439,7 @@ export class Rehearsal {
    * half from KMS; the index compactor's symlinks name the latest manifest's files, and its reader
    * policy lets an auditor's query read them.
    */
-  async #runSchedules(workflow: Workflow): Promise<WorkflowRun> {
+  async #runSchedules(workflow: RehearsedWorkflow): Promise<RehearsedRun> {
     const expected = EXPECTED_OUTCOMES[workflow];
     const handler = SCHEDULED[workflow];
     const outcomes: string[] = [];
@@ -702,7 +702,7 @@ const PROMPTS_MANIFEST = [
  * public half. The index compactor, run then and again at the end, leaves the symlinks naming the
  * latest generation's live files, which the auditors' reader policy lets a query read.
  */
-const EXPECTED_OUTCOMES: Record<Workflow, string> = {
+const EXPECTED_OUTCOMES: Record<RehearsedWorkflow, string> = {
   voicemail: "SUCCEEDED",
   lineageDigest: "SUCCEEDED signed",
   lineageIndex: "SUCCEEDED indexed",

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
+  REHEARSED_WORKFLOWS,
   Rehearsal,
   type RehearsalReport,
+  type RehearsedWorkflow,
   type StatementRef,
-  WORKFLOWS,
-  type Workflow,
 } from "../../src/rehearsal/rehearsal";
 import { evaluateStage } from "../../src/rehearsal/stage-evaluation";
 import type { StagePlan } from "../../src/rehearsal/stage-plan";
@@ -102,14 +102,14 @@ describe.each(STAGES)(
     it("fails the rehearsal without any exercised statement, naming the function, action and resource", async () => {
       expect(baseline.ok).toBe(true);
       // Where each statement was first needed, from the successful run.
-      const firstUse = new Map<string, { statement: StatementRef; workflow: Workflow }>();
+      const firstUse = new Map<string, { statement: StatementRef; workflow: RehearsedWorkflow }>();
       for (const call of baseline.calls) {
         for (const decision of call.decisions) {
           if (!decision.statement || ["bucket policy", "key policy"].includes(decision.statement.policy))
             continue;
           const statement = { role: decision.role, ...decision.statement };
           if (!firstUse.has(key(statement)))
-            firstUse.set(key(statement), { statement, workflow: call.workflow as Workflow });
+            firstUse.set(key(statement), { statement, workflow: call.workflow as RehearsedWorkflow });
         }
       }
       const all = statementsOf(rehearsal.plan).filter((s) => !devShapes?.has(s.shape));
@@ -130,7 +130,9 @@ describe.each(STAGES)(
         const restore = rehearsal.withoutStatement(statement);
         let report: RehearsalReport;
         try {
-          report = await rehearsal.run(WORKFLOWS.slice(0, WORKFLOWS.indexOf(workflow) + 1));
+          report = await rehearsal.run(
+            REHEARSED_WORKFLOWS.slice(0, REHEARSED_WORKFLOWS.indexOf(workflow) + 1),
+          );
         } finally {
           restore();
         }

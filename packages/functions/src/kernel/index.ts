@@ -1,0 +1,8 @@
+/**
+ * @voxtrail/functions/kernel: the stage kernel: a stage definition made a handler, the prompts
+ * workflow's definitions, and the attempt's temporary directories.
+ */
+
+export { openTempDir, removeTempDir } from "../middleware/temp-dirs";
+export { PROMPT_STAGE_DEFINITIONS } from "../workflow-handlers";
+export { stageHandler } from "./stage-handler";
