@@ -6,13 +6,13 @@ import {
   StartQueryExecutionCommand,
 } from "@aws-sdk/client-athena";
 import { PutParameterCommand, SSMClient } from "@aws-sdk/client-ssm";
-import { boundaries, impact, LineageGraph, readLineage, trace } from "@voxtrail/lineage";
 import {
   type AthenaQueryProgress,
   type DuckDbIndex,
   openAthenaIndex,
   openDuckDbIndex,
 } from "@voxtrail/cli/lineage-index";
+import { boundaries, impact, LineageGraph, readLineage, trace } from "@voxtrail/lineage";
 import {
   ALL_RECORDS_SQL,
   BOUNDARIES_SQL,

@@ -3,8 +3,8 @@
  * layout, the event rule patterns, function sizes and environment, and the provider selection.
  */
 export type { AslDefinition } from "./asl-definition";
-export { CARTESIA_SECRET, FUNCTION_ENVIRONMENT } from "./function-environment";
 export { type BundledFunction, FUNCTION_ENTRIES } from "./function-entries";
+export { CARTESIA_SECRET, FUNCTION_ENVIRONMENT } from "./function-environment";
 export { FUNCTION_SIZES, type FunctionSize } from "./function-sizes";
 export { jobIdFor, type SourceIdentity } from "./job-id";
 export {
