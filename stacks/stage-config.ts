@@ -8,6 +8,7 @@ import {
   providerDeclaration,
   providersWhere,
   type RegistryRole,
+  transcriptionModeOf,
 } from "../packages/workflow/src";
 
 /** A stage's configuration file is missing, is not JSON, or breaks a rule; the message names the file and the field. */
@@ -361,7 +362,7 @@ export function stageSelection(
     records: "s3",
     recordsUri: recordsUri ?? `s3://${resolved.bucket}/${recordsKey}`,
     ...(resolved.sonicEndpoint === undefined ? {} : { sonicEndpoint: resolved.sonicEndpoint }),
-    ...(providers.transcriber === "amazon-transcribe"
+    ...(transcriptionModeOf(providers) === "service-job"
       ? { transcribeJobPrefix: transcribeJobPrefix(resolved.app, resolved.stage) }
       : {}),
   };
