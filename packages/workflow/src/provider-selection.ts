@@ -19,14 +19,6 @@ import type { TranscriptionMode } from "./voicemail-definition";
 /** An API key, or where to read it when first needed (an `sst.Secret`, an environment variable). */
 export type SecretSource = string | (() => Promise<string>);
 
-/** The choices of each provider role. */
-export const PROVIDER_CHOICES = {
-  transcriber: TRANSCRIBERS,
-  reasoner: REASONERS,
-  synthesizer: SYNTHESIZERS,
-  records: RECORD_LOOKUPS,
-} as const;
-
 /** The Cartesia TTS model asked for unless configured. */
 export const DEFAULT_CARTESIA_TTS_MODEL = "sonic-3";
 
