@@ -4,6 +4,7 @@ import {
   type FunctionSize,
   PIPELINE_METRICS,
   type ProviderSelection,
+  providerDeclaration,
 } from "@voxtrail/workflow";
 import { FUNCTION_BUNDLING, FUNCTION_RUNTIME } from "./bundling";
 import { type ArnScope, DEPLOYED_FUNCTIONS, type DeployedFunction, type IamStatement } from "./permissions";
@@ -26,15 +27,22 @@ export interface FunctionSettings {
   retainsLineage: boolean;
 }
 
-/** Whether a function calls Cartesia, given the stage's providers. */
-type CallsCartesia = (providers: StageConfig["providers"]) => boolean;
-
-/** The functions that can call Cartesia: each does when the stage chose Cartesia for what it does. */
-const CARTESIA_CALLERS: Partial<Record<DeployedFunction, CallsCartesia>> = {
-  transcribe: (providers) => providers.transcriber === "cartesia-ink",
-  synthesize: (providers) => providers.synthesizer === "cartesia-api",
-  synthesizePrompt: (providers) => providers.synthesizer === "cartesia-api",
+/** The provider roles each function that can call a provider's service builds. */
+const FUNCTION_ROLES: Partial<Record<DeployedFunction, readonly ("transcriber" | "synthesizer")[]>> = {
+  transcribe: ["transcriber"],
+  synthesize: ["synthesizer"],
+  synthesizePrompt: ["synthesizer"],
 };
+
+/**
+ * Whether a function calls Cartesia with the stage's providers: it builds a role whose chosen
+ * provider declares the Cartesia secret (`PROVIDER_REGISTRY`).
+ */
+function callsCartesiaWith(fn: DeployedFunction, providers: StageConfig["providers"]): boolean {
+  return (FUNCTION_ROLES[fn] ?? []).some(
+    (role) => providerDeclaration(role, providers[role])?.secret === "cartesia",
+  );
+}
 
 /**
  * The settings the stage's functions share, made once per stage (the Cartesia secret can only be
@@ -83,7 +91,7 @@ export function functionSettings({
   // The key exists only in stages that chose a Cartesia provider, and is linked only to the
   // functions that call Cartesia (read at first use: packages/functions/src/lambda/linked-secret.ts).
   const callsCartesia = Object.fromEntries(
-    DEPLOYED_FUNCTIONS.map((fn) => [fn, CARTESIA_CALLERS[fn]?.(config.providers) ?? false]),
+    DEPLOYED_FUNCTIONS.map((fn) => [fn, callsCartesiaWith(fn, config.providers)]),
   ) as Record<DeployedFunction, boolean>;
   return {
     scope,

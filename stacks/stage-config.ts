@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  type LambdaProviderName,
   PROVIDER_ENVIRONMENT,
   type ProviderSelection,
-  type REASONERS,
-  type SYNTHESIZERS,
-  type TRANSCRIBERS,
+  providerDeclaration,
+  providersWhere,
+  type RegistryRole,
+  transcriptionModeOf,
 } from "@voxtrail/workflow";
 import { z } from "zod";
 
@@ -21,16 +23,23 @@ export class StageConfigInvalid extends Error {
 const STAGE_CONFIG_ENVIRONMENT = "VOXTRAIL_STAGE_CONFIG";
 
 /**
- * The providers that can run in Lambda (the embedded engines need a laptop's binaries). Amazon
- * Transcribe runs as a job the voicemail workflow starts, waits for and reads (stacks/pipeline.ts).
+ * The providers that can run in Lambda (`PROVIDER_REGISTRY`'s `lambda`: the embedded engines mostly
+ * need a laptop's binaries). A service-job transcriber (Amazon Transcribe) runs as a job the
+ * voicemail workflow starts, waits for and reads (stacks/pipeline.ts).
  */
-const LAMBDA_TRANSCRIBERS = ["cartesia-ink", "amazon-transcribe"] as const satisfies ReadonlyArray<
-  (typeof TRANSCRIBERS)[number]
->;
-const LAMBDA_REASONERS = ["local", "bedrock"] as const satisfies ReadonlyArray<(typeof REASONERS)[number]>;
-const LAMBDA_SYNTHESIZERS = ["sonic-sagemaker", "cartesia-api"] as const satisfies ReadonlyArray<
-  (typeof SYNTHESIZERS)[number]
->;
+const LAMBDA_TRANSCRIBERS = lambdaProviders("transcriber");
+const LAMBDA_REASONERS = lambdaProviders("reasoner");
+const LAMBDA_SYNTHESIZERS = lambdaProviders("synthesizer");
+
+/** The names of `role` a deployed stage can choose, as `z.enum` takes them. */
+function lambdaProviders<R extends RegistryRole>(
+  role: R,
+): [LambdaProviderName<R>, ...LambdaProviderName<R>[]] {
+  return providersWhere(role, (declared) => declared.lambda) as [
+    LambdaProviderName<R>,
+    ...LambdaProviderName<R>[],
+  ];
+}
 
 const Days = z.number().int().positive();
 
@@ -108,7 +117,7 @@ const Workflows = z
   })
   .strict();
 
-const Providers = z
+const ProviderFields = z
   .object({
     transcriber: z.enum(LAMBDA_TRANSCRIBERS),
     reasoner: z.enum(LAMBDA_REASONERS),
@@ -128,13 +137,33 @@ const Providers = z
     cartesiaSttModel: z.string().min(1).optional(),
     cartesiaBaseUrl: z.url().optional(),
   })
-  .strict()
-  .refine((p) => (p.recordsKey === undefined) !== (p.recordsUri === undefined), {
+  .strict();
+
+/** The settings a stage file holds (others, like the Sonic endpoint's name, the stacks resolve). */
+const CONFIGURED_SETTINGS: ReadonlySet<string> = new Set(Object.keys(ProviderFields.shape));
+
+const Providers = ProviderFields.refine(
+  (p) => (p.recordsKey === undefined) !== (p.recordsUri === undefined),
+  {
     message: "give exactly one of recordsKey (in the stage's bucket) and recordsUri",
-  })
-  .refine((p) => p.reasoner !== "bedrock" || p.bedrockModelId !== undefined, {
-    message: "the bedrock reasoner needs bedrockModelId",
+  },
+).superRefine((p, context) => {
+  for (const message of missingSettings(p)) context.addIssue({ code: "custom", message });
+});
+
+/**
+ * What the chosen providers need (`PROVIDER_REGISTRY`'s `needs`) among the settings a stage file
+ * holds, and the file leaves out: `the bedrock reasoner needs bedrockModelId`.
+ */
+function missingSettings(providers: Record<string, unknown>): string[] {
+  return (["transcriber", "reasoner", "synthesizer"] as const).flatMap((role) => {
+    const name = String(providers[role]);
+    const needs = providerDeclaration(role, name)?.needs ?? [];
+    return needs
+      .filter((setting) => CONFIGURED_SETTINGS.has(setting) && providers[setting] === undefined)
+      .map((setting) => `the ${name} ${role} needs ${setting}`);
   });
+}
 
 /**
  * One stage's configuration, `config/stages/<stage>.json`: everything that differs between
@@ -333,7 +362,7 @@ export function stageSelection(
     records: "s3",
     recordsUri: recordsUri ?? `s3://${resolved.bucket}/${recordsKey}`,
     ...(resolved.sonicEndpoint === undefined ? {} : { sonicEndpoint: resolved.sonicEndpoint }),
-    ...(providers.transcriber === "amazon-transcribe"
+    ...(transcriptionModeOf(providers) === "service-job"
       ? { transcribeJobPrefix: transcribeJobPrefix(resolved.app, resolved.stage) }
       : {}),
   };

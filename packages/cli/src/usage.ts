@@ -1,3 +1,5 @@
+import { choicesHelp } from "./choices-help";
+
 /** The help text of the `voxtrail` command. */
 export const USAGE = `voxtrail: event-driven voicemail pipeline, run locally on embedded engines
 
@@ -18,21 +20,12 @@ Usage:
         --records FILE     JSON Lines business records (default: bundled fixtures)
         --concurrency N    jobs in flight at once (default 2)
         --json             print the job results and reports as JSON on stdout
-        --synthesizer NAME local (flite behind a local Sonic-compatible endpoint, the default),
-                           sonic-sagemaker (InvokeEndpointWithResponseStream on --sonic-endpoint;
-                           region, credentials and AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME from the
-                           standard AWS configuration) or cartesia-api (needs CARTESIA_API_KEY)
+        --synthesizer NAME ${choicesHelp("synthesizer")}
         --sonic-endpoint NAME
                            the SageMaker endpoint serving Sonic (sonic-sagemaker)
         --voice-id ID      the Sonic voice of a cloud synthesizer (required with one)
-        --transcriber NAME local (pocketsphinx, the default), cartesia-ink (needs
-                           CARTESIA_API_KEY), amazon-transcribe (a Transcribe batch job the
-                           workflow starts, waits for and reads; locally served by a stand-in
-                           that speaks Transcribe's API over pocketsphinx) or simulated (hears
-                           no audio: one fixed transcript, recorded as simulated; for fast
-                           tests and load runs of the rest of the pipeline)
-        --reasoner NAME    local (rule-based, the default) or bedrock (Converse; the model from
-                           VOXTRAIL_BEDROCK_MODEL_ID)
+        --transcriber NAME ${choicesHelp("transcriber")}
+        --reasoner NAME    ${choicesHelp("reasoner")}
         --reply-format NAME
                            pcm16 (16 kHz mono 16-bit PCM WAV, the default) or telephony
                            (Amazon Connect prompts: 8 kHz mono mu-law WAV)

@@ -1,9 +1,10 @@
 import { DeleteTranscriptionJobCommand, type TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ServiceJob } from "@voxtrail/core";
+import type { ServiceJobTranscriber } from "@voxtrail/workflow";
 import type { ServiceJobDeleter } from "./erase";
 
-/** The service name activity records give Amazon Transcribe's jobs. */
-const TRANSCRIBE_SERVICE = "amazon-transcribe";
+/** The service name activity records give Amazon Transcribe's jobs: its name in `PROVIDER_REGISTRY`. */
+const TRANSCRIBE_SERVICE: ServiceJobTranscriber = "amazon-transcribe";
 
 /**
  * Deletes Amazon Transcribe jobs with `DeleteTranscriptionJob` (the caller needs

@@ -1,29 +1,12 @@
-import type { KeyObject } from "node:crypto";
-import {
-  type ArtifactRef,
-  type ErasedArtifact,
-  type ErasureRecord,
-  mapLimit,
-  type ObjectStore,
-  SOURCE_KINDS,
-} from "@voxtrail/core";
-import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
-import { verifyDigests } from "./digests/verify-digests";
-import { isLeftover } from "./erased-objects";
-import { VerifyNeedsRecords } from "./errors";
+import type { ObjectStore } from "@voxtrail/core";
 import type { LineageGraph } from "./lineage-graph";
-import type { StoredActivity } from "./lineage-snapshot";
-import { checkChain } from "./record-integrity";
-import { checkSignedCoverage } from "./signed-coverage";
-import { checkOutput, missing, type NamedArtifact, SourceCheck, sha256Of } from "./verify-artifacts";
-import { isIssue, issue, type VerifyIssue } from "./verify-issues";
-import { prehash } from "./verify-prehash";
-import { planRehash } from "./verify-rehash";
-import { checkReport } from "./verify-reports";
-import { signedBefore, sincePoint } from "./verify-since";
-import { checkSummaries, readSummaries } from "./verify-summaries";
+import { VERIFY_CHECKS } from "./verify-check-list";
+import { openVerifyContext } from "./verify-context";
+import type { VerifyIssue } from "./verify-issues";
+import type { VerifyOptions } from "./verify-options";
 
 export type { VerifyIssue, VerifyProblem } from "./verify-issues";
+export type { VerifyOptions } from "./verify-options";
 
 /** The outcome of {@link verify}. */
 export interface VerifyResult {
@@ -56,30 +39,6 @@ export interface VerifyResult {
   };
 }
 
-/** Options of {@link verify}. */
-export interface VerifyOptions {
-  /** Only this job. */
-  jobId?: string;
-  /**
-   * The public keys whose signatures on lineage digests to trust (the local signing key's, or the
-   * stage's KMS key's): with them the records are also checked against the signed digests.
-   */
-  trustedKeys?: KeyObject[];
-  /**
-   * Incremental: re-hash the artifacts (and re-read the report) only of jobs whose lineage summary
-   * was written at or after this time, or that the signed digests do not cover as they are now
-   * (pending, changed, added, or with any finding); `"last-digest"` is the end of the latest digest
-   * that verifies with `trustedKeys`. Every record, summary, link and digest is still checked, and
-   * every summary against the hash a digest signed: a covered job's records, summary and the
-   * artifact hashes they name are vouched for by the signature, and its artifacts and report are
-   * only looked for in the listing. Needs `trustedKeys` (else `VerifySinceInvalid`); with
-   * `"last-digest"` and no digest that verifies, `NoVerifiedDigest`.
-   */
-  since?: Date | "last-digest";
-  /** Reads in flight at once (default 32). */
-  concurrency?: number;
-}
-
 /**
  * Re-hashes every artifact the lineage names and checks every link: each artifact's bytes against
  * the hash its producer recorded, each input of each successful attempt against what the attempt
@@ -90,6 +49,8 @@ export interface VerifyOptions {
  * each summary must copy exactly the records the graph was built from (else `summary-mismatch`).
  * With `trustedKeys`, the signed digests and what they signed are checked too
  * (`verifyDigests`, `checkSignedCoverage`); with `since` as well, only jobs after it are re-hashed.
+ * Each check is a module of `VERIFY_CHECKS` over one shared context (`openVerifyContext`), which
+ * reads the artifacts through one interface (`VerifyHashing`).
  * Each object is read once, large ones streamed through the hash: summaries and reports here, up
  * to `concurrency` at a time; the other artifacts all at once, which a directory store hashes on
  * worker threads beside the checks here (`DirectoryStore.hashObjects`). Given the graph still
@@ -113,127 +74,18 @@ export async function verify(
   lineage: LineageGraph | Promise<LineageGraph>,
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
-  const concurrency = options.concurrency ?? 32;
-  const artifactsPrefix = options.jobId ? keys.artifactPrefix(options.jobId) : KEY_FOLDERS.artifacts;
-  // Without `since` every artifact is re-hashed: a directory store starts now, while the records
-  // may still be being read.
-  const early = options.since === undefined ? prehash(store, artifactsPrefix) : undefined;
-  // Each summary read once, and parsed on another core where there are many.
-  const summaryReads = readSummaries(store, { jobId: options.jobId, concurrency });
-  const graph = await lineage;
-  if (graph.summarized > 0) {
-    throw new VerifyNeedsRecords(
-      "verify needs the lineage read from the activity records (readLineage without from: summaries)",
-    );
-  }
-  const digests = options.trustedKeys ? await verifyDigests(store, options.trustedKeys) : undefined;
-  const since = options.since === undefined ? undefined : sincePoint(options.since, digests);
-  const unreadable = graph.unreadable.map(({ key, problem }) => ({
-    problem: "unreadable-record" as const,
-    key,
-    detail: `lineage record ${problem}`,
-  }));
-  const jobIds = options.jobId
-    ? [options.jobId]
-    : [...new Set([...graph.jobs.keys(), ...graph.erasures.keys()])];
-  const walked = walkJobs(graph, jobIds);
-  const erasedJobs = new Set(walked.erased.map((entry) => entry.jobId));
-  const reportsPrefix = options.jobId ? keys.report(options.jobId) : KEY_FOLDERS.reports;
-  const listedPrefixes = [artifactsPrefix, reportsPrefix];
-  const plan = (skipped: ReadonlySet<string>) =>
-    planRehash(store, walked, { jobIds, erased: erasedJobs, skipped }, listedPrefixes, concurrency, early);
-  // Without `since` no job is vouched for: the re-hashing starts now, beside the summaries' checks.
-  const started = since === undefined ? plan(new Set()) : undefined;
-
-  // Each summary checked against the records, then against the signed digests.
-  const { issues: summaryIssues, summaries } = checkSummaries(await summaryReads, graph, {
-    states: digests !== undefined,
-  });
-  const coverage = digests && checkSignedCoverage(graph, digests, summaries, options.jobId);
-  const flagged = new Set(
-    [...walked.issues, ...summaryIssues, ...(coverage?.issues ?? [])].flatMap((each) => each.jobId ?? []),
-  );
-  const skipped = since && coverage ? signedBefore(since, coverage, summaries, flagged) : new Set<string>();
-
-  const { checkedJobs, reportOf, vouched, sources: sourcesToHash, hashed } = started ?? plan(skipped);
-
-  // Objects under artifacts/ and reports/ that no recorded attempt wrote.
-  const listed = (
-    await Promise.all([
-      early ? early.done.then(({ listed }) => listed) : store.list(artifactsPrefix),
-      store.list(reportsPrefix),
-    ])
-  ).flat();
-  const withoutLineage = unwritten(graph, listed, erasedJobs);
-
-  // Re-hash what is not vouched for: reports here, checked from the bytes hashed, while the rest
-  // is hashed in one go; of the rest, what the listing covers need only be there.
-  const reportIssues = new Map<string, VerifyIssue[]>();
-  const reportChecks = new Map<NamedArtifact, VerifyIssue | undefined>();
-  const reportOutputs = walked.outputs.flatMap((output) => {
-    const reportJob = vouched(output) ? undefined : reportOf.get(output.ref.key);
-    return reportJob === undefined ? [] : [{ output, reportJob }];
-  });
-  await mapLimit(reportOutputs, concurrency, async ({ output, reportJob }) => {
-    const actual = await sha256Of(store, output.ref.key, output.ref.bytes);
-    // A report streamed (too large to keep) is read again below.
-    if (actual === undefined || actual.body) {
-      const body = actual?.body;
-      reportIssues.set(
-        reportJob,
-        body ? await checkReport({ getBytes: async () => body }, graph, reportJob) : [],
-      );
-    }
-    reportChecks.set(output, checkOutput(output, actual));
-  });
-  const hashes = await hashed;
-  const listedKeys = new Set(listed);
-  let artifactsChecked = sourcesToHash.length;
-  const outputIssues = walked.outputs.map((output) => {
-    const { ref, jobId } = output;
-    if (vouched(output)) return listedKeys.has(ref.key) ? undefined : missing(ref, jobId, ref.kind);
-    artifactsChecked++;
-    return reportChecks.has(output) ? reportChecks.get(output) : checkOutput(output, hashes.get(output));
-  });
-  const sources = new SourceCheck(walked.sources);
-  const sourceIssues = sourcesToHash.map((source) => sources.check(source, hashes.get(source)));
-  const leftovers = await mapLimit(walked.erasedChecks, concurrency, async ({ erasure, artifact }) =>
-    (await isLeftover(store, artifact))
-      ? issue(
-          "erasure-incomplete",
-          artifact.key,
-          erasure.jobId,
-          `erasure ${erasure.erasureId} recorded this object as deleted, but it exists`,
-        )
-      : undefined,
-  );
-  const reports = await mapLimit(
-    checkedJobs,
-    concurrency,
-    async (jobId) => reportIssues.get(jobId) ?? checkReport(store, graph, jobId),
-  );
-
-  // In the order the checks have always reported in: of two findings of one problem on one key,
-  // the first is kept.
-  const issues: VerifyIssue[] = [
-    ...unreadable,
-    ...walked.issues,
-    ...withoutLineage,
-    ...outputIssues.filter(isIssue),
-    ...sourceIssues.filter(isIssue),
-    ...leftovers.filter(isIssue),
-    ...reports.flat(),
-    ...summaryIssues,
-    ...(digests?.issues ?? []),
-    ...(coverage?.issues ?? []),
-  ];
+  const context = await openVerifyContext(store, lineage, options);
+  const found: VerifyIssue[][] = [];
+  for (const check of VERIFY_CHECKS) found.push(await check.run(context));
+  const issues = found.flat();
   issues.sort((a, b) => (a.key === b.key ? a.problem.localeCompare(b.problem) : a.key < b.key ? -1 : 1));
   // The chain and the summary may both see one changed record: it is one finding.
   const findings = issues.filter((each, index) => !sameFinding(each, issues[index - 1]));
+  const { digests, coverage, since, walked } = context;
   return {
     ok: findings.length === 0,
-    jobs: jobIds.length,
-    artifactsChecked,
+    jobs: context.jobIds.length,
+    artifactsChecked: context.hashing.artifactsChecked,
     linksChecked: walked.linksChecked,
     erased: walked.erased,
     issues: findings,
@@ -247,111 +99,8 @@ export async function verify(
           },
         }
       : {}),
-    ...(since ? { incremental: { ...since, skippedJobs: skipped.size } } : {}),
+    ...(since ? { incremental: { ...since, skippedJobs: context.skipped.size } } : {}),
   };
-}
-
-/** What the records alone show, and what of the store to read. */
-interface Walk {
-  /** Chain and link findings. */
-  issues: VerifyIssue[];
-  erased: VerifyResult["erased"];
-  erasedChecks: Array<{ erasure: ErasureRecord; artifact: ErasedArtifact }>;
-  /** Per key, what its latest successful producer wrote. */
-  outputs: NamedArtifact[];
-  /** Each job's own source, by job: two jobs may name one key (different uploads to it). */
-  sources: NamedArtifact[];
-  linksChecked: number;
-}
-
-/**
- * Walks the jobs' records: each job's chain, each input of each successful attempt against what
- * its producer wrote; and collects the artifacts to re-hash and the erased objects to look for.
- */
-function walkJobs(graph: LineageGraph, jobIds: string[]): Walk {
-  const walk: Walk = { issues: [], erased: [], erasedChecks: [], outputs: [], sources: [], linksChecked: 0 };
-  const outputs = new Map<string, NamedArtifact>();
-  const sources = new Map<string, NamedArtifact>();
-  for (const jobId of jobIds) {
-    // Erasure keeps the records, so an erased job's chain is checked too.
-    walk.issues.push(...checkChain(jobId, graph.jobs.get(jobId) ?? []));
-    const erasure = graph.erasures.get(jobId);
-    if (erasure) {
-      walk.erased.push({ jobId, erasureId: erasure.erasureId, erasedAt: erasure.erasedAt });
-      for (const artifact of erasure.erased) walk.erasedChecks.push({ erasure, artifact });
-      continue;
-    }
-    const activities = graph.jobs.get(jobId) ?? [];
-    if (activities.length === 0) {
-      walk.issues.push(
-        issue("broken-chain", keys.lineagePrefix(jobId), jobId, "the job has no activity records"),
-      );
-      continue;
-    }
-    for (const activity of activities) {
-      if (activity.record.outcome !== "succeeded") continue;
-      for (const input of activity.record.inputs) {
-        walk.linksChecked++;
-        const found = checkLink(graph, activity, input);
-        if (found) walk.issues.push(found);
-        else if (SOURCE_KINDS.includes(input.kind))
-          sources.set(`${jobId}\u0000${input.key}`, { ref: input, jobId });
-      }
-      for (const output of activity.record.outputs) {
-        if (graph.producers.get(output.key)?.activity === activity)
-          outputs.set(output.key, { ref: output, jobId });
-      }
-    }
-  }
-  walk.outputs = [...outputs.values()];
-  walk.sources = [...sources.values()];
-  return walk;
-}
-
-/** The listed objects no recorded attempt wrote (an erased job's leftovers are named by its erasure). */
-function unwritten(graph: LineageGraph, listed: string[], erasedJobs: ReadonlySet<string>): VerifyIssue[] {
-  const found: VerifyIssue[] = [];
-  for (const key of listed) {
-    if (graph.writers.has(key)) continue;
-    const jobId = /^(?:artifacts\/([^/]+)\/|reports\/([^/]+)\.json$)/.exec(key)?.slice(1).find(Boolean);
-    if (jobId && erasedJobs.has(jobId)) continue;
-    found.push({
-      problem: "artifact-without-lineage",
-      key,
-      ...(jobId ? { jobId } : {}),
-      detail: "no activity record says it wrote this object",
-    });
-  }
-  return found;
-}
-
-/** An input of a successful attempt: a source, or exactly what the attempt that produced it wrote. */
-function checkLink(
-  graph: LineageGraph,
-  activity: StoredActivity,
-  input: ArtifactRef,
-): VerifyIssue | undefined {
-  const { record } = activity;
-  const step = `${record.stage} attempt ${record.attempt} (${activity.key})`;
-  const producer = graph.producers.get(input.key);
-  if (!producer) {
-    if (SOURCE_KINDS.includes(input.kind)) return undefined;
-    return issue(
-      "broken-chain",
-      input.key,
-      record.jobId,
-      `${step} read this ${input.kind}, but no successful attempt wrote it`,
-    );
-  }
-  if (producer.ref.sha256 !== input.sha256) {
-    return issue(
-      "broken-chain",
-      input.key,
-      record.jobId,
-      `${step} read sha256 ${input.sha256}, but ${producer.activity.record.stage} wrote ${producer.ref.sha256}`,
-    );
-  }
-  return undefined;
 }
 
 function sameFinding(a: VerifyIssue, b: VerifyIssue | undefined): boolean {

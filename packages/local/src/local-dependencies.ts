@@ -7,6 +7,7 @@ import {
   LOCAL_BOUNDARY,
   type ObjectStore,
   type Synthesizer,
+  type Transcriber,
   type TranscriptionService,
 } from "@voxtrail/core";
 import { loadBoundaryPolicy, type StageDependencies } from "@voxtrail/functions";
@@ -22,7 +23,12 @@ import {
   SonicSageMakerSynthesizer,
 } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
-import { type ProviderSelection, SYNTHESIZER_LANGUAGES } from "@voxtrail/workflow";
+import {
+  type EmbeddedProviderName,
+  type ProviderSelection,
+  providerDeclaration,
+  SYNTHESIZER_LANGUAGES,
+} from "@voxtrail/workflow";
 import { StoreEventPublisher } from "./events/store-event-publisher";
 import { FLITE_VERSION } from "./flite/flite-engine";
 import type { SonicEndpoint } from "./sonic-endpoint/server";
@@ -87,14 +93,7 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
   const providers = await buildProviders(selection, builders, {
     ...(options.providerClients ? { clients: options.providerClients } : {}),
     embedded: {
-      // Numbers one digit off the local records' lengths are decoded again to that length.
-      transcriber: async () =>
-        selection.transcriber === "simulated"
-          ? new SimulatedTranscriber()
-          : new PocketsphinxTranscriber({
-              referenceLengths:
-                (selection.records ?? "local") === "local" ? (await readRecords()).referenceLengths() : {},
-            }),
+      transcriber: () => embeddedTranscriber(selection, readRecords),
       reasoner: () => new LocalReasoner(),
       records: readRecords,
       synthesizer: () => engines.synthesizer ?? localSonicSynthesizer(requireEndpoint(options.endpoint)),
@@ -122,6 +121,33 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
     maxSourceBytes: 50 * 1024 * 1024,
     ...(options.interrupt ? { interrupt: options.interrupt } : {}),
   };
+}
+
+/** The embedded engine of each transcriber `PROVIDER_REGISTRY` declares `embedded`, by name. */
+const EMBEDDED_TRANSCRIBERS: Record<
+  EmbeddedProviderName<"transcriber">,
+  (selection: ProviderSelection, readRecords: () => Promise<JsonlRecordLookup>) => Promise<Transcriber>
+> = {
+  // Numbers one digit off the local records' lengths are decoded again to that length.
+  local: async (selection, readRecords) =>
+    new PocketsphinxTranscriber({
+      referenceLengths:
+        (selection.records ?? "local") === "local" ? (await readRecords()).referenceLengths() : {},
+    }),
+  simulated: async () => new SimulatedTranscriber(),
+};
+
+/**
+ * The selection's embedded transcriber; pocketsphinx (`local`) for one built elsewhere (a
+ * service-job transcriber's Transcribe stage runs the service's steps, not this).
+ */
+function embeddedTranscriber(
+  selection: ProviderSelection,
+  readRecords: () => Promise<JsonlRecordLookup>,
+): Promise<Transcriber> {
+  const embedded = providerDeclaration("transcriber", selection.transcriber)?.builtBy === "embedded";
+  const name = (embedded ? selection.transcriber : "local") as EmbeddedProviderName<"transcriber">;
+  return EMBEDDED_TRANSCRIBERS[name](selection, readRecords);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type AudioFormat, InvalidInput } from "@voxtrail/core";
 import {
   type ProviderSelection,
+  providerDeclaration,
   REASONERS,
   SYNTHESIZERS,
   selectionFromEnvironment,
@@ -54,7 +55,8 @@ export function selectionFromChoices(
   if (selection.synthesizer === "sonic-sagemaker" && selection.sonicEndpoint === undefined) {
     throw new InvalidInput("synthesizer sonic-sagemaker needs the endpoint's name (--sonic-endpoint NAME)");
   }
-  if (selection.synthesizer !== "local" && selection.voiceId === undefined) {
+  const needsVoice = providerDeclaration("synthesizer", selection.synthesizer)?.needs?.includes("voiceId");
+  if (needsVoice && selection.voiceId === undefined) {
     throw new InvalidInput(`synthesizer ${selection.synthesizer} needs a Sonic voice id (--voice-id ID)`);
   }
   return selection;

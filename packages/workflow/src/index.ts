@@ -25,18 +25,33 @@ export {
   type PromptFunction,
 } from "./prompts-definition";
 export { PROMPTS_INCOMING_PREFIX, promptKeys, promptsJobIdFor } from "./prompts-layout";
+export { PROVIDER_ENVIRONMENT } from "./provider-environment";
+export {
+  type BillingUnit,
+  billingUnitOf,
+  type CloudProviderName,
+  type EmbeddedProviderName,
+  type LambdaProviderName,
+  PROVIDER_REGISTRY,
+  type ProviderDeclaration,
+  type ProviderName,
+  type ProviderSecret,
+  providerDeclaration,
+  providerNames,
+  providersWhere,
+  REASONERS,
+  RECORD_LOOKUPS,
+  type RegistryRole,
+  type ServiceJobTranscriber,
+  SYNTHESIZERS,
+  TRANSCRIBERS,
+} from "./provider-registry";
 export {
   choice,
   DEFAULT_CARTESIA_TTS_MODEL,
-  PROVIDER_CHOICES,
-  PROVIDER_ENVIRONMENT,
   type ProviderSelection,
-  REASONERS,
-  RECORD_LOOKUPS,
   type SecretSource,
-  SYNTHESIZERS,
   selectionFromEnvironment,
-  TRANSCRIBERS,
   transcriptionModeOf,
 } from "./provider-selection";
 export {
@@ -45,6 +60,7 @@ export {
   voicemailBatchRulePattern,
   voicemailRulePattern,
 } from "./rule-pattern";
+export { SONIC_LANGUAGES } from "./sonic-languages";
 export { ObjectCreatedEvent, objectKeyOf, sourceIdentityOf } from "./source-event";
 export {
   PROVIDER_PACKAGES,
@@ -63,7 +79,7 @@ export {
   VOICEMAIL_STAGES,
   type VoicemailStage,
 } from "./stages";
-export { SONIC_LANGUAGES, SYNTHESIZER_LANGUAGES, speaksLanguage } from "./synthesizer-languages";
+export { SYNTHESIZER_LANGUAGES, speaksLanguage } from "./synthesizer-languages";
 export {
   GET_TRANSCRIPTION_JOB_RESOURCE,
   MAX_TRANSCRIPTION_POLLS,

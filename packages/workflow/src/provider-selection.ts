@@ -1,32 +1,23 @@
 import { InvalidInput } from "@voxtrail/core";
+import { PROVIDER_ENVIRONMENT } from "./provider-environment";
+import {
+  providerDeclaration,
+  REASONERS,
+  RECORD_LOOKUPS,
+  SYNTHESIZERS,
+  TRANSCRIBERS,
+} from "./provider-registry";
 import type { TranscriptionMode } from "./voicemail-definition";
 
 /**
  * Which provider each stage uses, and the environment variables that say so: the contract between
  * the stacks (which write the variables from a stage's configuration), Lambda (which reads them)
  * and `voxtrail run` (which sets the same choices from its flags). Building the providers is
- * the providers package's (`buildProviders`); this file only names the choices.
+ * the providers package's (`buildProviders`); what each provider is, `PROVIDER_REGISTRY`'s.
  */
 
 /** An API key, or where to read it when first needed (an `sst.Secret`, an environment variable). */
 export type SecretSource = string | (() => Promise<string>);
-
-/** Transcribers a stage environment can choose. */
-export const TRANSCRIBERS = ["local", "cartesia-ink", "amazon-transcribe", "simulated"] as const;
-/** Reasoners a stage environment can choose. */
-export const REASONERS = ["local", "bedrock"] as const;
-/** Synthesizers a stage environment can choose. */
-export const SYNTHESIZERS = ["local", "sonic-sagemaker", "cartesia-api"] as const;
-/** Record lookups a stage environment can choose. */
-export const RECORD_LOOKUPS = ["local", "s3"] as const;
-
-/** The choices of each provider role. */
-export const PROVIDER_CHOICES = {
-  transcriber: TRANSCRIBERS,
-  reasoner: REASONERS,
-  synthesizer: SYNTHESIZERS,
-  records: RECORD_LOOKUPS,
-} as const;
 
 /** The Cartesia TTS model asked for unless configured. */
 export const DEFAULT_CARTESIA_TTS_MODEL = "sonic-3";
@@ -66,28 +57,6 @@ export interface ProviderSelection {
    */
   transcribeJobPrefix?: string;
 }
-
-/**
- * Environment variables that choose providers (Lambda functions read them; `voxtrail run` sets the
- * same choices from its flags). Choices default to `local`.
- */
-export const PROVIDER_ENVIRONMENT = {
-  transcriber: "VOXTRAIL_TRANSCRIBER",
-  reasoner: "VOXTRAIL_REASONER",
-  synthesizer: "VOXTRAIL_SYNTHESIZER",
-  records: "VOXTRAIL_RECORDS",
-  recordsUri: "VOXTRAIL_RECORDS_URI",
-  sonicEndpoint: "VOXTRAIL_SONIC_ENDPOINT",
-  sonicModel: "VOXTRAIL_SONIC_MODEL",
-  sonicModelVersion: "VOXTRAIL_SONIC_MODEL_VERSION",
-  voiceId: "VOXTRAIL_VOICE_ID",
-  bedrockModelId: "VOXTRAIL_BEDROCK_MODEL_ID",
-  cartesiaTtsModel: "VOXTRAIL_CARTESIA_TTS_MODEL",
-  cartesiaSttModel: "VOXTRAIL_CARTESIA_STT_MODEL",
-  transcribeJobPrefix: "VOXTRAIL_TRANSCRIBE_JOB_PREFIX",
-  cartesiaBaseUrl: "CARTESIA_BASE_URL",
-  cartesiaApiKey: "CARTESIA_API_KEY",
-} as const;
 
 /**
  * Reads a {@link ProviderSelection} from environment variables ({@link PROVIDER_ENVIRONMENT}).
@@ -135,15 +104,17 @@ export function selectionFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
 }
 
 /**
- * How a selection's transcriber runs in the voicemail workflow: Amazon Transcribe as a job the
- * workflow starts, waits for and reads (`service-job`); every other transcriber in the Transcribe
- * function (`in-function`).
+ * How a selection's transcriber runs in the voicemail workflow: one declared a `serviceJob`
+ * (Amazon Transcribe) as a job the workflow starts, waits for and reads (`service-job`); every
+ * other transcriber in the Transcribe function (`in-function`).
  *
  * @example
  * VOICEMAIL_WORKFLOW.definition(functionArns, transcriptionModeOf(selection));
  */
 export function transcriptionModeOf(selection: Pick<ProviderSelection, "transcriber">): TranscriptionMode {
-  return selection.transcriber === "amazon-transcribe" ? "service-job" : "in-function";
+  return providerDeclaration("transcriber", selection.transcriber)?.serviceJob
+    ? "service-job"
+    : "in-function";
 }
 
 /** `value` if it is one of `valid` (`local` when unset); `InvalidInput` listing them otherwise. */

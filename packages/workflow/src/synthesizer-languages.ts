@@ -1,73 +1,16 @@
-import type { SYNTHESIZERS } from "./provider-selection";
+import { PROVIDER_REGISTRY, SYNTHESIZERS } from "./provider-registry";
 
 /**
- * The languages Cartesia documents for the Sonic 3 model family (`sonic-3`, this project's default
- * Cartesia model, and its snapshots), as ISO 639-1 codes. Source: Cartesia's model docs,
- * https://docs.cartesia.ai/build-with-cartesia/tts-models/older-models ("Sonic 3 supports the
- * following languages"), and the `language` values of https://docs.cartesia.ai/api-reference/tts/bytes.
- * Older models (`sonic-2`, `sonic-turbo`) speak only the first 15 (en to tr); a Sonic model on a
- * SageMaker endpoint speaks what its version does. Check this list against the model actually
- * deployed when pinning one, and when Cartesia's docs change.
- */
-export const SONIC_LANGUAGES = [
-  "en",
-  "fr",
-  "de",
-  "es",
-  "pt",
-  "zh",
-  "ja",
-  "hi",
-  "it",
-  "ko",
-  "nl",
-  "pl",
-  "ru",
-  "sv",
-  "tr",
-  "tl",
-  "bg",
-  "ro",
-  "ar",
-  "cs",
-  "el",
-  "fi",
-  "hr",
-  "ms",
-  "sk",
-  "da",
-  "ta",
-  "uk",
-  "hu",
-  "no",
-  "vi",
-  "bn",
-  "th",
-  "he",
-  "ka",
-  "id",
-  "te",
-  "gu",
-  "kn",
-  "ml",
-  "mr",
-  "pa",
-] as const;
-
-/**
- * The languages each synthesizer choice speaks (ISO 639-1 codes), so a prompt's language can be
- * checked before anything is synthesized, without building the synthesizer: the embedded engine
- * (flite behind the local Sonic endpoint) speaks English only; Sonic on SageMaker and Cartesia's
- * API speak {@link SONIC_LANGUAGES}.
+ * The languages each synthesizer choice speaks (ISO 639-1 codes; each declares them in
+ * `PROVIDER_REGISTRY`), so a prompt's language can be checked before anything is synthesized,
+ * without building the synthesizer.
  *
  * @example
  * SYNTHESIZER_LANGUAGES.local; // ["en"]
  */
-export const SYNTHESIZER_LANGUAGES = {
-  local: ["en"],
-  "sonic-sagemaker": SONIC_LANGUAGES,
-  "cartesia-api": SONIC_LANGUAGES,
-} as const satisfies Record<(typeof SYNTHESIZERS)[number], readonly string[]>;
+export const SYNTHESIZER_LANGUAGES = Object.fromEntries(
+  SYNTHESIZERS.map((name) => [name, PROVIDER_REGISTRY.synthesizer[name].languages]),
+) as { [N in (typeof SYNTHESIZERS)[number]]: (typeof PROVIDER_REGISTRY.synthesizer)[N]["languages"] };
 
 /**
  * Whether `languages` include `language`, a BCP 47 tag compared by its primary subtag, ignoring

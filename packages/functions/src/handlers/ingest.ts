@@ -1,23 +1,16 @@
 import { createHash } from "node:crypto";
 import { normalizeForTranscription } from "@voxtrail/audio";
-import {
-  type DuplicateDelivery,
-  InvalidAudio,
-  InvalidInput,
-  type Processor,
-  round,
-  type SourceRef,
-} from "@voxtrail/core";
+import { type DuplicateDelivery, InvalidAudio, type Processor, round, type SourceRef } from "@voxtrail/core";
 import {
   ARTIFACT_FILES,
   jobIdFor,
   keys,
   type SourceIdentity,
   STAGE_DURATION_METRICS,
-  sourceIdentityOf,
 } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
-import { claimJob, voicemailRunEnding } from "../claims/job-claim";
+import { voicemailRunEnding } from "../claims/job-claim";
+import { openClaimedJob } from "../claims/open-claimed-job";
 import {
   defineStage,
   type KernelDependencies,
@@ -34,7 +27,8 @@ const NORMALIZER: Omit<Processor, "boundary"> = {
 };
 
 /**
- * Ingest: first claims the job for this execution (a duplicate delivery of an upload whose job
+ * Ingest: first claims the job for this execution (`openClaimedJob`: the event must name the
+ * stage's bucket; a duplicate delivery of an upload whose job
  * another execution owns returns `{ jobId, duplicate }` and does nothing else); then reads the
  * voicemail the event points at, checks it is audio the pipeline can decode
  * (`InvalidAudio` otherwise, with what is wrong), and writes a 16 kHz mono PCM copy for the
@@ -48,24 +42,9 @@ export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes
     input,
     { deps },
   ): Promise<Opening<JobState | DuplicateDelivery, { identity: SourceIdentity; run: number }>> => {
-    const { bucket } = input.event.detail;
-    if (bucket.name !== deps.store.bucket) {
-      throw new InvalidInput(`event names bucket ${bucket.name}, but this stage reads ${deps.store.bucket}`);
-    }
-    const identity = sourceIdentityOf(input.event);
-    const jobId = jobIdFor(identity);
-    const claim = await claimJob(deps.store, deps.executions, voicemailRunEnding, {
-      jobId,
-      executionId: input.execution.id,
-      source: identity,
-      now: deps.now?.() ?? new Date(),
-    });
-    if (!claim.claimed) {
-      deps.logger.info("duplicate delivery: another execution owns this job", { jobId, ...claim.duplicate });
-      const done: DuplicateDelivery = { jobId, duplicate: claim.duplicate };
-      return { jobId, done };
-    }
-    return { jobId, inputs: [], carry: { identity, run: claim.run } };
+    const job = await openClaimedJob(input, deps, { jobIdOf: jobIdFor, ending: voicemailRunEnding });
+    if (!job.claimed) return { jobId: job.jobId, done: job.done };
+    return { jobId: job.jobId, inputs: [], carry: { identity: job.identity, run: job.run } };
   },
   run: async (input, { deps, activity, clock }, { identity, run }): Promise<JobState> => {
     // The key as S3's API takes it (decoded from an S3 event's form encoding), never `object.key`.

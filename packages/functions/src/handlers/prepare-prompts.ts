@@ -7,9 +7,10 @@ import {
   PromptManifestEmpty,
   type Synthesizer,
 } from "@voxtrail/core";
-import { promptKeys, promptsJobIdFor, type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
+import { promptKeys, promptsJobIdFor, type SourceIdentity } from "@voxtrail/workflow";
 import { putArtifact } from "../artifacts";
-import { claimJob, promptsRunEnding } from "../claims/job-claim";
+import { promptsRunEnding } from "../claims/job-claim";
+import { openClaimedJob } from "../claims/open-claimed-job";
 import {
   defineStage,
   type KernelDependencies,
@@ -40,7 +41,7 @@ interface PreparedBodies {
 
 /**
  * PreparePrompts: first claims the job for this execution, as Ingest claims a voicemail's
- * (claims/job-claim.ts: a delivery of a manifest whose job another execution runs, or whose
+ * (`openClaimedJob`: the event must name the stage's bucket; a delivery of a manifest whose job another execution runs, or whose
  * report says every prompt succeeded, returns `{ jobId, duplicate }` and does nothing else; a job
  * whose last run ended with prompts not done runs again as the next run). Then it streams the
  * manifest the event named (its version, or the current object while its etag is the event's)
@@ -61,18 +62,9 @@ export const preparePromptsStage = defineStage<PreparePromptsDependencies>()({
     input,
     { deps, clock },
   ): Promise<Opening<PreparedPrompts | DuplicateDelivery, PreparedBodies>> => {
-    const identity = sourceIdentityOf(input.event);
-    const jobId = promptsJobIdFor(identity);
-    const claim = await claimJob(deps.store, deps.executions, promptsRunEnding, {
-      jobId,
-      executionId: input.execution.id,
-      source: identity,
-      now: deps.now?.() ?? new Date(),
-    });
-    if (!claim.claimed) {
-      deps.logger.info("duplicate delivery: another execution owns this job", { jobId, ...claim.duplicate });
-      return { jobId, done: { jobId, duplicate: claim.duplicate } };
-    }
+    const job = await openClaimedJob(input, deps, { jobIdOf: promptsJobIdFor, ending: promptsRunEnding });
+    if (!job.claimed) return { jobId: job.jobId, done: job.done };
+    const { jobId, identity } = job;
     const bodies = await readManifest(deps, jobId, identity);
     clock.mark("manifest.read");
     const rows = await unchangedObject(

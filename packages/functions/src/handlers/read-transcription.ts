@@ -121,22 +121,15 @@ function serviceTimings(job: DescribedTranscriptionJob | undefined): Timing[] {
   const created = at(job?.CreationTime);
   const started = at(job?.StartTime);
   const completed = at(job?.CompletionTime);
-  const timings: Timing[] = [];
-  if (created !== undefined && started !== undefined && started >= created) {
-    timings.push({
-      name: "transcribe.queued",
-      startEvent: "job.created",
-      endEvent: "job.started",
-      ms: round(started - created),
-    });
-  }
-  if (started !== undefined && completed !== undefined && completed >= started) {
-    timings.push({
-      name: "transcribe.engine",
-      startEvent: "job.started",
-      endEvent: "job.completed",
-      ms: round(completed - started),
-    });
-  }
-  return timings;
+  const span = (name: string, start: [string, number | undefined], end: [string, number | undefined]) => {
+    const [startEvent, from] = start;
+    const [endEvent, to] = end;
+    return from === undefined || to === undefined || to < from
+      ? []
+      : [{ name, startEvent, endEvent, ms: round(to - from) }];
+  };
+  return [
+    ...span("transcribe.queued", ["job.created", created], ["job.started", started]),
+    ...span("transcribe.engine", ["job.started", started], ["job.completed", completed]),
+  ];
 }

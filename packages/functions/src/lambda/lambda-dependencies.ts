@@ -16,8 +16,8 @@ import {
   CARTESIA_SECRET,
   FUNCTION_ENVIRONMENT,
   PIPELINE_METRICS,
-  PROVIDER_CHOICES,
   PROVIDER_ENVIRONMENT,
+  providersWhere,
   RETAINED_PREFIXES,
   selectionFromEnvironment,
 } from "@voxtrail/workflow";
@@ -113,7 +113,7 @@ export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
 
 function notInLambda(role: ProviderRole): never {
   const setting = ROLE_SETTING[role];
-  const choices = PROVIDER_CHOICES[setting].filter((choice) => choice !== "local").join(" or ");
+  const choices = providersWhere(setting, (declared) => declared.lambda).join(" or ");
   throw new InvalidInput(
     `the local ${setting} needs this machine's engines and cannot run in Lambda: set ${PROVIDER_ENVIRONMENT[setting]} to ${choices}`,
   );

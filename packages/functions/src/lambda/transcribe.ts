@@ -1,5 +1,5 @@
 import { cloudTranscriber, cloudTranscriptionService } from "@voxtrail/providers";
-import { selectionFromEnvironment } from "@voxtrail/workflow";
+import { selectionFromEnvironment, transcriptionModeOf } from "@voxtrail/workflow";
 import { transcribeStage } from "../handlers/transcribe";
 import { transcriptionJobHandler } from "../handlers/transcription-job";
 import { stageHandler } from "../kernel/stage-handler";
@@ -7,11 +7,12 @@ import { lambdaDependencies } from "./lambda-dependencies";
 import { lambdaEntry } from "./lambda-handler";
 
 /**
- * Lambda entry point of Transcribe: with `amazon-transcribe` configured, the transcription job's
- * start and read steps over the Transcribe client; otherwise the transcriber only.
+ * Lambda entry point of Transcribe: with a service-job transcriber configured (`amazon-transcribe`),
+ * the transcription job's start and read steps over the service's client; otherwise the
+ * transcriber only.
  */
 export const handler = lambdaEntry(async (env) =>
-  selectionFromEnvironment(env).transcriber === "amazon-transcribe"
+  transcriptionModeOf(selectionFromEnvironment(env)) === "service-job"
     ? transcriptionJobHandler(
         await lambdaDependencies(env, { transcriptionService: cloudTranscriptionService }),
       )

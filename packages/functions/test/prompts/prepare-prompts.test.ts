@@ -4,6 +4,7 @@ import { BadPromptRow, PromptRow } from "@voxtrail/core";
 import { keys, promptKeys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ingestStage } from "../../src/handlers/ingest";
 import { preparePromptsStage } from "../../src/handlers/prepare-prompts";
 import type { PreparedPrompts } from "../../src/prompts/prompt-state";
 import { invoke, testDependencies } from "../stage-dependencies";
@@ -157,6 +158,21 @@ describe("preparePrompts claims the job before any work", () => {
     });
     expect(await deps.store.list("")).toEqual(before);
     expect(await deps.store.list(keys.claimPrefix(prepared.jobId))).toEqual([keys.claim(prepared.jobId, 1)]);
+  });
+
+  it("refuses an event for another bucket with Ingest's InvalidInput, having written nothing", async () => {
+    const { deps } = await testDependencies();
+    const key = promptKeys.incomingManifest("menu.csv");
+    const stored = await deps.store.put(key, "id,text\np1,Press one.\n", { contentType: "text/csv" });
+    const before = await deps.store.list("");
+    const foreign = objectCreated("elsewhere", key, stored.etag ?? "", stored.versionId);
+    const prompts = await invoke(preparePromptsStage, deps, foreign).catch((error: Error) => error);
+    const voicemail = objectCreated("elsewhere", "incoming/voicemail/a.wav", stored.etag ?? "");
+    const ingest = await invoke(ingestStage, deps, voicemail).catch((error: Error) => error);
+
+    expect(prompts).toMatchObject({ name: "InvalidInput" });
+    expect((prompts as Error).message).toBe((ingest as Error).message);
+    expect((await deps.store.list("")).filter((k) => !k.startsWith("lineage/"))).toEqual(before);
   });
 });
 

@@ -1,7 +1,17 @@
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
-import { choice, REASONERS } from "@voxtrail/workflow";
+import type { CloudProviderName } from "@voxtrail/workflow";
 import { BedrockReasoner } from "../reasoning/bedrock";
-import { type RoleBuilder, required } from "./provider-roles";
+import { type NamedBuilder, namedRoleBuilder } from "./named-builders";
+import { required } from "./provider-roles";
+
+/** The builder of each cloud reasoner `PROVIDER_REGISTRY` declares. */
+const REASONER_BUILDERS: Record<CloudProviderName<"reasoner">, NamedBuilder<"reasoner">> = {
+  bedrock: async (selection, clients) =>
+    BedrockReasoner.create({
+      client: clients.bedrock ?? new BedrockRuntimeClient({}),
+      modelId: required(selection.bedrockModelId, "bedrockModelId", "bedrock"),
+    }),
+};
 
 /**
  * The cloud reasoner a selection chose (`bedrock`), or `undefined` for the embedded one.
@@ -9,11 +19,4 @@ import { type RoleBuilder, required } from "./provider-roles";
  * @example
  * const reasoner = await cloudReasoner({ ...selection, reasoner: "bedrock", bedrockModelId }, {});
  */
-export const cloudReasoner: RoleBuilder<"reasoner"> = async (selection, clients) => {
-  const reasoner = choice(REASONERS, selection.reasoner, "reasoner");
-  if (reasoner !== "bedrock") return undefined;
-  return BedrockReasoner.create({
-    client: clients.bedrock ?? new BedrockRuntimeClient({}),
-    modelId: required(selection.bedrockModelId, "bedrockModelId", reasoner),
-  });
-};
+export const cloudReasoner = namedRoleBuilder("reasoner", REASONER_BUILDERS);

@@ -1,35 +1,35 @@
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import { choice, DEFAULT_CARTESIA_TTS_MODEL, SYNTHESIZER_LANGUAGES, SYNTHESIZERS } from "@voxtrail/workflow";
+import {
+  type CloudProviderName,
+  DEFAULT_CARTESIA_TTS_MODEL,
+  SYNTHESIZER_LANGUAGES,
+} from "@voxtrail/workflow";
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
 import { CartesiaApiSynthesizer } from "../synthesis/cartesia-api";
 import { SonicSageMakerSynthesizer } from "../synthesis/sonic-sagemaker";
-import { optional, type RoleBuilder, required } from "./provider-roles";
+import { type NamedBuilder, namedRoleBuilder } from "./named-builders";
+import { optional, required } from "./provider-roles";
 
 /**
- * The cloud synthesizer a selection chose (`sonic-sagemaker`, `cartesia-api`), or `undefined` for
- * the embedded one. Sonic on SageMaker declares the account and region its client reaches.
- *
- * @example
- * const synthesizer = await cloudSynthesizer({ ...selection, synthesizer: "sonic-sagemaker", sonicEndpoint, voiceId }, {});
+ * The builder of each cloud synthesizer `PROVIDER_REGISTRY` declares. Sonic on SageMaker declares
+ * the account and region its client reaches.
  */
-export const cloudSynthesizer: RoleBuilder<"synthesizer"> = async (selection, clients) => {
-  const synthesizer = choice(SYNTHESIZERS, selection.synthesizer, "synthesizer");
-  if (synthesizer === "cartesia-api") {
-    return new CartesiaApiSynthesizer({
-      apiKey: required(selection.cartesiaApiKey, "cartesiaApiKey", synthesizer),
+const SYNTHESIZER_BUILDERS: Record<CloudProviderName<"synthesizer">, NamedBuilder<"synthesizer">> = {
+  "cartesia-api": async (selection) =>
+    new CartesiaApiSynthesizer({
+      apiKey: required(selection.cartesiaApiKey, "cartesiaApiKey", "cartesia-api"),
       model: selection.cartesiaTtsModel ?? DEFAULT_CARTESIA_TTS_MODEL,
-      voiceId: required(selection.voiceId, "voiceId", synthesizer),
+      voiceId: required(selection.voiceId, "voiceId", "cartesia-api"),
       ...optional("baseURL", selection.cartesiaBaseUrl),
-    });
-  }
-  if (synthesizer === "sonic-sagemaker") {
-    const endpointName = required(selection.sonicEndpoint, "sonicEndpoint", synthesizer);
+    }),
+  "sonic-sagemaker": async (selection, clients) => {
+    const endpointName = required(selection.sonicEndpoint, "sonicEndpoint", "sonic-sagemaker");
     const client = clients.sagemaker ?? new SageMakerRuntimeClient({});
     return new SonicSageMakerSynthesizer({
       client,
       endpointName,
-      voiceId: required(selection.voiceId, "voiceId", synthesizer),
-      languages: SYNTHESIZER_LANGUAGES[synthesizer],
+      voiceId: required(selection.voiceId, "voiceId", "sonic-sagemaker"),
+      languages: SYNTHESIZER_LANGUAGES["sonic-sagemaker"],
       processor: {
         provider: "sonic-sagemaker",
         model: selection.sonicModel ?? "cartesia-sonic",
@@ -38,6 +38,14 @@ export const cloudSynthesizer: RoleBuilder<"synthesizer"> = async (selection, cl
         boundary: await awsAccountBoundary(client, "sagemaker"),
       },
     });
-  }
-  return undefined;
+  },
 };
+
+/**
+ * The cloud synthesizer a selection chose (`sonic-sagemaker`, `cartesia-api`), or `undefined` for
+ * the embedded one.
+ *
+ * @example
+ * const synthesizer = await cloudSynthesizer({ ...selection, synthesizer: "sonic-sagemaker", sonicEndpoint, voiceId }, {});
+ */
+export const cloudSynthesizer = namedRoleBuilder("synthesizer", SYNTHESIZER_BUILDERS);

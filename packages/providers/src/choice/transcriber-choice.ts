@@ -1,19 +1,23 @@
-import { choice, TRANSCRIBERS } from "@voxtrail/workflow";
+import type { CloudProviderName } from "@voxtrail/workflow";
 import { CartesiaInkTranscriber } from "../transcription/cartesia-ink";
-import { optional, type RoleBuilder, required } from "./provider-roles";
+import { type NamedBuilder, namedRoleBuilder } from "./named-builders";
+import { optional, required } from "./provider-roles";
+
+/** The builder of each in-function cloud transcriber `PROVIDER_REGISTRY` declares. */
+const TRANSCRIBER_BUILDERS: Record<CloudProviderName<"transcriber">, NamedBuilder<"transcriber">> = {
+  "cartesia-ink": async (selection) =>
+    new CartesiaInkTranscriber({
+      apiKey: required(selection.cartesiaApiKey, "cartesiaApiKey", "cartesia-ink"),
+      ...optional("baseURL", selection.cartesiaBaseUrl),
+      ...optional("model", selection.cartesiaSttModel),
+    }),
+};
 
 /**
- * The cloud transcriber a selection chose (`cartesia-ink`), or `undefined` for the embedded one.
+ * The cloud transcriber a selection chose (`cartesia-ink`), or `undefined` for the embedded one
+ * and for a service-job transcriber (`cloudTranscriptionService` builds that).
  *
  * @example
  * const transcriber = await cloudTranscriber({ ...selection, transcriber: "cartesia-ink", cartesiaApiKey }, {});
  */
-export const cloudTranscriber: RoleBuilder<"transcriber"> = async (selection) => {
-  const transcriber = choice(TRANSCRIBERS, selection.transcriber, "transcriber");
-  if (transcriber !== "cartesia-ink") return undefined;
-  return new CartesiaInkTranscriber({
-    apiKey: required(selection.cartesiaApiKey, "cartesiaApiKey", transcriber),
-    ...optional("baseURL", selection.cartesiaBaseUrl),
-    ...optional("model", selection.cartesiaSttModel),
-  });
-};
+export const cloudTranscriber = namedRoleBuilder("transcriber", TRANSCRIBER_BUILDERS);

@@ -1,12 +1,25 @@
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
-import { choice, TRANSCRIBERS } from "@voxtrail/workflow";
+import type { ServiceJobTranscriber } from "@voxtrail/workflow";
 import { AmazonTranscribe } from "../transcription/amazon-transcribe";
-import { optional, type RoleBuilder } from "./provider-roles";
+import { type NamedBuilder, namedRoleBuilder } from "./named-builders";
+import { optional } from "./provider-roles";
+
+/**
+ * The builder of each service-job transcriber `PROVIDER_REGISTRY` declares. Amazon Transcribe's
+ * job names start with the selection's `transcribeJobPrefix` (`voxtrail-` unless set), and it
+ * declares the account and region its client reaches.
+ */
+const SERVICE_BUILDERS: Record<ServiceJobTranscriber, NamedBuilder<"transcriptionService">> = {
+  "amazon-transcribe": async (selection, clients) =>
+    AmazonTranscribe.create({
+      client: clients.transcribe ?? new TranscribeClient({}),
+      ...optional("jobNamePrefix", selection.transcribeJobPrefix),
+    }),
+};
 
 /**
  * The transcription service a selection chose (`amazon-transcribe`), or `undefined` for any other
- * transcriber. Its job names start with the selection's `transcribeJobPrefix` (`voxtrail-` unless
- * set), and it declares the account and region its client reaches.
+ * transcriber.
  *
  * @example
  * const service = await cloudTranscriptionService(
@@ -14,11 +27,4 @@ import { optional, type RoleBuilder } from "./provider-roles";
  *   {},
  * );
  */
-export const cloudTranscriptionService: RoleBuilder<"transcriptionService"> = async (selection, clients) => {
-  const transcriber = choice(TRANSCRIBERS, selection.transcriber, "transcriber");
-  if (transcriber !== "amazon-transcribe") return undefined;
-  return AmazonTranscribe.create({
-    client: clients.transcribe ?? new TranscribeClient({}),
-    ...optional("jobNamePrefix", selection.transcribeJobPrefix),
-  });
-};
+export const cloudTranscriptionService = namedRoleBuilder("transcriber", SERVICE_BUILDERS);

@@ -1,4 +1,5 @@
 import { ReasoningFailed, ReasoningThrottled, VoxtrailError } from "@voxtrail/core";
+import { sdkErrorFields } from "../aws/sdk-error-fields";
 
 /** Bedrock Runtime errors that mean "no capacity now": retry with backoff. */
 const THROTTLING_ERRORS = new Set([
@@ -22,30 +23,11 @@ const THROTTLING_ERRORS = new Set([
  */
 export function toReasoningError(error: unknown): VoxtrailError {
   if (error instanceof VoxtrailError) return error;
-  const { name, status, requestId } = describe(error);
+  const { name, status, requestId } = sdkErrorFields(error);
   const detail = [
     status === undefined ? undefined : `status ${status}`,
     requestId === undefined ? undefined : `request id ${requestId}`,
   ].filter((part) => part !== undefined);
   const message = `Bedrock ${name}${detail.length > 0 ? `: ${detail.join(", ")}` : ""}`;
   return THROTTLING_ERRORS.has(name) ? new ReasoningThrottled(message) : new ReasoningFailed(message);
-}
-
-function describe(error: unknown): {
-  name: string;
-  status: number | undefined;
-  requestId: string | undefined;
-} {
-  if (typeof error !== "object" || error === null) {
-    return { name: typeof error, status: undefined, requestId: undefined };
-  }
-  const { name, $metadata } = error as {
-    name?: unknown;
-    $metadata?: { httpStatusCode?: unknown; requestId?: unknown };
-  };
-  return {
-    name: typeof name === "string" ? name : "Error",
-    status: typeof $metadata?.httpStatusCode === "number" ? $metadata.httpStatusCode : undefined,
-    requestId: typeof $metadata?.requestId === "string" ? $metadata.requestId : undefined,
-  };
 }

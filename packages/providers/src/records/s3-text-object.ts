@@ -1,5 +1,6 @@
 import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { ObjectNotFound, ReasoningFailed, StoreAccessDenied } from "@voxtrail/core";
+import { sdkErrorFields } from "../aws/sdk-error-fields";
 
 /** Where an S3 object is. */
 export interface S3ObjectLocation {
@@ -60,7 +61,7 @@ async function getText(
     }
     return { text: await response.Body.transformToString("utf-8"), etag: response.ETag };
   } catch (error) {
-    const { name, status } = describe(error);
+    const { name, status } = sdkErrorFields(error);
     if (status === 304 && ifNoneMatch !== undefined) return undefined;
     if (error instanceof ReasoningFailed) throw error;
     if (name === "NoSuchKey" || name === "NoSuchBucket") {
@@ -71,15 +72,4 @@ async function getText(
       `S3 GetObject of s3://${bucket}/${key} failed: ${name}${status === undefined ? "" : ` (status ${status})`}`,
     );
   }
-}
-
-function describe(error: unknown): { name: string; status: number | undefined } {
-  const { name, $metadata } = (typeof error === "object" && error !== null ? error : {}) as {
-    name?: unknown;
-    $metadata?: { httpStatusCode?: unknown };
-  };
-  return {
-    name: typeof name === "string" ? name : "Error",
-    status: typeof $metadata?.httpStatusCode === "number" ? $metadata.httpStatusCode : undefined,
-  };
 }

@@ -5,6 +5,7 @@ import {
   SynthesisThrottled,
   VoxtrailError,
 } from "@voxtrail/core";
+import { sdkErrorFields } from "../aws/sdk-error-fields";
 
 /** Errors SageMaker Runtime (or its SDK) raises when the endpoint has no capacity for now. */
 const THROTTLING_ERRORS = new Set(["ModelNotReadyException", "ThrottlingException", "ServiceUnavailable"]);
@@ -43,7 +44,7 @@ export interface FailureContext {
  */
 export function toSynthesisError(error: unknown, context: FailureContext): VoxtrailError {
   if (error instanceof VoxtrailError) return error;
-  const { name, code, originalStatus, requestId } = describe(error);
+  const { name, code, originalStatus, requestId } = sdkErrorFields(error);
   const detail = [
     originalStatus === undefined ? undefined : `original status ${originalStatus}`,
     requestId === undefined ? undefined : `request id ${requestId}`,
@@ -65,32 +66,4 @@ export function toSynthesisError(error: unknown, context: FailureContext): Voxtr
     return new SynthesisStreamInterrupted(message);
   }
   return new SynthesisFailed(message);
-}
-
-interface Described {
-  name: string;
-  code: string | undefined;
-  originalStatus: number | undefined;
-  requestId: string | undefined;
-}
-
-function describe(error: unknown): Described {
-  if (typeof error !== "object" || error === null) {
-    return { name: typeof error, code: undefined, originalStatus: undefined, requestId: undefined };
-  }
-  const record = error as {
-    name?: unknown;
-    code?: unknown;
-    ErrorCode?: unknown;
-    OriginalStatusCode?: unknown;
-    $metadata?: { requestId?: unknown };
-  };
-  const code = record.code ?? record.ErrorCode;
-  const requestId = record.$metadata?.requestId;
-  return {
-    name: typeof record.name === "string" ? record.name : "Error",
-    code: typeof code === "string" ? code : undefined,
-    originalStatus: typeof record.OriginalStatusCode === "number" ? record.OriginalStatusCode : undefined,
-    requestId: typeof requestId === "string" ? requestId : undefined,
-  };
 }

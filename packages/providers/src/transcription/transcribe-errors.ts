@@ -4,6 +4,7 @@ import {
   TranscriptionThrottled,
   VoxtrailError,
 } from "@voxtrail/core";
+import { sdkErrorFields } from "../aws/sdk-error-fields";
 
 /**
  * Amazon Transcribe errors that mean "no capacity now": too many concurrent jobs or requests
@@ -38,7 +39,7 @@ const REFUSAL_MESSAGE_LIMIT = 300;
 export function transcribeError(error: unknown): Error {
   if (error instanceof VoxtrailError) return error;
   if (error instanceof Error && error.name === "AbortError") return error;
-  const { name, status, attempts, message } = describe(error);
+  const { name, status, attempts, message } = sdkErrorFields(error);
   const where = `Amazon Transcribe ${name}${status === undefined ? "" : ` (status ${status})`}`;
   if (name === "BadRequestException") {
     const reason =
@@ -51,28 +52,4 @@ export function transcribeError(error: unknown): Error {
     );
   }
   return new TranscriptionFailed(where);
-}
-
-interface Described {
-  name: string;
-  status: number | undefined;
-  attempts: number | undefined;
-  message: string;
-}
-
-function describe(error: unknown): Described {
-  if (typeof error !== "object" || error === null) {
-    return { name: typeof error, status: undefined, attempts: undefined, message: "" };
-  }
-  const { name, message, $metadata } = error as {
-    name?: unknown;
-    message?: unknown;
-    $metadata?: { httpStatusCode?: unknown; attempts?: unknown };
-  };
-  return {
-    name: typeof name === "string" ? name : "Error",
-    status: typeof $metadata?.httpStatusCode === "number" ? $metadata.httpStatusCode : undefined,
-    attempts: typeof $metadata?.attempts === "number" ? $metadata.attempts : undefined,
-    message: typeof message === "string" ? message : "",
-  };
 }

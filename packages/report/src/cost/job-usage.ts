@@ -1,9 +1,12 @@
 import type { ActivityRecord } from "@voxtrail/core";
 import {
   type AslDefinition,
+  type BillingUnit,
+  billingUnitOf,
   buildVoicemailDefinition,
   FUNCTION_SIZES,
   functionOf,
+  type RegistryRole,
   STAGE_FUNCTIONS,
   type StageFunction,
   VOICEMAIL_STAGES,
@@ -49,8 +52,11 @@ export interface JobUsage {
   customEvents: number;
 }
 
-/** Processors that stand for Cartesia Sonic on a SageMaker endpoint (the local one stands in for it). */
-const SONIC_ENDPOINT_PROVIDERS = new Set(["sonic-sagemaker", "local-sonic-endpoint"]);
+/** The provider role whose billing unit (`PROVIDER_REGISTRY`) each billed stage function's records count. */
+const BILLED_ROLES: Partial<Record<StageFunction, RegistryRole>> = {
+  transcribe: "transcriber",
+  synthesize: "synthesizer",
+};
 
 /** Transcribe bills each request for at least this many seconds of audio (AWS's pricing page). */
 const TRANSCRIBE_MINIMUM_SECONDS = 15;
@@ -94,8 +100,9 @@ const DEFINITION: AslDefinition = buildVoicemailDefinition({
  * - Step Functions: the states on the job's path through the definition (the failure path when
  *   the report names a failed stage) plus one per retry (attempt above 1); for Express, the time
  *   from the execution's start to the end of the last activity.
- * - Synthesis: stream seconds (`synthesize.total`) when a Sonic endpoint served it; reply-text
- *   characters for Cartesia's API. Transcription: audio seconds for Cartesia's STT.
+ * - Providers, by the billing unit each declares (`PROVIDER_REGISTRY`): stream seconds
+ *   (`synthesize.total`) when a Sonic endpoint served the synthesis; reply-text characters for
+ *   Cartesia's API; audio seconds for Cartesia's STT.
  * - A transcription job (a record with `serviceJob`): its record spans the wait for the service,
  *   so Lambda is billed for the start and read steps' own timings (two invocations), Transcribe
  *   for the audio (at least 15 s), and the workflow for four transitions per poll.
@@ -140,22 +147,20 @@ export function jobUsage(job: JobData): JobUsage {
       customEvents += 1;
     }
     if (record.attempt > 1) retries += 1;
-    const provider = record.processors[0]?.provider;
-    if (fn === "synthesize" && provider !== undefined && SONIC_ENDPOINT_PROVIDERS.has(provider)) {
+    const unit = billingUnit(fn, record);
+    if (unit === "sonic-stream-seconds") {
       const total = record.timings.find((timing) => timing.name === "synthesize.total");
       sonicStreamSeconds += (total?.ms ?? 0) / 1000;
     }
-    if (fn === "synthesize" && provider === "cartesia-api") {
+    if (unit === "cartesia-tts-characters") {
       cartesiaTtsCharacters += record.inputs.find((input) => input.kind === "reply-text")?.bytes ?? 0;
     }
-    if (record.serviceJob) {
-      const audioSeconds = (record.conditions?.audioMs ?? job.report?.source.audioMs ?? 0) / 1000;
+    const audioSeconds = (record.conditions?.audioMs ?? job.report?.source.audioMs ?? 0) / 1000;
+    if (record.serviceJob) pollTransitions += TRANSITIONS_PER_POLL * (record.serviceJob.polls ?? 1);
+    if (unit === "transcribe-audio-seconds") {
       transcribeBilledSeconds += Math.max(TRANSCRIBE_MINIMUM_SECONDS, audioSeconds);
-      pollTransitions += TRANSITIONS_PER_POLL * (record.serviceJob.polls ?? 1);
     }
-    if (fn === "transcribe" && provider === "cartesia-ink") {
-      cartesiaSttSeconds += (record.conditions?.audioMs ?? job.report?.source.audioMs ?? 0) / 1000;
-    }
+    if (unit === "cartesia-stt-seconds") cartesiaSttSeconds += audioSeconds;
   }
   const failedStage = job.report?.failure?.stage;
   return {
@@ -169,6 +174,13 @@ export function jobUsage(job: JobData): JobUsage {
     transcribeBilledSeconds,
     customEvents,
   };
+}
+
+/** What the cost report counts for a record's processor, as its provider declares (`billingUnitOf`). */
+function billingUnit(fn: StageFunction, record: ActivityRecord): BillingUnit | undefined {
+  const role = BILLED_ROLES[fn];
+  const provider = record.processors[0]?.provider;
+  return role === undefined || provider === undefined ? undefined : billingUnitOf(role, provider);
 }
 
 /**
