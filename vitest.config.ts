@@ -1,11 +1,10 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { TIERS, tierExclude } from "./test/setup/tiers.ts";
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
-    globalSetup: ["test/setup/moto-server.ts"],
     reporters: [
       "default",
       "./test/setup/plain-summary-reporter.ts",
@@ -15,5 +14,16 @@ export default defineConfig({
     env: { VOXTRAIL_SIGNING_KEY: join(tmpdir(), "voxtrail-tests", "lineage-signing-key.pem") },
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // One project per tier (test/setup/tiers.ts): `vitest run --project unit`, or all of them.
+    projects: TIERS.map((tier) => ({
+      extends: true,
+      test: {
+        name: tier.name,
+        include: tier.include,
+        exclude: [...configDefaults.exclude, ...tierExclude(tier)],
+        globalSetup: tier.motoServer ? ["test/setup/moto-server.ts"] : [],
+        setupFiles: tier.name === "unit" ? ["test/setup/no-engine-processes.ts"] : [],
+      },
+    })),
   },
 });
