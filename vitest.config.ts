@@ -21,7 +21,7 @@ export default defineConfig({
         name: tier.name,
         include: tier.include,
         exclude: [...configDefaults.exclude, ...tierExclude(tier)],
-        globalSetup: tier.motoServer ? ["test/setup/moto-server.ts"] : [],
+        globalSetup: tier.globalSetup,
         setupFiles: tier.name === "unit" ? ["test/setup/no-engine-processes.ts"] : [],
       },
     })),

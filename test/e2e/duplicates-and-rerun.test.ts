@@ -7,6 +7,7 @@ import { BUNDLED_VOICEMAILS_DIR, type JobResult, LocalRuntime, objectCreatedEven
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIMULATED_TRANSCRIBER, SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
 import { runCli } from "./run-cli";
 
 const BIN = join(import.meta.dirname, "../../packages/cli/bin/voxtrail.js");
@@ -31,7 +32,7 @@ async function snapshot(store: DirectoryStore, prefix = ""): Promise<Record<stri
 describe("duplicate deliveries of one upload", () => {
   it("yield one job and one set of artifacts; the duplicates are reported as such", async () => {
     const storeDir = join(workDir, "duplicates");
-    const runtime = await LocalRuntime.start({ storeDir });
+    const runtime = await LocalRuntime.start({ storeDir, providers: SIMULATED_TRANSCRIBER });
     try {
       const file = { name: "no-message.wav", path: join(BUNDLED_VOICEMAILS_DIR, "no-message.wav") };
       const stored = await runtime.store.put(keys.incomingVoicemail(file.name), await readFile(file.path), {
@@ -84,6 +85,7 @@ describe("voxtrail run killed with SIGKILL mid-batch, then run again", () => {
     // First run: killed as soon as one job has finished, with the others in flight or queued.
     const child = spawn(process.execPath, [BIN, "run", inputDir, "--store", storeDir, "--concurrency", "2"], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...SIMULATED_TRANSCRIBER_ENV },
     });
     await new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {
@@ -99,7 +101,10 @@ describe("voxtrail run killed with SIGKILL mid-batch, then run again", () => {
     const recordsOfDoneJobs = await snapshot(store, "lineage/");
 
     // Second run: the same files.
-    const rerun = await runCli(["run", inputDir, "--store", storeDir, "--concurrency", "2", "--json"]);
+    const rerun = await runCli(
+      ["run", inputDir, "--store", storeDir, "--concurrency", "2", "--json"],
+      SIMULATED_TRANSCRIBER_ENV,
+    );
     expect(rerun.stderr).not.toMatch(/\n\s+at /);
     expect(rerun.code).toBe(0);
     const results = JSON.parse(rerun.stdout) as JobResult[];
@@ -139,7 +144,10 @@ describe("two voxtrail run of the same file on one store at once", () => {
     const storeDir = join(workDir, "twice-at-once");
     const file = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
     const args = ["run", file, "--store", storeDir, "--json"];
-    const runs = await Promise.all([runCli(args), runCli(args)]);
+    const runs = await Promise.all([
+      runCli(args, SIMULATED_TRANSCRIBER_ENV),
+      runCli(args, SIMULATED_TRANSCRIBER_ENV),
+    ]);
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
     const results = runs.map((run) => (JSON.parse(run.stdout) as JobResult[])[0]);
     expect(results.map((result) => result?.status).sort()).toEqual(["DUPLICATE", "SUCCEEDED"]);

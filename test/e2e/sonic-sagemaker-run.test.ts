@@ -15,10 +15,12 @@ import {
 import { SonicSageMakerSynthesizer } from "@voxtrail/providers";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIMULATED_TRANSCRIBER, SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
 import { runtimeWithSonicAt, SONIC_ENDPOINT_NAME, sonicClient } from "../support/sonic-sagemaker-runtime";
 import { runCli } from "./run-cli";
 
-// The shortest bundled voicemail: transcription dominates each run.
+// The shortest bundled voicemail. Transcription is simulated throughout: these runs are about
+// synthesis (voxtrail-run.test.ts runs the real transcriber end to end).
 const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
 
 let workDir: string;
@@ -94,6 +96,7 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
         "slt",
       ],
       {
+        ...SIMULATED_TRANSCRIBER_ENV,
         AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: faulty.endpoint.url,
         AWS_REGION: "eu-west-1",
         AWS_ACCESS_KEY_ID: "local",
@@ -218,8 +221,7 @@ describe("the local policy and a third-party synthesizer", () => {
     const runtime = await LocalRuntime.start({
       storeDir: store,
       providers: {
-        transcriber: "local",
-        reasoner: "local",
+        ...SIMULATED_TRANSCRIBER,
         synthesizer: "cartesia-api",
         voiceId: "slt",
         cartesiaApiKey: async () => "never-used",
@@ -278,7 +280,10 @@ describe("the local policy and a third-party synthesizer", () => {
 describe("voxtrail run --reply-format telephony", () => {
   it("writes the reply as Amazon Connect's prompt format: WAV, mu-law, 8 kHz, mono", async () => {
     const store = join(workDir, "telephony");
-    const run = await runCli(["run", VOICEMAIL, "--store", store, "--json", "--reply-format", "telephony"]);
+    const run = await runCli(
+      ["run", VOICEMAIL, "--store", store, "--json", "--reply-format", "telephony"],
+      SIMULATED_TRANSCRIBER_ENV,
+    );
     expect(run.code).toBe(0);
     const [result] = JSON.parse(run.stdout) as JobResult[];
     const wav = await readFile(join(store, keys.artifact(result?.jobId as string, "reply.wav")));

@@ -12,9 +12,12 @@ export interface Tier {
   name: "unit" | "pipeline" | "models" | "deploy";
   /** The test files of the tier (for `unit`: every test file, less the other tiers'). */
   include: string[];
-  /** Whether the tier's tests get a moto_server (`inject("motoEndpoint")`). */
-  motoServer: boolean;
+  /** The tier's vitest globalSetup files: what its tests may `inject` (moto_server, the fixture store). */
+  globalSetup: string[];
 }
+
+const MOTO_SERVER = "test/setup/moto-server.ts";
+const FIXTURE_STORE = "test/setup/fixture-store.ts";
 
 /** Where test files live. */
 export const TEST_FILES = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "tools/*/test/**/*.test.ts"];
@@ -22,7 +25,7 @@ export const TEST_FILES = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", 
 /** Local runtime runs, the CLI end to end, moto_server, the embedded engines' endpoints and processes. */
 const PIPELINE: Tier = {
   name: "pipeline",
-  motoServer: true,
+  globalSetup: [MOTO_SERVER, FIXTURE_STORE],
   include: [
     "test/e2e/**/*.test.ts",
     "test/integration/**/*.test.ts",
@@ -50,7 +53,7 @@ const PIPELINE: Tier = {
 /** The real engines' accuracy and the rebuilds of their models. */
 const MODELS: Tier = {
   name: "models",
-  motoServer: false,
+  globalSetup: [],
   include: [
     "packages/providers/test/transcription-pocketsphinx.test.ts",
     "packages/providers/test/transcription-speaker-fit.test.ts",
@@ -65,7 +68,7 @@ const MODELS: Tier = {
 /** The stacks, the functions' bundles, the rehearsal of a stage and the doctor. */
 const DEPLOY: Tier = {
   name: "deploy",
-  motoServer: true,
+  globalSetup: [MOTO_SERVER],
   include: [
     "test/stacks/**/*.test.ts",
     "test/rehearsal/**/*.test.ts",
@@ -75,7 +78,7 @@ const DEPLOY: Tier = {
 };
 
 /** The inner loop's default: everything else, in process, with no moto_server and no engine. */
-const UNIT: Tier = { name: "unit", motoServer: false, include: TEST_FILES };
+const UNIT: Tier = { name: "unit", globalSetup: [], include: TEST_FILES };
 
 /** Every tier, `unit` first. */
 export const TIERS: readonly Tier[] = [UNIT, PIPELINE, MODELS, DEPLOY];
