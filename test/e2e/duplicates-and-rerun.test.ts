@@ -1,25 +1,17 @@
 import { spawn } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { JobReport } from "@voxtrail/core";
 import { BUNDLED_VOICEMAILS_DIR, type JobResult, LocalRuntime, objectCreatedEvent } from "@voxtrail/local";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SIMULATED_TRANSCRIBER, SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
+import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
 const BIN = join(import.meta.dirname, "../../packages/cli/bin/voxtrail.js");
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-dup-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-dup-");
 
 /** Every key under `prefix` with its sha256, to compare a store before and after. */
 async function snapshot(store: DirectoryStore, prefix = ""): Promise<Record<string, string | undefined>> {
@@ -31,7 +23,7 @@ async function snapshot(store: DirectoryStore, prefix = ""): Promise<Record<stri
 
 describe("duplicate deliveries of one upload", () => {
   it("yield one job and one set of artifacts; the duplicates are reported as such", async () => {
-    const storeDir = join(workDir, "duplicates");
+    const storeDir = join(workDir(), "duplicates");
     const runtime = await LocalRuntime.start({ storeDir, providers: SIMULATED_TRANSCRIBER });
     try {
       const file = { name: "no-message.wav", path: join(BUNDLED_VOICEMAILS_DIR, "no-message.wav") };
@@ -76,8 +68,8 @@ describe("duplicate deliveries of one upload", () => {
 
 describe("voxtrail run killed with SIGKILL mid-batch, then run again", () => {
   it("finishes the batch with nothing lost and nothing duplicated", async () => {
-    const inputDir = join(workDir, "batch");
-    const storeDir = join(workDir, "batch-store");
+    const inputDir = join(workDir(), "batch");
+    const storeDir = join(workDir(), "batch-store");
     await mkdir(inputDir);
     const names = (await readdir(BUNDLED_VOICEMAILS_DIR)).filter((name) => name.endsWith(".wav"));
     for (const name of names) await copyFile(join(BUNDLED_VOICEMAILS_DIR, name), join(inputDir, name));
@@ -141,7 +133,7 @@ describe("voxtrail run killed with SIGKILL mid-batch, then run again", () => {
 
 describe("two voxtrail run of the same file on one store at once", () => {
   it("both exit 0: one runs the job, the other waits for it and reports it done; nothing runs twice", async () => {
-    const storeDir = join(workDir, "twice-at-once");
+    const storeDir = join(workDir(), "twice-at-once");
     const file = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
     const args = ["run", file, "--store", storeDir, "--json"];
     const runs = await Promise.all([

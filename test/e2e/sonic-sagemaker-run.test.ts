@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseWav } from "@voxtrail/audio";
 import { ActivityRecord, JobReport, type Processor } from "@voxtrail/core";
@@ -17,21 +16,14 @@ import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMULATED_TRANSCRIBER, SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
 import { runtimeWithSonicAt, SONIC_ENDPOINT_NAME, sonicClient } from "../support/sonic-sagemaker-runtime";
+import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
 // The shortest bundled voicemail. Transcription is simulated throughout: these runs are about
 // synthesis (voxtrail-run.test.ts runs the real transcriber end to end).
 const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
 
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-sonic-run-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-sonic-run-");
 
 /** A separate local Sonic endpoint with faults, counting the invocations that reach it. */
 async function faultyEndpoint(faults: SonicEndpointFaults) {
@@ -80,7 +72,7 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
 
   beforeAll(async () => {
     faulty = await faultyEndpoint({ streamError: { afterChunk: 5 } });
-    store = join(workDir, "mid-stream");
+    store = join(workDir(), "mid-stream");
     run = await runCli(
       [
         "run",
@@ -183,7 +175,7 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
 describe("the local runtime with sonic-sagemaker, against an endpoint that answers an error first", () => {
   it("fails Synthesize without retry when the model rejects the input (422)", async () => {
     const faulty = await faultyEndpoint({ modelError: { originalStatus: 422 } });
-    const store = join(workDir, "rejected");
+    const store = join(workDir(), "rejected");
     try {
       const result = await runWithSonic(faulty.endpoint, store);
       expect(result.status).toBe("FAILED");
@@ -201,7 +193,7 @@ describe("the local runtime with sonic-sagemaker, against an endpoint that answe
 
   it("retries when the endpoint has no capacity (429), and succeeds", async () => {
     const faulty = await faultyEndpoint({ modelError: { originalStatus: 429 } });
-    const store = join(workDir, "throttled");
+    const store = join(workDir(), "throttled");
     try {
       const result = await runWithSonic(faulty.endpoint, store);
       expect(result.status).toBe("SUCCEEDED");
@@ -217,7 +209,7 @@ describe("the local runtime with sonic-sagemaker, against an endpoint that answe
 
 describe("the local policy and a third-party synthesizer", () => {
   it("refuses cartesia-api with BoundaryViolation before anything is sent", async () => {
-    const store = join(workDir, "third-party");
+    const store = join(workDir(), "third-party");
     const runtime = await LocalRuntime.start({
       storeDir: store,
       providers: {
@@ -246,7 +238,7 @@ describe("the local policy and a third-party synthesizer", () => {
       "run",
       VOICEMAIL,
       "--store",
-      join(workDir, "unused"),
+      join(workDir(), "unused"),
       "--synthesizer",
       "sonic-sagemaker",
     ]);
@@ -256,7 +248,7 @@ describe("the local policy and a third-party synthesizer", () => {
       "run",
       VOICEMAIL,
       "--store",
-      join(workDir, "unused"),
+      join(workDir(), "unused"),
       "--synthesizer",
       "sonic-sagemaker",
       "--sonic-endpoint",
@@ -268,7 +260,7 @@ describe("the local policy and a third-party synthesizer", () => {
       "run",
       VOICEMAIL,
       "--store",
-      join(workDir, "unused"),
+      join(workDir(), "unused"),
       "--synthesizer",
       "sonic",
     ]);
@@ -279,7 +271,7 @@ describe("the local policy and a third-party synthesizer", () => {
 
 describe("voxtrail run --reply-format telephony", () => {
   it("writes the reply as Amazon Connect's prompt format: WAV, mu-law, 8 kHz, mono", async () => {
-    const store = join(workDir, "telephony");
+    const store = join(workDir(), "telephony");
     const run = await runCli(
       ["run", VOICEMAIL, "--store", store, "--json", "--reply-format", "telephony"],
       SIMULATED_TRANSCRIBER_ENV,

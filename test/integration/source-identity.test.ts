@@ -1,30 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CreateBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3";
 import { LineageGraph, readLineage, verify } from "@voxtrail/lineage";
 import { BUNDLED_VOICEMAILS_DIR, LocalRuntime, objectCreatedEvent } from "@voxtrail/local";
 import { S3Store } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../e2e/run-cli";
 import { motoClientConfig } from "../setup/aws";
+import { temporaryDirectory } from "../support/temporary-directory";
 
 /** Two callers' voicemails that land under one key, one after the other. */
 const FIRST = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
 const SECOND = join(BUNDLED_VOICEMAILS_DIR, "billing.wav");
 const KEY = keys.incomingVoicemail("x.wav");
 
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-source-identity-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-source-identity-");
 
 describe("a job reads exactly the object its event named", () => {
   it("in a versioned bucket, each upload to one key is its own job with its own audio, and verify agrees", async () => {
@@ -89,15 +81,15 @@ describe("a job reads exactly the object its event named", () => {
   }, 300_000);
 
   it("two runs of different files under one name are two jobs, each with its own audio, and verify agrees (voxtrail run d1/x.wav, then d2/x.wav)", async () => {
-    const store = join(workDir, "two-runs");
+    const store = join(workDir(), "two-runs");
     const jobs: string[] = [];
     for (const [dir, source] of [
       ["d1", FIRST],
       ["d2", SECOND],
     ] as const) {
-      await mkdir(join(workDir, dir), { recursive: true });
-      await writeFile(join(workDir, dir, "x.wav"), await readFile(source));
-      const run = await runCli(["run", join(workDir, dir, "x.wav"), "--store", store, "--json"]);
+      await mkdir(join(workDir(), dir), { recursive: true });
+      await writeFile(join(workDir(), dir, "x.wav"), await readFile(source));
+      const run = await runCli(["run", join(workDir(), dir, "x.wav"), "--store", store, "--json"]);
       expect(run.code).toBe(0);
       jobs.push(JSON.parse(run.stdout)[0].jobId);
     }
