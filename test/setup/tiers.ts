@@ -1,6 +1,6 @@
 /**
  * The test tiers: each a vitest project (`npm run test:<name>`), `npm test` runs them all. A test
- * file belongs to exactly one tier (`test/packages/tiers.test.ts` checks every `*.test.ts`); a new
+ * file belongs to exactly one tier (`test/packages/test-tiers.test.ts` checks every `*.test.ts`); a new
  * file lands in `unit` unless a slower tier's globs name it, and `unit` refuses to start an engine
  * or the CLI (`test/setup/no-engine-processes.ts`) and has no moto_server, so a slow test put
  * there fails instead of slowing the inner loop down.
@@ -22,7 +22,10 @@ const FIXTURE_STORE = "test/setup/fixture-store.ts";
 /** Where test files live. */
 export const TEST_FILES = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "tools/*/test/**/*.test.ts"];
 
-/** Local runtime runs, the CLI end to end, moto_server, the embedded engines' endpoints and processes. */
+/**
+ * Local runtime runs, the CLI end to end, moto_server, the embedded engines' endpoints and processes,
+ * the browser test, and the DuckDB index walks (in process, but half a minute).
+ */
 const PIPELINE: Tier = {
   name: "pipeline",
   globalSetup: [MOTO_SERVER, FIXTURE_STORE],
