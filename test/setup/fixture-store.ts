@@ -10,15 +10,12 @@ declare module "vitest" {
   }
 }
 
-let root: string | undefined;
-
-/** Makes the directory the tier's suites share one fixture store in, built only if one asks for it. */
-export async function setup(project: TestProject): Promise<void> {
-  root = await mkdtemp(join(tmpdir(), "voxtrail-fixture-store-"));
+/**
+ * Makes the directory the tier's suites share one fixture store in, built only if one asks for it;
+ * the returned teardown removes it, with the store if one was built.
+ */
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const root = await mkdtemp(join(tmpdir(), "voxtrail-fixture-store-"));
   project.provide("fixtureStoreRoot", root);
-}
-
-/** Removes it, with the store if one was built. */
-export async function teardown(): Promise<void> {
-  if (root) await rm(root, { recursive: true, force: true });
+  return () => rm(root, { recursive: true, force: true });
 }
