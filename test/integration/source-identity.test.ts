@@ -9,6 +9,7 @@ import { keys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../e2e/run-cli";
 import { motoClientConfig } from "../setup/aws";
+import { SIMULATED_TRANSCRIBER, SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
 import { temporaryDirectory } from "../support/temporary-directory";
 
 /** Two callers' voicemails that land under one key, one after the other. */
@@ -59,7 +60,8 @@ describe("a job reads exactly the object its event named", () => {
     const first = await store.put(KEY, await readFile(FIRST), { contentType: "audio/wav" });
     const second = await store.put(KEY, await readFile(SECOND), { contentType: "audio/wav" });
     expect(first.versionId).toBeUndefined();
-    const runtime = await LocalRuntime.start({ store });
+    // Which object each job read, not what was heard in it: the transcriber is simulated here.
+    const runtime = await LocalRuntime.start({ store, providers: SIMULATED_TRANSCRIBER });
     try {
       const a = await runtime.runEvent(objectCreatedEvent(bucket, first, new Date()));
       const b = await runtime.runEvent(objectCreatedEvent(bucket, second, new Date()));
@@ -89,7 +91,8 @@ describe("a job reads exactly the object its event named", () => {
     ] as const) {
       await mkdir(join(workDir(), dir), { recursive: true });
       await writeFile(join(workDir(), dir, "x.wav"), await readFile(source));
-      const run = await runCli(["run", join(workDir(), dir, "x.wav"), "--store", store, "--json"]);
+      const file = join(workDir(), dir, "x.wav");
+      const run = await runCli(["run", file, "--store", store, "--json"], SIMULATED_TRANSCRIBER_ENV);
       expect(run.code).toBe(0);
       jobs.push(JSON.parse(run.stdout)[0].jobId);
     }
