@@ -233,40 +233,21 @@ describe("the local policy and a third-party synthesizer", () => {
     }
   }, 120_000);
 
-  it("rejects an unknown provider name, or sonic-sagemaker without an endpoint, as usage errors", async () => {
-    const missing = await runCli([
-      "run",
-      VOICEMAIL,
-      "--store",
-      join(workDir(), "unused"),
-      "--synthesizer",
-      "sonic-sagemaker",
-    ]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("--sonic-endpoint NAME");
-    const voiceless = await runCli([
-      "run",
-      VOICEMAIL,
-      "--store",
-      join(workDir(), "unused"),
-      "--synthesizer",
-      "sonic-sagemaker",
-      "--sonic-endpoint",
-      SONIC_ENDPOINT_NAME,
-    ]);
-    expect(voiceless.code).toBe(2);
-    expect(voiceless.stderr).toContain("needs a Sonic voice id (--voice-id ID)");
-    const run = await runCli([
-      "run",
-      VOICEMAIL,
-      "--store",
-      join(workDir(), "unused"),
-      "--synthesizer",
-      "sonic",
-    ]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("synthesizer must be one of local, sonic-sagemaker, cartesia-api");
-  });
+  it.each([
+    [["--synthesizer", "sonic-sagemaker"], "--sonic-endpoint NAME"],
+    [
+      ["--synthesizer", "sonic-sagemaker", "--sonic-endpoint", SONIC_ENDPOINT_NAME],
+      "needs a Sonic voice id (--voice-id ID)",
+    ],
+    [["--synthesizer", "sonic"], "synthesizer must be one of local, sonic-sagemaker, cartesia-api"],
+  ])(
+    "rejects %j as a usage error: an unknown provider, or sonic-sagemaker without its endpoint or voice",
+    async (choice, message) => {
+      const run = await runCli(["run", VOICEMAIL, "--store", join(workDir(), "unused"), ...choice]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(message);
+    },
+  );
 });
 
 describe("voxtrail run --reply-format telephony", () => {
