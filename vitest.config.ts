@@ -1,11 +1,10 @@
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { TIERS, tierExclude } from "./test/setup/tiers.ts";
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "tools/*/test/**/*.test.ts"],
-    globalSetup: ["test/setup/moto-server.ts"],
     reporters: [
       "default",
       "./test/setup/plain-summary-reporter.ts",
@@ -13,7 +12,21 @@ export default defineConfig({
     ],
     // Runs sign their lineage with a local key: the tests' own, never the user's.
     env: { VOXTRAIL_SIGNING_KEY: join(tmpdir(), "voxtrail-tests", "lineage-signing-key.pem") },
+    // Two files at once even on 2 cores (vitest's default there is one): most of a slow file's time
+    // is spent waiting on its engines, its CLI processes and moto_server, not on this process.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // One project per tier (test/setup/tiers.ts): `vitest run --project unit`, or all of them.
+    projects: TIERS.map((tier) => ({
+      extends: true,
+      test: {
+        name: tier.name,
+        include: tier.include,
+        exclude: [...configDefaults.exclude, ...tierExclude(tier)],
+        globalSetup: tier.globalSetup,
+        setupFiles: tier.name === "unit" ? ["test/setup/no-engine-processes.ts"] : [],
+      },
+    })),
   },
 });

@@ -1,24 +1,17 @@
 import { spawn } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { JobReport } from "@voxtrail/core";
 import { BUNDLED_VOICEMAILS_DIR, type JobResult, LocalRuntime, objectCreatedEvent } from "@voxtrail/local";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { SIMULATED_TRANSCRIBER, SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
+import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
 const BIN = join(import.meta.dirname, "../../packages/cli/bin/voxtrail.js");
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-dup-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-dup-");
 
 /** Every key under `prefix` with its sha256, to compare a store before and after. */
 async function snapshot(store: DirectoryStore, prefix = ""): Promise<Record<string, string | undefined>> {
@@ -30,8 +23,8 @@ async function snapshot(store: DirectoryStore, prefix = ""): Promise<Record<stri
 
 describe("duplicate deliveries of one upload", () => {
   it("yield one job and one set of artifacts; the duplicates are reported as such", async () => {
-    const storeDir = join(workDir, "duplicates");
-    const runtime = await LocalRuntime.start({ storeDir });
+    const storeDir = join(workDir(), "duplicates");
+    const runtime = await LocalRuntime.start({ storeDir, providers: SIMULATED_TRANSCRIBER });
     try {
       const file = { name: "no-message.wav", path: join(BUNDLED_VOICEMAILS_DIR, "no-message.wav") };
       const stored = await runtime.store.put(keys.incomingVoicemail(file.name), await readFile(file.path), {
@@ -75,8 +68,8 @@ describe("duplicate deliveries of one upload", () => {
 
 describe("voxtrail run killed with SIGKILL mid-batch, then run again", () => {
   it("finishes the batch with nothing lost and nothing duplicated", async () => {
-    const inputDir = join(workDir, "batch");
-    const storeDir = join(workDir, "batch-store");
+    const inputDir = join(workDir(), "batch");
+    const storeDir = join(workDir(), "batch-store");
     await mkdir(inputDir);
     const names = (await readdir(BUNDLED_VOICEMAILS_DIR)).filter((name) => name.endsWith(".wav"));
     for (const name of names) await copyFile(join(BUNDLED_VOICEMAILS_DIR, name), join(inputDir, name));
@@ -84,6 +77,7 @@ describe("voxtrail run killed with SIGKILL mid-batch, then run again", () => {
     // First run: killed as soon as one job has finished, with the others in flight or queued.
     const child = spawn(process.execPath, [BIN, "run", inputDir, "--store", storeDir, "--concurrency", "2"], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...SIMULATED_TRANSCRIBER_ENV },
     });
     await new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {
@@ -99,7 +93,10 @@ describe("voxtrail run killed with SIGKILL mid-batch, then run again", () => {
     const recordsOfDoneJobs = await snapshot(store, "lineage/");
 
     // Second run: the same files.
-    const rerun = await runCli(["run", inputDir, "--store", storeDir, "--concurrency", "2", "--json"]);
+    const rerun = await runCli(
+      ["run", inputDir, "--store", storeDir, "--concurrency", "2", "--json"],
+      SIMULATED_TRANSCRIBER_ENV,
+    );
     expect(rerun.stderr).not.toMatch(/\n\s+at /);
     expect(rerun.code).toBe(0);
     const results = JSON.parse(rerun.stdout) as JobResult[];
@@ -136,10 +133,13 @@ describe("voxtrail run killed with SIGKILL mid-batch, then run again", () => {
 
 describe("two voxtrail run of the same file on one store at once", () => {
   it("both exit 0: one runs the job, the other waits for it and reports it done; nothing runs twice", async () => {
-    const storeDir = join(workDir, "twice-at-once");
+    const storeDir = join(workDir(), "twice-at-once");
     const file = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
     const args = ["run", file, "--store", storeDir, "--json"];
-    const runs = await Promise.all([runCli(args), runCli(args)]);
+    const runs = await Promise.all([
+      runCli(args, SIMULATED_TRANSCRIBER_ENV),
+      runCli(args, SIMULATED_TRANSCRIBER_ENV),
+    ]);
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
     const results = runs.map((run) => (JSON.parse(run.stdout) as JobResult[])[0]);
     expect(results.map((result) => result?.status).sort()).toEqual(["DUPLICATE", "SUCCEEDED"]);

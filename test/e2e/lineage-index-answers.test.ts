@@ -12,6 +12,8 @@ import {
 import { BUNDLED_VOICEMAILS_DIR, collectInputFiles, type JobResult, LocalRuntime } from "@voxtrail/local";
 import { DirectoryStore } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyOfFixtureStore } from "../support/fixture-store";
+import { SIMULATED_TRANSCRIBER, SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
 import { runCli } from "./run-cli";
 
 let dir: string;
@@ -19,17 +21,13 @@ let store: DirectoryStore;
 let results: JobResult[];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "voxtrail-lineage-index-"));
+  const work = await mkdtemp(join(tmpdir(), "voxtrail-lineage-index-"));
+  // This suite reindexes and adds a job: its own copy of the fixture run (simulated transcriber).
+  ({ dir, results } = await copyOfFixtureStore(join(work, "store")));
   store = new DirectoryStore({ root: dir });
-  const runtime = await LocalRuntime.start({ storeDir: dir });
-  try {
-    results = await runtime.run(await collectInputFiles([BUNDLED_VOICEMAILS_DIR]), { concurrency: 2 });
-  } finally {
-    await runtime.close();
-  }
 }, 600_000);
 
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(() => rm(join(dir, ".."), { recursive: true, force: true }));
 
 const lineage = (...args: string[]) => runCli(["lineage", ...args, "--store", dir]);
 
@@ -42,7 +40,7 @@ async function everyName(): Promise<string[]> {
   ];
 }
 
-describe("the lineage edge index over a real run of every fixture", () => {
+describe("the lineage edge index over a run of every fixture (simulated transcriber)", () => {
   it("gives the record-walking answers to trace, impact, boundaries and export after reindex", async () => {
     expect(results.length).toBeGreaterThanOrEqual(10);
     const reindexed = await lineage("reindex", "--json");
@@ -109,7 +107,7 @@ describe("the lineage edge index over a real run of every fixture", () => {
     expect((await lineage("reindex")).code).toBe(0);
     const copy = join(dir, "..", `${Date.now()}-late-caller.wav`);
     await copyFile(join(BUNDLED_VOICEMAILS_DIR, "billing.wav"), copy);
-    const runtime = await LocalRuntime.start({ storeDir: dir });
+    const runtime = await LocalRuntime.start({ storeDir: dir, providers: SIMULATED_TRANSCRIBER });
     let late: JobResult;
     try {
       [late] = (await runtime.run(await collectInputFiles([copy]), { concurrency: 1 })) as [JobResult];
@@ -128,7 +126,7 @@ describe("the lineage edge index over a real run of every fixture", () => {
     expect(indexed.stdout).toBe(walked.stdout);
 
     // What `voxtrail run` does at its end (here with nothing left to run: the job is done).
-    const ran = await runCli(["run", "--store", dir, copy]);
+    const ran = await runCli(["run", "--store", dir, copy], SIMULATED_TRANSCRIBER_ENV);
     await rm(copy, { force: true });
     expect(ran.stderr + ran.stdout).toMatch(/lineage indexed: 1 job\(s\) added or updated, 11 in the index/);
     const verified = await lineage("verify");

@@ -1,29 +1,21 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ActivityRecord, readJson } from "@voxtrail/core";
 import type { PromptsJobResult } from "@voxtrail/local";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
 const IDS = ["welcome", "hours", "sales", "support", "billing", "goodbye"];
 
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-prompts-twice-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-prompts-twice-");
 
 describe("two voxtrail prompts runs of one manifest at once, on one store", () => {
   it("synthesize each prompt once and never write over a lineage record; one run is a duplicate", async () => {
-    const manifest = join(workDir, "menu.csv");
-    const storeDir = join(workDir, "store");
+    const manifest = join(workDir(), "menu.csv");
+    const storeDir = join(workDir(), "store");
     await writeFile(manifest, `id,text\n${IDS.map((id) => `${id},Press ${id.length}.`).join("\n")}\n`);
     const args = ["prompts", manifest, "--store", storeDir, "--concurrency", "2", "--json"];
 

@@ -1,18 +1,10 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-prompts-empty-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-prompts-empty-");
 
 describe("voxtrail prompts on a manifest without rows", () => {
   it.each([
@@ -21,14 +13,14 @@ describe("voxtrail prompts on a manifest without rows", () => {
   ])(
     "fails on %s: exit 1, PromptManifestEmpty and its message on stderr, no stack",
     async (name, body) => {
-      const manifest = join(workDir, name);
+      const manifest = join(workDir(), name);
       await writeFile(manifest, body);
 
       const { code, stdout, stderr } = await runCli([
         "prompts",
         manifest,
         "--store",
-        join(workDir, `store-${name}`),
+        join(workDir(), `store-${name}`),
       ]);
 
       expect(code, stderr).toBe(1);

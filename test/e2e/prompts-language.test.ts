@@ -1,32 +1,24 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseWav } from "@voxtrail/audio";
 import { PromptsReport } from "@voxtrail/core";
 import type { PromptsJobResult } from "@voxtrail/local";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
 const JAPANESE = "お電話ありがとうございます。";
 
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-prompts-language-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-prompts-language-");
 
 describe("voxtrail prompts on the embedded (English-only) synthesizer", () => {
   it("speaks the English row and makes the Japanese one a bad row PromptLanguageUnsupported, exit 1", async () => {
-    const manifest = join(workDir, "languages.csv");
+    const manifest = join(workDir(), "languages.csv");
     await writeFile(
       manifest,
       `id,text,language\nwelcome,Thanks for calling.,en\ngreeting-ja,${JAPANESE},ja\n`,
     );
-    const store = join(workDir, "store");
+    const store = join(workDir(), "store");
 
     const { code, stdout, stderr } = await runCli(["prompts", manifest, "--store", store, "--json"], {
       VOXTRAIL_SYNTHESIZER: "local",

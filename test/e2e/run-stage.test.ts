@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StageStandIn } from "../support/stage-stand-in";
 import { runOnStage, runStopped } from "./run-cli";
 
-// The shortest bundled voicemail: transcription dominates each run.
+// The shortest bundled voicemail (the stand-in's transcriber is simulated).
 const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
 
 let workDir: string;

@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseWav } from "@voxtrail/audio";
 import { ActivityRecord, JobReport, type Processor } from "@voxtrail/core";
@@ -15,21 +14,16 @@ import {
 import { SonicSageMakerSynthesizer } from "@voxtrail/providers";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIMULATED_TRANSCRIBER, SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
 import { runtimeWithSonicAt, SONIC_ENDPOINT_NAME, sonicClient } from "../support/sonic-sagemaker-runtime";
+import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
-// The shortest bundled voicemail: transcription dominates each run.
+// The shortest bundled voicemail. Transcription is simulated throughout: these runs are about
+// synthesis (voxtrail-run.test.ts runs the real transcriber end to end).
 const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
 
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-sonic-run-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-sonic-run-");
 
 /** A separate local Sonic endpoint with faults, counting the invocations that reach it. */
 async function faultyEndpoint(faults: SonicEndpointFaults) {
@@ -78,7 +72,7 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
 
   beforeAll(async () => {
     faulty = await faultyEndpoint({ streamError: { afterChunk: 5 } });
-    store = join(workDir, "mid-stream");
+    store = join(workDir(), "mid-stream");
     run = await runCli(
       [
         "run",
@@ -94,6 +88,7 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
         "slt",
       ],
       {
+        ...SIMULATED_TRANSCRIBER_ENV,
         AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: faulty.endpoint.url,
         AWS_REGION: "eu-west-1",
         AWS_ACCESS_KEY_ID: "local",
@@ -180,7 +175,7 @@ describe("voxtrail run --synthesizer sonic-sagemaker, against an endpoint that f
 describe("the local runtime with sonic-sagemaker, against an endpoint that answers an error first", () => {
   it("fails Synthesize without retry when the model rejects the input (422)", async () => {
     const faulty = await faultyEndpoint({ modelError: { originalStatus: 422 } });
-    const store = join(workDir, "rejected");
+    const store = join(workDir(), "rejected");
     try {
       const result = await runWithSonic(faulty.endpoint, store);
       expect(result.status).toBe("FAILED");
@@ -198,7 +193,7 @@ describe("the local runtime with sonic-sagemaker, against an endpoint that answe
 
   it("retries when the endpoint has no capacity (429), and succeeds", async () => {
     const faulty = await faultyEndpoint({ modelError: { originalStatus: 429 } });
-    const store = join(workDir, "throttled");
+    const store = join(workDir(), "throttled");
     try {
       const result = await runWithSonic(faulty.endpoint, store);
       expect(result.status).toBe("SUCCEEDED");
@@ -214,12 +209,11 @@ describe("the local runtime with sonic-sagemaker, against an endpoint that answe
 
 describe("the local policy and a third-party synthesizer", () => {
   it("refuses cartesia-api with BoundaryViolation before anything is sent", async () => {
-    const store = join(workDir, "third-party");
+    const store = join(workDir(), "third-party");
     const runtime = await LocalRuntime.start({
       storeDir: store,
       providers: {
-        transcriber: "local",
-        reasoner: "local",
+        ...SIMULATED_TRANSCRIBER,
         synthesizer: "cartesia-api",
         voiceId: "slt",
         cartesiaApiKey: async () => "never-used",
@@ -239,46 +233,30 @@ describe("the local policy and a third-party synthesizer", () => {
     }
   }, 120_000);
 
-  it("rejects an unknown provider name, or sonic-sagemaker without an endpoint, as usage errors", async () => {
-    const missing = await runCli([
-      "run",
-      VOICEMAIL,
-      "--store",
-      join(workDir, "unused"),
-      "--synthesizer",
-      "sonic-sagemaker",
-    ]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("--sonic-endpoint NAME");
-    const voiceless = await runCli([
-      "run",
-      VOICEMAIL,
-      "--store",
-      join(workDir, "unused"),
-      "--synthesizer",
-      "sonic-sagemaker",
-      "--sonic-endpoint",
-      SONIC_ENDPOINT_NAME,
-    ]);
-    expect(voiceless.code).toBe(2);
-    expect(voiceless.stderr).toContain("needs a Sonic voice id (--voice-id ID)");
-    const run = await runCli([
-      "run",
-      VOICEMAIL,
-      "--store",
-      join(workDir, "unused"),
-      "--synthesizer",
-      "sonic",
-    ]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("synthesizer must be one of local, sonic-sagemaker, cartesia-api");
-  });
+  it.each([
+    [["--synthesizer", "sonic-sagemaker"], "--sonic-endpoint NAME"],
+    [
+      ["--synthesizer", "sonic-sagemaker", "--sonic-endpoint", SONIC_ENDPOINT_NAME],
+      "needs a Sonic voice id (--voice-id ID)",
+    ],
+    [["--synthesizer", "sonic"], "synthesizer must be one of local, sonic-sagemaker, cartesia-api"],
+  ])(
+    "rejects %j as a usage error: an unknown provider, or sonic-sagemaker without its endpoint or voice",
+    async (choice, message) => {
+      const run = await runCli(["run", VOICEMAIL, "--store", join(workDir(), "unused"), ...choice]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(message);
+    },
+  );
 });
 
 describe("voxtrail run --reply-format telephony", () => {
   it("writes the reply as Amazon Connect's prompt format: WAV, mu-law, 8 kHz, mono", async () => {
-    const store = join(workDir, "telephony");
-    const run = await runCli(["run", VOICEMAIL, "--store", store, "--json", "--reply-format", "telephony"]);
+    const store = join(workDir(), "telephony");
+    const run = await runCli(
+      ["run", VOICEMAIL, "--store", store, "--json", "--reply-format", "telephony"],
+      SIMULATED_TRANSCRIBER_ENV,
+    );
     expect(run.code).toBe(0);
     const [result] = JSON.parse(run.stdout) as JobResult[];
     const wav = await readFile(join(store, keys.artifact(result?.jobId as string, "reply.wav")));

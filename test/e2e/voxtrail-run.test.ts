@@ -1,22 +1,15 @@
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { decodeMono16, encodeMuLaw, parseWav, resample, writeWav } from "@voxtrail/audio";
 import { ActivityRecord, JobReport, Transcript, VoicemailRecord } from "@voxtrail/core";
 import { BUNDLED_VOICEMAILS_DIR, FliteEngine, type JobResult } from "@voxtrail/local";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
+import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-e2e-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-e2e-");
 
 async function readStored(store: string, key: string): Promise<Buffer> {
   return readFile(join(store, key));
@@ -28,7 +21,7 @@ describe("voxtrail run on the bundled fixtures", () => {
   let code: number;
 
   beforeAll(async () => {
-    store = join(workDir, "fixtures-store");
+    store = join(workDir(), "fixtures-store");
     const run = await runCli(["run", "--store", store, "--json"]);
     code = run.code;
     results = JSON.parse(run.stdout);
@@ -122,8 +115,8 @@ describe("voxtrail run on the bundled fixtures", () => {
 
 describe("voxtrail run on files it has never seen", () => {
   it("handles new 8 kHz mu-law telephony audio, and reports a non-audio file as InvalidAudio without stopping the rest", async () => {
-    const inputs = join(workDir, "unseen");
-    const store = join(workDir, "unseen-store");
+    const inputs = join(workDir(), "unseen");
+    const store = join(workDir(), "unseen-store");
     await mkdir(inputs, { recursive: true });
     const speech = decodeMono16(
       await new FliteEngine().synthesizeWav(
@@ -138,14 +131,11 @@ describe("voxtrail run on files it has never seen", () => {
     );
     await writeFile(join(inputs, "notes.txt"), "this is not audio\n");
 
-    const run = await runCli([
-      "run",
-      join(inputs, "caller.wav"),
-      join(inputs, "notes.txt"),
-      "--store",
-      store,
-      "--json",
-    ]);
+    // Transcription simulated: the fixtures' run above has the real engine on telephony copies.
+    const run = await runCli(
+      ["run", join(inputs, "caller.wav"), join(inputs, "notes.txt"), "--store", store, "--json"],
+      SIMULATED_TRANSCRIBER_ENV,
+    );
     expect(run.code).toBe(1);
     const results: JobResult[] = JSON.parse(run.stdout);
     const caller = results.find((r) => r.file.name === "caller.wav")!;

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { BUNDLED_VOICEMAILS_DIR, type JobResult } from "@voxtrail/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../e2e/run-cli";
+import { SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
 
 let workDir: string;
 let calls: string;
@@ -14,7 +15,7 @@ const runs: Array<{ code: number; stdout: string; stderr: string; results: JobRe
  * A caller's directory as a newcomer has it: `mon/001.wav` and `tue/001.wav` (the same name in two
  * folders; tue's a symbolic link to a file elsewhere), and a FIFO named like a voicemail. It is run
  * twice from inside it with `voxtrail run .`, whose default store (`.voxtrail/`) lands in the same
- * directory the second run walks.
+ * directory the second run walks. Transcription is simulated: the subject is which files run.
  */
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), "voxtrail-layout-"));
@@ -26,7 +27,7 @@ beforeAll(async () => {
   await symlink(join(workDir, "elsewhere.wav"), join(calls, "tue", "001.wav"));
   execFileSync("mkfifo", [join(calls, "pipe.wav")]);
   for (let n = 0; n < 2; n++) {
-    const run = await runCli(["run", ".", "--json"], {}, calls);
+    const run = await runCli(["run", ".", "--json"], SIMULATED_TRANSCRIBER_ENV, calls);
     runs.push({ ...run, results: JSON.parse(run.stdout || "[]") as JobResult[] });
   }
 }, 600_000);

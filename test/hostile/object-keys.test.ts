@@ -15,6 +15,7 @@ import { buildVoicemailDefinition, keys, STAGE_FUNCTIONS, voicemailRulePattern }
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
 import { mulawWav, tone } from "../../scripts/make-bad-fixtures";
+import { SIMULATED_TRANSCRIBER } from "../support/simulated-transcriber";
 
 /**
  * Keys an S3 event may carry (S3 accepts any UTF-8 key) that no store may turn into a path: each
@@ -92,7 +93,12 @@ describe("a voicemail whose name needs encoding in an S3 event", () => {
     const name = "a b+c%(1).wav";
     const path = join(workDir, name);
     await copyFile(join(BUNDLED_VOICEMAILS_DIR, "no-message.wav"), path);
-    const runtime = await LocalRuntime.start({ storeDir: join(workDir, "odd-names"), retryIntervalMs: 1 });
+    // Transcription simulated: the subject is the key, not what was heard.
+    const runtime = await LocalRuntime.start({
+      storeDir: join(workDir, "odd-names"),
+      retryIntervalMs: 1,
+      providers: SIMULATED_TRANSCRIBER,
+    });
     try {
       const [result] = await runtime.run([{ name, path }], { concurrency: 1 });
       const key = keys.incomingVoicemail(name);

@@ -15,8 +15,9 @@ import { S3Store } from "@voxtrail/storage";
 import { jobIdFor, keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createS3EventQueue, type S3EventQueue } from "../support/s3-event-queue";
+import { SIMULATED_TRANSCRIBER } from "../support/simulated-transcriber";
 
-// The shortest bundled voicemail: pocketsphinx dominates the run.
+// The shortest bundled voicemail, transcription simulated: this is about the event plumbing.
 const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
 
 let plumbing: S3EventQueue;
@@ -59,7 +60,11 @@ describe("S3 -> EventBridge -> SQS on moto_server, consumed by the local runtime
     });
     expect(uploaded.versionId).toBeTruthy();
 
-    const runtime = await LocalRuntime.start({ store, retryIntervalMs: 10 });
+    const runtime = await LocalRuntime.start({
+      store,
+      retryIntervalMs: 10,
+      providers: SIMULATED_TRANSCRIBER,
+    });
     const source = new SqsEventSource<{ event: unknown; result: JobResult }>({
       client: plumbing.sqs,
       queueUrl: plumbing.queueUrl,

@@ -1,30 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CreateBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3";
 import { LineageGraph, readLineage, verify } from "@voxtrail/lineage";
 import { BUNDLED_VOICEMAILS_DIR, LocalRuntime, objectCreatedEvent } from "@voxtrail/local";
 import { S3Store } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../e2e/run-cli";
 import { motoClientConfig } from "../setup/aws";
+import { SIMULATED_TRANSCRIBER, SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
+import { temporaryDirectory } from "../support/temporary-directory";
 
 /** Two callers' voicemails that land under one key, one after the other. */
 const FIRST = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
 const SECOND = join(BUNDLED_VOICEMAILS_DIR, "billing.wav");
 const KEY = keys.incomingVoicemail("x.wav");
 
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-source-identity-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-source-identity-");
 
 describe("a job reads exactly the object its event named", () => {
   it("in a versioned bucket, each upload to one key is its own job with its own audio, and verify agrees", async () => {
@@ -67,7 +60,8 @@ describe("a job reads exactly the object its event named", () => {
     const first = await store.put(KEY, await readFile(FIRST), { contentType: "audio/wav" });
     const second = await store.put(KEY, await readFile(SECOND), { contentType: "audio/wav" });
     expect(first.versionId).toBeUndefined();
-    const runtime = await LocalRuntime.start({ store });
+    // Which object each job read, not what was heard in it: the transcriber is simulated here.
+    const runtime = await LocalRuntime.start({ store, providers: SIMULATED_TRANSCRIBER });
     try {
       const a = await runtime.runEvent(objectCreatedEvent(bucket, first, new Date()));
       const b = await runtime.runEvent(objectCreatedEvent(bucket, second, new Date()));
@@ -89,15 +83,16 @@ describe("a job reads exactly the object its event named", () => {
   }, 300_000);
 
   it("two runs of different files under one name are two jobs, each with its own audio, and verify agrees (voxtrail run d1/x.wav, then d2/x.wav)", async () => {
-    const store = join(workDir, "two-runs");
+    const store = join(workDir(), "two-runs");
     const jobs: string[] = [];
     for (const [dir, source] of [
       ["d1", FIRST],
       ["d2", SECOND],
     ] as const) {
-      await mkdir(join(workDir, dir), { recursive: true });
-      await writeFile(join(workDir, dir, "x.wav"), await readFile(source));
-      const run = await runCli(["run", join(workDir, dir, "x.wav"), "--store", store, "--json"]);
+      await mkdir(join(workDir(), dir), { recursive: true });
+      await writeFile(join(workDir(), dir, "x.wav"), await readFile(source));
+      const file = join(workDir(), dir, "x.wav");
+      const run = await runCli(["run", file, "--store", store, "--json"], SIMULATED_TRANSCRIBER_ENV);
       expect(run.code).toBe(0);
       jobs.push(JSON.parse(run.stdout)[0].jobId);
     }

@@ -22,6 +22,7 @@ import {
 } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BAD_FIXTURES_DIR } from "../../scripts/make-bad-fixtures";
+import { SIMULATED_TRANSCRIBER } from "../support/simulated-transcriber";
 
 /**
  * Synthesize's function may run one second here (its Task state the margin longer, as the stacks
@@ -46,6 +47,8 @@ beforeAll(async () => {
     endpoint,
     // One execution per job here: no other execution can own it.
     executions: { isRunning: async () => false },
+    // What is heard does not matter here, only that the job reaches Synthesize.
+    providers: SIMULATED_TRANSCRIBER,
   });
   const handlers = createStageHandlers(deps);
   const machine = new LocalStateMachine(

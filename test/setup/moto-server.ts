@@ -1,4 +1,4 @@
-import { type MotoServer, startMotoServer } from "@voxtrail/operator/moto-server";
+import { startMotoServer } from "@voxtrail/operator/moto-server";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
@@ -8,15 +8,12 @@ declare module "vitest" {
   }
 }
 
-let moto: MotoServer | undefined;
-
-/** Starts `moto_server` on a free loopback port for the whole run and tells the tests its URL. */
-export async function setup(project: TestProject): Promise<void> {
-  moto = await startMotoServer();
+/**
+ * Starts `moto_server` on a free loopback port for the tier's whole run and tells its tests the URL;
+ * the returned teardown stops it (each tier that asks for one has its own).
+ */
+export async function setup(project: TestProject): Promise<() => void> {
+  const moto = await startMotoServer();
   project.provide("motoEndpoint", moto.endpoint);
-}
-
-/** Stops moto_server. */
-export function teardown(): void {
-  moto?.stop();
+  return () => moto.stop();
 }

@@ -17,15 +17,16 @@ export function sonicClient(url: string): SageMakerRuntimeClient {
 }
 
 /**
- * The local runtime with every stage embedded but synthesis, which is `sonic-sagemaker` against
- * the endpoint at `url` (a faulty local endpoint, or a proxy in front of one); retries after 10 ms.
+ * The local runtime with synthesis `sonic-sagemaker` against the endpoint at `url` (a faulty local
+ * endpoint, or a proxy in front of one), the local reasoner, and the simulated transcriber: these
+ * tests are about synthesis, not what was heard. Retries after 10 ms.
  */
 export function runtimeWithSonicAt(url: string, storeDir: string): Promise<LocalRuntime> {
   return LocalRuntime.start({
     storeDir,
     retryIntervalMs: 10,
     providers: {
-      transcriber: "local",
+      transcriber: "simulated",
       reasoner: "local",
       synthesizer: "sonic-sagemaker",
       sonicEndpoint: SONIC_ENDPOINT_NAME,

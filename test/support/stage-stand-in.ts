@@ -26,6 +26,7 @@ import {
 } from "@voxtrail/workflow";
 import { motoClientConfig } from "../setup/aws";
 import { createS3EventQueue, type S3EventQueue } from "./s3-event-queue";
+import { SIMULATED_TRANSCRIBER } from "./simulated-transcriber";
 
 /** What the stand-in does with the execution it started for an event. */
 export type StandInAction =
@@ -63,7 +64,8 @@ interface EventRunner {
  * StartExecution on the workflow's state machine with the event as input (what the rule's Step
  * Functions target does), then, by the event's key, runs the event through the workflow's local
  * runtime (`LocalRuntime` or `PromptsRuntime`) against the moto bucket (what the Lambdas do), or
- * stops the execution, or leaves it running.
+ * stops the execution, or leaves it running. Its voicemails' transcriber is simulated: what these
+ * tests follow is the stage's plumbing, not what was heard.
  */
 export class StageStandIn {
   /** Every message the stand-in received, in order. */
@@ -132,7 +134,7 @@ export class StageStandIn {
     const runtime =
       workflow === "prompts"
         ? await PromptsRuntime.start({ store, retryIntervalMs: 10 })
-        : await LocalRuntime.start({ store, retryIntervalMs: 10 });
+        : await LocalRuntime.start({ store, retryIntervalMs: 10, providers: SIMULATED_TRANSCRIBER });
     const standIn = new StageStandIn(stage, resources, plumbing, runtime, workflow, actionFor);
     standIn.#consume(sfn);
     return standIn;

@@ -1,27 +1,19 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ActivityRecord, type ObjectStore, readJson } from "@voxtrail/core";
 import { keys, promptKeys } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../../../test/support/temporary-directory";
 import { objectCreatedEvent } from "../src/events/object-created-event";
 import type { PromptsProgress } from "../src/prompts-progress";
 import { PromptsRuntime } from "../src/prompts-runtime";
 
-let workDir: string;
-
-beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-prompts-runtime-"));
-});
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const workDir = temporaryDirectory("voxtrail-prompts-runtime-");
 
 describe("PromptsRuntime", () => {
   it("records a prompt the endpoint rejects as failed, goes on, and a rerun redoes only the failures", async () => {
-    const storeDir = join(workDir, "store");
-    const manifest = join(workDir, "menu.jsonl");
+    const storeDir = join(workDir(), "store");
+    const manifest = join(workDir(), "menu.jsonl");
     const ids = ["one", "two", "three", "four"];
     await writeFile(manifest, ids.map((id) => `${JSON.stringify({ id, text: `Option ${id}.` })}\n`).join(""));
 
@@ -75,9 +67,9 @@ describe("PromptsRuntime", () => {
 
   it("runs two executions of one manifest at once as one job: each prompt synthesized once, one execution a duplicate", async () => {
     const ids = ["a", "b", "c", "d", "e", "f"];
-    const manifest = join(workDir, "twice.csv");
+    const manifest = join(workDir(), "twice.csv");
     await writeFile(manifest, `id,text\n${ids.map((id) => `${id},Option ${id}.`).join("\n")}\n`);
-    const runtime = await PromptsRuntime.start({ storeDir: join(workDir, "store-twice"), concurrency: 2 });
+    const runtime = await PromptsRuntime.start({ storeDir: join(workDir(), "store-twice"), concurrency: 2 });
     try {
       const { store } = runtime;
       const stored = await store.put(promptKeys.incomingManifest("twice.csv"), await readFile(manifest), {
@@ -100,9 +92,9 @@ describe("PromptsRuntime", () => {
   }, 120_000);
 
   it("fails the job with a named error when the manifest is not CSV or JSON Lines", async () => {
-    const manifest = join(workDir, "menu.txt");
+    const manifest = join(workDir(), "menu.txt");
     await writeFile(manifest, "hello\n");
-    const runtime = await PromptsRuntime.start({ storeDir: join(workDir, "store-2") });
+    const runtime = await PromptsRuntime.start({ storeDir: join(workDir(), "store-2") });
     const result = await runtime.run(manifest).finally(() => runtime.close());
     expect(result.status).toBe("FAILED");
     expect(result.error?.error).toBe("PromptManifestUnreadable");
