@@ -24,6 +24,7 @@ export {
   type IntendedFlow,
   PolicyDecision,
 } from "./boundary-policy";
+export { builtOnce } from "./built-once";
 export { ErasedArtifact, ErasureRecord } from "./erasure-record";
 export {
   AttemptInterrupted,

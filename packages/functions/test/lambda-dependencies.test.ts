@@ -5,7 +5,6 @@ import { CLOUD_BUILDERS } from "@voxtrail/providers";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
 import { S3AccessProxy } from "../../storage/test/s3-access-proxy";
-import { builtOnce } from "../src/lambda/built-once";
 import { handler as finalize } from "../src/lambda/finalize";
 import { handler as ingest } from "../src/lambda/ingest";
 import { EMBEDDED_IN_LAMBDA, lambdaDependencies } from "../src/lambda/lambda-dependencies";
@@ -155,22 +154,9 @@ describe("records in Lambda: read on first use only", () => {
   });
 });
 
-describe("builtOnce and a stage's Lambda entry point", () => {
+describe("a stage's Lambda entry point", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
-  });
-
-  it("keeps a built value, but not a failed build: the next call builds again", async () => {
-    let builds = 0;
-    const value = builtOnce(async () => {
-      builds += 1;
-      if (builds === 1) throw new Error("AccessDenied at start-up");
-      return builds;
-    });
-    await expect(value()).rejects.toThrow("AccessDenied at start-up");
-    expect(await Promise.all([value(), value()])).toEqual([2, 2]);
-    expect(await value()).toBe(2);
-    expect(builds).toBe(2);
   });
 
   it("builds the dependencies again on the invocation after one whose build failed", async () => {

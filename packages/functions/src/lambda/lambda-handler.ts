@@ -1,6 +1,6 @@
+import { builtOnce } from "@voxtrail/core";
 import type { KernelDependencies, StageDefinition } from "../kernel/stage-definition";
 import { type StageHandler, stageHandler } from "../kernel/stage-handler";
-import { builtOnce } from "./built-once";
 
 /**
  * A stage's handler in Lambda: its dependencies built from the environment on the first

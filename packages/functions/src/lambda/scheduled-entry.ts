@@ -1,9 +1,9 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import middy from "@middy/core";
+import { builtOnce } from "@voxtrail/core";
 import { PIPELINE_METRICS } from "@voxtrail/workflow";
 import { safeErrors } from "../middleware/safe-errors";
-import { builtOnce } from "./built-once";
 
 /**
  * The Lambda entry point of a scheduled job (EventBridge Scheduler invokes it, with no input):

@@ -1,5 +1,6 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { GetPublicKeyCommand, KMSClient, SignCommand } from "@aws-sdk/client-kms";
+import { builtOnce } from "@voxtrail/core";
 import { type DigestSigner, fingerprintOf, isP256, SigningKeyInvalid } from "./digest-signer";
 
 /** Options of {@link KmsSigner}. */
@@ -22,7 +23,7 @@ export class KmsSigner implements DigestSigner {
   readonly algorithm = "ECDSA_SHA_256";
   readonly keyId: string;
   readonly #client: KMSClient;
-  #publicKey: Promise<KeyObject> | undefined;
+  readonly #publicKey = builtOnce(() => this.#readPublicKey());
 
   constructor(options: KmsSignerOptions) {
     this.keyId = options.keyId;
@@ -52,11 +53,7 @@ export class KmsSigner implements DigestSigner {
    * rejects with {@link SigningKeyInvalid}; a failed read is tried again on the next call.
    */
   publicKey(): Promise<KeyObject> {
-    this.#publicKey ??= this.#readPublicKey().catch((error: unknown) => {
-      this.#publicKey = undefined;
-      throw error;
-    });
-    return this.#publicKey;
+    return this.#publicKey();
   }
 
   async #readPublicKey(): Promise<KeyObject> {

@@ -1,5 +1,5 @@
 import Cartesia from "@cartesia/cartesia-js";
-import type { Boundary } from "@voxtrail/core";
+import { type Boundary, builtOnce } from "@voxtrail/core";
 import type { SecretSource } from "@voxtrail/workflow";
 
 /** Cartesia's public API. */
@@ -35,7 +35,7 @@ export class CartesiaConnection {
   /** The API's base URL, without credentials. */
   readonly baseURL: string;
   readonly #options: CartesiaConnectionOptions;
-  #client: Promise<Cartesia> | undefined;
+  readonly #client = builtOnce(() => this.#create());
 
   constructor(options: CartesiaConnectionOptions) {
     this.#options = options;
@@ -48,11 +48,7 @@ export class CartesiaConnection {
 
   /** The SDK client. Rejects with {@link ApiKeyUnavailable} if the key cannot be read (and tries again next time). */
   client(): Promise<Cartesia> {
-    this.#client ??= this.#create().catch((error: unknown) => {
-      this.#client = undefined;
-      throw error;
-    });
-    return this.#client;
+    return this.#client();
   }
 
   async #create(): Promise<Cartesia> {

@@ -1,7 +1,8 @@
 /**
- * A value built on first use and reused while the execution environment lives. A build that fails
- * is not kept: the next call builds again (a transient failure at start-up, an AccessDenied later
- * fixed, must not fail every invocation of a warm environment). Concurrent calls share one build.
+ * A value built on first use and reused while the process (a Lambda execution environment, a
+ * client's owner) lives. A build that fails is not kept: the next call builds again (a transient
+ * failure at start-up, an AccessDenied later fixed, must not fail every later call). Concurrent
+ * calls share one build.
  *
  * @example
  * const handlers = builtOnce(() => lambdaDependencies().then(createStageHandlers));
