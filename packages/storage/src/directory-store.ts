@@ -11,7 +11,6 @@ import {
   isLocalFileBody,
   mapLimit,
   type ObjectBody,
-  ObjectChanged,
   ObjectNotFound,
   type ObjectStore,
   type ObjectVersion,
@@ -25,6 +24,7 @@ import { hasErrorCode } from "./errno";
 import { copyHashing, type HashedCopy } from "./hashing-copy";
 import { HashingStream } from "./hashing-stream";
 import { KeptVersions, newVersionId, VERSIONS_DIR, type VersionSidecar } from "./kept-versions";
+import { objectNotFound, objectReplaced } from "./object-errors";
 import { assertValidKey } from "./object-key";
 import { isInside, realpathOfExisting } from "./path-containment";
 import { READ_FLAGS, readRegularFile } from "./regular-file";
@@ -198,9 +198,9 @@ export class DirectoryStore implements ObjectStore {
     try {
       bytes = await readRegularFile(file);
     } catch (error) {
-      throw hasErrorCode(error, "ENOENT", "ENOTDIR") ? notFound() : error;
+      throw hasErrorCode(error, "ENOENT", "ENOTDIR") ? objectNotFound("the directory store") : error;
     }
-    if (bytes === undefined) throw notFound();
+    if (bytes === undefined) throw objectNotFound("the directory store");
     if (version && !version.versionId) {
       this.#checkVersion(version, `"${createHash("md5").update(bytes).digest("hex")}"`);
     }
@@ -358,9 +358,7 @@ export class DirectoryStore implements ObjectStore {
   #checkVersion(version: ObjectVersion, currentEtag: string | undefined): void {
     const unquoted = (etag: string | undefined) => etag?.replaceAll('"', "");
     if (version.etag === undefined || unquoted(version.etag) === unquoted(currentEtag)) return;
-    throw new ObjectChanged(
-      "the object under the key is no longer the one named (its etag differs): it was replaced",
-    );
+    throw objectReplaced();
   }
 
   /** `hashObjects` of one object, on this thread: streamed, so a large one is never whole in memory. */
@@ -398,11 +396,11 @@ export class DirectoryStore implements ObjectStore {
     try {
       handle = await open(file, READ_FLAGS);
     } catch (error) {
-      throw hasErrorCode(error, "ENOENT", "ENOTDIR") ? notFound() : error;
+      throw hasErrorCode(error, "ENOENT", "ENOTDIR") ? objectNotFound("the directory store") : error;
     }
     if (!(await handle.stat()).isFile()) {
       await handle.close();
-      throw notFound();
+      throw objectNotFound("the directory store");
     }
     return handle;
   }
@@ -510,8 +508,4 @@ async function writeHashing(
   const source = body instanceof Readable ? body : Readable.from([body]);
   await pipeline(source, hashing, createWriteStream(temp, { flush: true }));
   return { bytes: hashing.bytes, hex: { sha256: hashing.hex("sha256"), md5: hashing.hex("md5") } };
-}
-
-function notFound(): ObjectNotFound {
-  return new ObjectNotFound("the directory store has no object under the key");
 }

@@ -6,9 +6,7 @@ import { pipeline } from "node:stream/promises";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
-  type GetObjectCommandOutput,
   HeadObjectCommand,
-  type HeadObjectCommandOutput,
   ListObjectVersionsCommand,
   NoSuchKey,
   NotFound,
@@ -20,8 +18,6 @@ import { Upload } from "@aws-sdk/lib-storage";
 import {
   isLocalFileBody,
   type ObjectBody,
-  ObjectChanged,
-  ObjectNotFound,
   type ObjectStore,
   type ObjectVersion,
   type PutOptions,
@@ -30,6 +26,7 @@ import {
   type StoredVersion,
 } from "@voxtrail/core";
 import { HashingStream } from "./hashing-stream";
+import { objectNotFound, objectReplaced } from "./object-errors";
 import { assertValidKey } from "./object-key";
 
 /** Options for {@link S3Store}. */
@@ -146,17 +143,10 @@ export class S3Store implements ObjectStore {
 
   /** With `version`: that version (`VersionId`), or the current object if its etag matches (`If-Match`). */
   async get(key: string, version?: ObjectVersion): Promise<Readable> {
-    assertValidKey(key);
-    let output: GetObjectCommandOutput;
-    try {
-      output = await this.#client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...versionParameters(version) }),
-      );
-    } catch (error) {
-      if (error instanceof NoSuchKey || isNamed(error, "NoSuchVersion")) throw notFound();
-      if (isPreconditionFailed(error)) throw changed();
-      throw deniedOr(error, "GetObject", key);
-    }
+    const output = await this.#read(key, version, "GetObject", (input) =>
+      this.#client.send(new GetObjectCommand(input)),
+    );
+    if (output === undefined) throw objectNotFound("the bucket");
     if (!(output.Body instanceof Readable)) {
       throw new TypeError("S3 GetObject answered without a Node.js stream body");
     }
@@ -168,19 +158,10 @@ export class S3Store implements ObjectStore {
   }
 
   async head(key: string, version?: ObjectVersion): Promise<StoredObject | undefined> {
-    assertValidKey(key);
-    let output: HeadObjectCommandOutput;
-    try {
-      output = await this.#client.send(
-        new HeadObjectCommand({ Bucket: this.bucket, Key: key, ...versionParameters(version) }),
-      );
-    } catch (error) {
-      if (error instanceof NotFound || isNamed(error, "NoSuchVersion")) {
-        return undefined;
-      }
-      if (isPreconditionFailed(error)) throw changed();
-      throw deniedOr(error, "HeadObject", key);
-    }
+    const output = await this.#read(key, version, "HeadObject", (input) =>
+      this.#client.send(new HeadObjectCommand(input)),
+    );
+    if (output === undefined) return undefined;
     return {
       key,
       uri: this.uri(key),
@@ -190,6 +171,28 @@ export class S3Store implements ObjectStore {
       etag: output.ETag,
       versionId: output.VersionId,
     };
+  }
+
+  /**
+   * One read of `key` (`GetObject` or `HeadObject`, sent by `send`) at `version`: `undefined` when
+   * there is no such key or version, `ObjectChanged` when the etag no longer matches.
+   */
+  async #read<Output>(
+    key: string,
+    version: ObjectVersion | undefined,
+    operation: "GetObject" | "HeadObject",
+    send: (input: { Bucket: string; Key: string; VersionId?: string; IfMatch?: string }) => Promise<Output>,
+  ): Promise<Output | undefined> {
+    assertValidKey(key);
+    try {
+      return await send({ Bucket: this.bucket, Key: key, ...versionParameters(version) });
+    } catch (error) {
+      if (error instanceof NoSuchKey || error instanceof NotFound || isNamed(error, "NoSuchVersion")) {
+        return undefined;
+      }
+      if (isPreconditionFailed(error)) throw objectReplaced();
+      throw deniedOr(error, operation, key);
+    }
   }
 
   /** Keys under `prefix` in S3's order, which is lexicographic by UTF-8 bytes. */
@@ -347,14 +350,4 @@ function isPreconditionFailed(error: unknown): boolean {
   const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata
     ?.httpStatusCode;
   return status === 412 || isNamed(error, "PreconditionFailed");
-}
-
-function changed(): ObjectChanged {
-  return new ObjectChanged(
-    "the object under the key is no longer the one named (its etag differs): it was replaced",
-  );
-}
-
-function notFound(): ObjectNotFound {
-  return new ObjectNotFound("the bucket has no object under the key");
 }
