@@ -4,13 +4,12 @@ import {
   ActivityRecord,
   ErasureRecord,
   isSchemaMismatch,
-  LineageSummary,
   mapLimit,
-  ObjectNotFound,
   type ObjectStore,
   readJson,
 } from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
+import { jobOfSummaryKey, readStoredSummary } from "./stored-summary";
 
 /** An activity record and the key it was read from. */
 export interface StoredActivity {
@@ -97,16 +96,15 @@ export async function readLineage(
       ? [keys.lineageSummary(options.jobId)]
       : await store.list(keys.lineageSummaries);
     await mapLimit(summaryKeys, concurrency, async (key) => {
-      const jobId = key.slice(keys.lineageSummaries.length, -".json".length);
+      const jobId = jobOfSummaryKey(key);
       const expected = byJob.get(jobId);
       if (!expected) return; // No records: nothing a summary could stand for.
-      // A summary that is unreadable or does not name exactly the listed records is not used;
-      // `verify` reports it. Its job's records are read instead.
-      const summary = await read(key, LineageSummary, true).catch((error: unknown) => {
-        if (error instanceof ObjectNotFound) return undefined;
-        throw error;
-      });
-      if (!summary || summary.jobId !== jobId || !sameKeys(summary.records, expected)) return;
+      // A summary that is missing, unreadable or does not name exactly the listed records is not
+      // used; `verify` reports it. Its job's records are read instead.
+      const summary = await readStoredSummary(store, key);
+      if (typeof summary === "string" || summary.jobId !== jobId || !sameKeys(summary.records, expected)) {
+        return;
+      }
       summarized.add(jobId);
       for (const entry of summary.records) copied.set(entry.key, entry);
     });

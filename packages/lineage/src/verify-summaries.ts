@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { LineageGraph } from "./lineage-graph";
 import { checkSummaryHashes } from "./record-integrity";
 import type { SummaryState } from "./signed-coverage";
+import { jobOfSummaryKey } from "./stored-summary";
 import { type ExaminedSummary, SummaryCopies } from "./summary-copies";
 import { issue, type VerifyIssue } from "./verify-issues";
 
@@ -103,7 +104,7 @@ export function checkSummaries(
 ): SummaryCheck {
   const check = new SummaryCheckOf(graph);
   const checked = summaries.map(({ key, read }) => {
-    const summaryJob = key.slice(keys.lineageSummaries.length, -".json".length);
+    const summaryJob = jobOfSummaryKey(key);
     const { issues, writtenAt } =
       "outline" in read
         ? check.copied(key, summaryJob, read.outline)

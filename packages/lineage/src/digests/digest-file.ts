@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mapLimit, ObjectNotFound, type ObjectStore, VoxtrailError } from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import { z } from "zod";
+import { jobOfSummaryKey } from "../stored-summary";
 import type { DigestSigner } from "./digest-signer";
 
 /** Prefix of the lineage digests and their `.sig` objects. */
@@ -211,11 +212,6 @@ function recentSince(store: ObjectStore, latestKey: string | undefined): number 
   const latestEnd = latestKey ? digestEndOfKey(latestKey) : undefined;
   if (!store.listModified || !latestEnd) return undefined;
   return latestEnd.getTime() - DIGEST_RESCAN_MARGIN_MS;
-}
-
-/** The job a summary key names (`lineage-summaries/<jobId>.json`). */
-function jobOfSummaryKey(key: string): string {
-  return key.slice(keys.lineageSummaries.length, -".json".length);
 }
 
 /** The summary's time and its records' keys and hashes; `undefined` for a body that is not a summary. */

@@ -1,15 +1,10 @@
 import { type ObjectStore, VoxtrailError } from "@voxtrail/core";
 import { readLineage } from "../lineage-snapshot";
+import { jobOfSummaryKey } from "../stored-summary";
 import { type WrittenGeneration, writeGeneration } from "./index-generation";
 import { latestManifest } from "./index-manifest";
 import { type IndexRows, jobRows } from "./index-rows";
-import {
-  jobOfSummaryKey,
-  listSummaries,
-  type PendingJobsOptions,
-  pendingJobs,
-  watermarkOf,
-} from "./pending-jobs";
+import { listSummaries, type PendingJobsOptions, pendingJobs, watermarkOf } from "./pending-jobs";
 import { clearPendingNotes, listPendingNotes, type PendingNote } from "./pending-notes";
 import { vacuumIndex } from "./vacuum-index";
 

@@ -34,47 +34,27 @@ export function namedParams(name: string): NamedParams {
  * (following each successful writer's inputs), and every job that read the named key itself (its
  * latest reader describes a source).
  */
-export const TRACE_RECORDS_SQL = `
-WITH RECURSIVE walk (key, depth) AS (
-  ${NAMED}
-  UNION ALL
-  SELECT i.key, w.depth + 1
+export const TRACE_RECORDS_SQL = walkRecordsSql({
+  step: `SELECT i.key, w.depth + 1
   FROM walk w
   JOIN edges o ON o.role = 'output' AND o.outcome = 'succeeded' AND o.key = w.key
-  JOIN edges i ON i.role = 'input' AND i.record_key = o.record_key
-  WHERE w.depth < ${WALK_DEPTH}
-),
-needed (job) AS (
-  SELECT e.job FROM edges e WHERE e.role = 'output' AND e.key IN (SELECT key FROM walk)
+  JOIN edges i ON i.role = 'input' AND i.record_key = o.record_key`,
+  needed: `SELECT e.job FROM edges e WHERE e.role = 'output' AND e.key IN (SELECT key FROM walk)
   UNION
-  SELECT e.job FROM edges e WHERE e.key IN (SELECT key FROM walk WHERE depth = 0)
-)
-SELECT r.record_key, r.record_sha256, r.record, (SELECT max(depth) FROM walk) AS reached
-FROM records r
-WHERE r.job IN (SELECT job FROM needed)
-ORDER BY r.record_key`;
+  SELECT e.job FROM edges e WHERE e.key IN (SELECT key FROM walk WHERE depth = 0)`,
+});
 
 /**
  * The records an impact needs: every job that read or wrote a key on the way forward from the
  * named artifact (each reader's outputs, then their readers, failed attempts included).
  */
-export const IMPACT_RECORDS_SQL = `
-WITH RECURSIVE walk (key, depth) AS (
-  ${NAMED}
-  UNION ALL
-  SELECT o.key, w.depth + 1
+export const IMPACT_RECORDS_SQL = walkRecordsSql({
+  step: `SELECT o.key, w.depth + 1
   FROM walk w
   JOIN edges i ON i.role = 'input' AND i.key = w.key
-  JOIN edges o ON o.role = 'output' AND o.record_key = i.record_key
-  WHERE w.depth < ${WALK_DEPTH}
-),
-needed (job) AS (
-  SELECT e.job FROM edges e WHERE e.key IN (SELECT key FROM walk)
-)
-SELECT r.record_key, r.record_sha256, r.record, (SELECT max(depth) FROM walk) AS reached
-FROM records r
-WHERE r.job IN (SELECT job FROM needed)
-ORDER BY r.record_key`;
+  JOIN edges o ON o.role = 'output' AND o.record_key = i.record_key`,
+  needed: "SELECT e.job FROM edges e WHERE e.key IN (SELECT key FROM walk)",
+});
 
 /** Boundary counts of the attempts that started at or after the parameter (ISO 8601; "" for all). */
 export const BOUNDARIES_SQL = `
@@ -89,3 +69,24 @@ export const ALL_RECORDS_SQL = `
 SELECT r.record_key, r.record_sha256, r.record, 0 AS reached
 FROM records r
 ORDER BY r.record_key`;
+
+/**
+ * A walk's SQL: from the named keys, `step` (the next keys from `walk w`) at most
+ * {@link WALK_DEPTH} times, then the records of the jobs `needed` selects from the keys walked.
+ */
+function walkRecordsSql({ step, needed }: { step: string; needed: string }): string {
+  return `
+WITH RECURSIVE walk (key, depth) AS (
+  ${NAMED}
+  UNION ALL
+  ${step}
+  WHERE w.depth < ${WALK_DEPTH}
+),
+needed (job) AS (
+  ${needed}
+)
+SELECT r.record_key, r.record_sha256, r.record, (SELECT max(depth) FROM walk) AS reached
+FROM records r
+WHERE r.job IN (SELECT job FROM needed)
+ORDER BY r.record_key`;
+}

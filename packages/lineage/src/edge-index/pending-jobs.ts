@@ -1,12 +1,6 @@
-import {
-  isSchemaMismatch,
-  LineageSummary,
-  mapLimit,
-  ObjectNotFound,
-  type ObjectStore,
-  readJson,
-} from "@voxtrail/core";
+import { mapLimit, type ObjectStore } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
+import { jobOfSummaryKey, readStoredSummary } from "../stored-summary";
 import { INDEX_RESCAN_MARGIN_MS, type IndexManifest } from "./index-manifest";
 import { type IndexRows, jobRows } from "./index-rows";
 import { listPendingNotes } from "./pending-notes";
@@ -100,13 +94,9 @@ async function readSummaryRows(
   const unreadable: string[] = [];
   await mapLimit(summaries, concurrency, async ({ key, lastModified }) => {
     const jobId = jobOfSummaryKey(key);
-    const summary = await readJson(store, key, LineageSummary).catch((error: unknown) => {
-      if (error instanceof ObjectNotFound) return null; // Deleted since it was listed.
-      if (error instanceof SyntaxError || isSchemaMismatch(error)) return undefined;
-      throw error;
-    });
-    if (summary === null) return;
-    if (summary === undefined || summary.jobId !== jobId) {
+    const summary = await readStoredSummary(store, key);
+    if (summary === "missing") return;
+    if (summary === "unreadable" || summary.jobId !== jobId) {
       unreadable.push(key);
       return;
     }
@@ -148,9 +138,4 @@ export function watermarkOf(
       recent[jobOfSummaryKey(key)] = lastModified.toISOString();
   }
   return { watermark: new Date(latest).toISOString(), recent };
-}
-
-/** The job a summary key names (`lineage-summaries/<jobId>.json`). */
-export function jobOfSummaryKey(key: string): string {
-  return key.slice(keys.lineageSummaries.length, -".json".length);
 }

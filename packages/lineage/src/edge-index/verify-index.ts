@@ -1,9 +1,10 @@
 import { mapLimit, type ObjectStore } from "@voxtrail/core";
 import type { StoredActivity } from "../lineage-snapshot";
+import { jobOfSummaryKey } from "../stored-summary";
 import { latestManifest } from "./index-manifest";
 import { INDEX_TABLES, type IndexRows, type IndexTable, jobRows } from "./index-rows";
 import { readTableParquet } from "./index-tables";
-import { jobOfSummaryKey, listSummaries, pendingJobs } from "./pending-jobs";
+import { listSummaries, pendingJobs } from "./pending-jobs";
 
 /** Something the lineage edge index says that the records do not. */
 export interface IndexFinding {
