@@ -6,6 +6,17 @@ import { toInt16 } from "./int16";
 /** Full scale for float samples: an int16 sample `s` is the float `s / 32768`, in [-1, 1). */
 const FLOAT_SCALE = 32768;
 
+/** How each encoding turns 16-bit samples into raw bytes and back. */
+const CODECS: Record<
+  AudioEncoding,
+  { encode(samples: Int16Array): Uint8Array; decode(bytes: Uint8Array): Int16Array }
+> = {
+  pcm_s16le: { encode: encodeInt16, decode: decodeInt16 },
+  pcm_f32le: { encode: encodeFloat32, decode: decodeFloat32 },
+  pcm_mulaw: { encode: encodeMuLaw, decode: decodeMuLaw },
+  pcm_alaw: { encode: encodeALaw, decode: decodeALaw },
+};
+
 /**
  * Encodes 16-bit samples as raw bytes in `encoding`: little-endian int16, little-endian float32 in
  * [-1, 1), or one G.711 byte per sample. Interleaved channels stay interleaved.
@@ -14,16 +25,7 @@ const FLOAT_SCALE = 32768;
  * const raw = encodeSamples(new Int16Array([0, 16384, -32768]), "pcm_f32le"); // floats 0, 0.5, -1
  */
 export function encodeSamples(samples: Int16Array, encoding: AudioEncoding): Uint8Array {
-  switch (encoding) {
-    case "pcm_s16le":
-      return encodeInt16(samples);
-    case "pcm_f32le":
-      return encodeFloat32(samples);
-    case "pcm_mulaw":
-      return encodeMuLaw(samples);
-    case "pcm_alaw":
-      return encodeALaw(samples);
-  }
+  return CODECS[encoding].encode(samples);
 }
 
 /**
@@ -41,16 +43,7 @@ export function decodeSamples(bytes: Uint8Array, encoding: AudioEncoding): Int16
       `${encoding} audio of ${bytes.length} bytes is not a whole number of ${width}-byte samples`,
     );
   }
-  switch (encoding) {
-    case "pcm_s16le":
-      return decodeInt16(bytes);
-    case "pcm_f32le":
-      return decodeFloat32(bytes);
-    case "pcm_mulaw":
-      return decodeMuLaw(bytes);
-    case "pcm_alaw":
-      return decodeALaw(bytes);
-  }
+  return CODECS[encoding].decode(bytes);
 }
 
 function encodeInt16(samples: Int16Array): Uint8Array {

@@ -12,14 +12,10 @@ export type EventPattern = { [field: string]: EventPattern | Array<string | { pr
  * voicemailRulePattern("voxtrail-dev-bucket");
  * // { source: ["aws.s3"], "detail-type": ["Object Created"], detail: { bucket: { name: [...] }, object: { key: [{ prefix: "incoming/voicemail/" }] } } }
  */
-export function voicemailRulePattern(bucket: string): EventPattern {
-  return objectCreatedUnder(bucket, VOICEMAIL_INCOMING_PREFIX);
-}
+export const voicemailRulePattern = objectCreatedUnder(VOICEMAIL_INCOMING_PREFIX);
 
 /** The rule pattern that starts the voicemail batch workflow: a manifest under `incoming/batches/`. */
-export function voicemailBatchRulePattern(bucket: string): EventPattern {
-  return objectCreatedUnder(bucket, BATCH_INCOMING_PREFIX);
-}
+export const voicemailBatchRulePattern = objectCreatedUnder(BATCH_INCOMING_PREFIX);
 
 /**
  * The EventBridge rule pattern that starts the prompts workflow: S3 "Object Created" in the
@@ -28,15 +24,13 @@ export function voicemailBatchRulePattern(bucket: string): EventPattern {
  * @example
  * promptsRulePattern("voxtrail-dev-bucket").detail; // { bucket: {...}, object: { key: [{ prefix: "incoming/prompts/" }] } }
  */
-export function promptsRulePattern(bucket: string): EventPattern {
-  return objectCreatedUnder(bucket, PROMPTS_INCOMING_PREFIX);
-}
+export const promptsRulePattern = objectCreatedUnder(PROMPTS_INCOMING_PREFIX);
 
-/** S3 "Object Created" in `bucket` under `prefix`: the pattern every workflow starts on. */
-export function objectCreatedUnder(bucket: string, prefix: string): EventPattern {
-  return {
+/** S3 "Object Created" in a bucket under `prefix`: the pattern every workflow starts on, by bucket. */
+function objectCreatedUnder(prefix: string): (bucket: string) => EventPattern {
+  return (bucket) => ({
     source: ["aws.s3"],
     "detail-type": ["Object Created"],
     detail: { bucket: { name: [bucket] }, object: { key: [{ prefix }] } },
-  };
+  });
 }

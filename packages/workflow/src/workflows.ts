@@ -6,7 +6,12 @@ import { jobIdFor, type SourceIdentity } from "./job-id";
 import { BATCH_INCOMING_PREFIX, keys, VOICEMAIL_INCOMING_PREFIX } from "./key-layout";
 import { buildPromptsDefinition, PROMPT_FUNCTIONS, type PromptFunction } from "./prompts-definition";
 import { PROMPTS_INCOMING_PREFIX, promptKeys, promptsJobIdFor } from "./prompts-layout";
-import { type EventPattern, objectCreatedUnder } from "./rule-pattern";
+import {
+  type EventPattern,
+  promptsRulePattern,
+  voicemailBatchRulePattern,
+  voicemailRulePattern,
+} from "./rule-pattern";
 import { STAGE_FUNCTIONS, type StageFunction } from "./stages";
 import { buildVoicemailBatchDefinition } from "./voicemail-batch-definition";
 import { buildVoicemailDefinition, type TranscriptionMode } from "./voicemail-definition";
@@ -68,7 +73,7 @@ export const VOICEMAIL_WORKFLOW = {
   },
   sizes: FUNCTION_SIZES,
   incomingPrefix: VOICEMAIL_INCOMING_PREFIX,
-  rulePattern: (bucket: string) => objectCreatedUnder(bucket, VOICEMAIL_INCOMING_PREFIX),
+  rulePattern: voicemailRulePattern,
   jobIdFor,
   reportKey: keys.report,
   report: JobReport,
@@ -94,7 +99,7 @@ export const PROMPTS_WORKFLOW = {
   },
   sizes: PROMPT_FUNCTION_SIZES,
   incomingPrefix: PROMPTS_INCOMING_PREFIX,
-  rulePattern: (bucket: string) => objectCreatedUnder(bucket, PROMPTS_INCOMING_PREFIX),
+  rulePattern: promptsRulePattern,
   jobIdFor: promptsJobIdFor,
   reportKey: promptKeys.report,
   report: PromptsReport,
@@ -113,7 +118,7 @@ export const BATCH_WORKFLOW = {
   entryFiles: {},
   sizes: {},
   incomingPrefix: BATCH_INCOMING_PREFIX,
-  rulePattern: (bucket: string) => objectCreatedUnder(bucket, BATCH_INCOMING_PREFIX),
+  rulePattern: voicemailBatchRulePattern,
   /** The ASL document running `voicemailStateMachineArn` per key, `maxConcurrency` at once. */
   definition: (voicemailStateMachineArn: string, maxConcurrency: number): AslDefinition =>
     buildVoicemailBatchDefinition({ voicemailStateMachineArn, maxConcurrency }),
