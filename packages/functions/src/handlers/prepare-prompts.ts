@@ -11,12 +11,7 @@ import { promptKeys, promptsJobIdFor, type SourceIdentity } from "@voxtrail/work
 import { putArtifact } from "../artifacts";
 import { promptsRunEnding } from "../claims/job-claim";
 import { openClaimedJob } from "../claims/open-claimed-job";
-import {
-  defineStage,
-  type KernelDependencies,
-  type Opening,
-  type StageNeeds,
-} from "../kernel/stage-definition";
+import { defineStage, type Opening, type StageNeeds } from "../kernel/stage-definition";
 import { manifestLines } from "../prompts/manifest-lines";
 import { MAX_PROMPT_TEXT_CHARS, manifestTypeOf, PromptRowValidator } from "../prompts/prompt-rows";
 import { type PreparedPrompts, PreparePromptsInput } from "../prompts/prompt-state";
@@ -81,7 +76,7 @@ export const preparePromptsStage = defineStage<PreparePromptsDependencies>()({
       bodies.badBody,
       "application/json",
     );
-    if (rows && bad) return { jobId, done: prepared(deps, bodies, rows, bad, clock) };
+    if (rows && bad) return { jobId, done: prepared(deps.store.bucket, bodies, rows, bad, clock) };
     return { jobId, inputs: [bodies.manifest], carry: bodies };
   },
   run: async (_input, { deps, activity, clock }, bodies): Promise<PreparedPrompts> => {
@@ -103,7 +98,7 @@ export const preparePromptsStage = defineStage<PreparePromptsDependencies>()({
     );
     activity.outputs.push(rows, bad);
     activity.timings.push(clock.timing("prepare.read", "handler.start", "manifest.read"));
-    return prepared(deps, bodies, rows, bad, clock);
+    return prepared(deps.store.bucket, bodies, rows, bad, clock);
   },
 });
 
@@ -163,7 +158,7 @@ async function readManifest(
 
 /** PreparePrompts' output once rows.jsonl and bad-rows.json hold what the manifest says. */
 function prepared(
-  deps: KernelDependencies,
+  bucket: string,
   bodies: PreparedBodies,
   rows: ArtifactRef,
   badRows: ArtifactRef,
@@ -178,7 +173,7 @@ function prepared(
     badRows,
     rowCount: bodies.rowCount,
     badRowCount: bodies.badRowCount,
-    rowsLocation: { bucket: deps.store.bucket, key: promptKeys.rows(jobId) },
+    rowsLocation: { bucket, key: promptKeys.rows(jobId) },
     mapResultsPrefix: promptKeys.mapResultsPrefix(jobId),
     timings: [clock.timing("prepare.duration", "handler.start", "rows.durable")],
   };

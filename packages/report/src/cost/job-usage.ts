@@ -116,12 +116,14 @@ const DEFINITION: AslDefinition = buildVoicemailDefinition({
  */
 export function jobUsage(job: JobData): JobUsage {
   const stages = new Map<string, StageUsage>();
-  let sonicStreamSeconds = 0;
-  let cartesiaTtsCharacters = 0;
-  let cartesiaSttSeconds = 0;
-  let transcribeBilledSeconds = 0;
+  const billed = {
+    sonicStreamSeconds: 0,
+    cartesiaTtsCharacters: 0,
+    cartesiaSttSeconds: 0,
+    transcribeBilledSeconds: 0,
+    customEvents: 0,
+  };
   let pollTransitions = 0;
-  let customEvents = 0;
   let retries = 0;
   for (const record of job.records) {
     const fn = functionOfRecord(record.stage);
@@ -144,23 +146,23 @@ export function jobUsage(job: JobData): JobUsage {
     if (endsJob && record.outcome === "succeeded") {
       usage.s3Writes += 2;
       usage.s3Reads += job.records.length;
-      customEvents += 1;
+      billed.customEvents += 1;
     }
     if (record.attempt > 1) retries += 1;
     const unit = billingUnit(fn, record);
     if (unit === "sonic-stream-seconds") {
       const total = record.timings.find((timing) => timing.name === "synthesize.total");
-      sonicStreamSeconds += (total?.ms ?? 0) / 1000;
+      billed.sonicStreamSeconds += (total?.ms ?? 0) / 1000;
     }
     if (unit === "cartesia-tts-characters") {
-      cartesiaTtsCharacters += record.inputs.find((input) => input.kind === "reply-text")?.bytes ?? 0;
+      billed.cartesiaTtsCharacters += record.inputs.find((input) => input.kind === "reply-text")?.bytes ?? 0;
     }
     const audioSeconds = (record.conditions?.audioMs ?? job.report?.source.audioMs ?? 0) / 1000;
     if (record.serviceJob) pollTransitions += TRANSITIONS_PER_POLL * (record.serviceJob.polls ?? 1);
     if (unit === "transcribe-audio-seconds") {
-      transcribeBilledSeconds += Math.max(TRANSCRIBE_MINIMUM_SECONDS, audioSeconds);
+      billed.transcribeBilledSeconds += Math.max(TRANSCRIBE_MINIMUM_SECONDS, audioSeconds);
     }
-    if (unit === "cartesia-stt-seconds") cartesiaSttSeconds += audioSeconds;
+    if (unit === "cartesia-stt-seconds") billed.cartesiaSttSeconds += audioSeconds;
   }
   const failedStage = job.report?.failure?.stage;
   return {
@@ -168,11 +170,7 @@ export function jobUsage(job: JobData): JobUsage {
     stages: [...stages.values()],
     stateTransitions: statePath(DEFINITION, failedStage).length + retries + pollTransitions,
     executionSeconds: executionSeconds(job),
-    sonicStreamSeconds,
-    cartesiaTtsCharacters,
-    cartesiaSttSeconds,
-    transcribeBilledSeconds,
-    customEvents,
+    ...billed,
   };
 }
 
