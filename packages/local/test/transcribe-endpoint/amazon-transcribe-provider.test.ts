@@ -1,14 +1,7 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  GetTranscriptionJobCommand,
-  TranscribeClient,
-  type TranscribeClientConfig,
-  type TranscriptionJob,
-} from "@aws-sdk/client-transcribe";
+import { TranscribeClient, type TranscribeClientConfig } from "@aws-sdk/client-transcribe";
 import { normalizeForTranscription } from "@voxtrail/audio";
 import {
   InvalidInput,
@@ -19,76 +12,44 @@ import {
   VoxtrailError,
 } from "@voxtrail/core";
 import { AmazonTranscribe, cloudTranscriptionService } from "@voxtrail/providers";
-import { DirectoryStore } from "@voxtrail/storage";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTranscribeEndpoint, type TranscribeEndpoint } from "../../src/transcribe-endpoint/server";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describedJob, endedJob, LOCAL_TRANSCRIBE_CLIENT, localTranscribe } from "./local-transcribe";
 
 const VOICEMAIL = new URL("../../../../fixtures/voicemail/telephony/no-message.wav", import.meta.url);
-const REGION = "us-east-1";
-const CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
+const { region: REGION } = LOCAL_TRANSCRIBE_CLIENT;
 
-let root: string;
-let store: DirectoryStore;
-let endpoint: TranscribeEndpoint;
-let client: TranscribeClient;
+const local = localTranscribe("voxtrail-amazon-transcribe-");
 let service: AmazonTranscribe;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "voxtrail-amazon-transcribe-"));
-  store = new DirectoryStore({ root });
-  endpoint = await startTranscribeEndpoint({ store });
-  client = new TranscribeClient({ endpoint: endpoint.url, region: REGION, credentials: CREDENTIALS });
-  service = await AmazonTranscribe.create({ client, jobNamePrefix: "voxtrail-test-" });
-});
-
-afterAll(async () => {
-  client.destroy();
-  await endpoint.close();
-  await rm(root, { recursive: true, force: true });
+  service = await AmazonTranscribe.create({ client: local.client, jobNamePrefix: "voxtrail-test-" });
 });
 
 /** The request for `name` on `mediaKey` of the store, its output at `transcribe/<name>.json`. */
 function request(name: string, mediaKey: string, overrides: Partial<TranscriptionJobRequest> = {}) {
   return {
     jobName: name,
-    mediaUri: `s3://${store.bucket}/${mediaKey}`,
-    outputBucket: store.bucket,
+    mediaUri: `s3://${local.store.bucket}/${mediaKey}`,
+    outputBucket: local.store.bucket,
     outputKey: `transcribe/${name}.json`,
     language: "en-US",
     ...overrides,
   };
 }
 
-/** The job as `GetTranscriptionJob` describes it. */
-async function job(name: string): Promise<TranscriptionJob> {
-  const { TranscriptionJob: found } = await client.send(
-    new GetTranscriptionJobCommand({ TranscriptionJobName: name }),
-  );
-  return found as TranscriptionJob;
-}
-
-/** The job once it has ended, asking as the workflow's Wait/Get loop would. */
-async function ended(name: string): Promise<TranscriptionJob> {
-  for (;;) {
-    const found = await job(name);
-    if (found.TranscriptionJobStatus !== "IN_PROGRESS") return found;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe("AmazonTranscribe against the local Transcribe endpoint, through the real SDK client", () => {
   it("starts a job on a normalized 16 kHz WAV, and reads the words out of the output document the job writes", async () => {
     const { wav, durationMs } = normalizeForTranscription(await readFile(VOICEMAIL));
-    await store.put("jobs/vm-1/normalized.wav", wav, { contentType: "audio/wav" });
+    await local.store.put("jobs/vm-1/normalized.wav", wav, { contentType: "audio/wav" });
     const name = service.jobName("vm-1", 1);
     expect(name).toBe("voxtrail-test-vm-1-run-1");
 
     await expect(service.start(request(name, "jobs/vm-1/normalized.wav"))).resolves.toBe("started");
 
-    const finished = await ended(name);
+    const finished = await endedJob(local.client, name);
     expect(finished).toMatchObject({ TranscriptionJobStatus: "COMPLETED", LanguageCode: "en-US" });
-    expect(finished.Transcript?.TranscriptFileUri).toBe(store.uri(`transcribe/${name}.json`));
-    const document = JSON.parse((await store.getBytes(`transcribe/${name}.json`)).toString("utf8"));
+    expect(finished.Transcript?.TranscriptFileUri).toBe(local.store.uri(`transcribe/${name}.json`));
+    const document = JSON.parse((await local.store.getBytes(`transcribe/${name}.json`)).toString("utf8"));
     const transcript = service.transcriptOf(document, { language: "en-US", audioMs: durationMs });
 
     expect(transcript.processor).toEqual({
@@ -111,17 +72,17 @@ describe("AmazonTranscribe against the local Transcribe endpoint, through the re
 
   it("answers already-started to a second start of the same name, and starts no second job", async () => {
     // Not audio: the job fails at once, which is all this test needs of it.
-    await store.put("jobs/vm-2/first.wav", "not audio", { contentType: "audio/wav" });
+    await local.store.put("jobs/vm-2/first.wav", "not audio", { contentType: "audio/wav" });
     const name = service.jobName("vm-2", 1);
     await expect(service.start(request(name, "jobs/vm-2/first.wav"))).resolves.toBe("started");
-    const first = await job(name);
+    const first = await describedJob(local.client, name);
 
     await expect(service.start(request(name, "jobs/vm-2/second.wav"))).resolves.toBe("already-started");
 
-    const after = await job(name);
-    expect(after.Media?.MediaFileUri).toBe(`s3://${store.bucket}/jobs/vm-2/first.wav`);
+    const after = await describedJob(local.client, name);
+    expect(after.Media?.MediaFileUri).toBe(`s3://${local.store.bucket}/jobs/vm-2/first.wav`);
     expect(after.CreationTime).toEqual(first.CreationTime);
-    await endpoint.settled();
+    await local.endpoint.settled();
   });
 
   it("is TranscriptionRefused, with the service's reason, for media in another bucket or a language it does not take", async () => {
@@ -133,15 +94,17 @@ describe("AmazonTranscribe against the local Transcribe endpoint, through the re
       /BadRequestException \(status 400\): Media\.MediaFileUri must be/,
     );
 
-    await store.put("jobs/vm-4/normalized.wav", "not audio", { contentType: "audio/wav" });
+    await local.store.put("jobs/vm-4/normalized.wav", "not audio", { contentType: "audio/wav" });
     await expect(
       service.start(request(service.jobName("vm-4", 1), "jobs/vm-4/normalized.wav", { language: "de-DE" })),
     ).rejects.toBeInstanceOf(TranscriptionRefused);
-    await expect(job(service.jobName("vm-4", 1))).rejects.toMatchObject({ name: "NotFoundException" });
+    await expect(describedJob(local.client, service.jobName("vm-4", 1))).rejects.toMatchObject({
+      name: "NotFoundException",
+    });
   });
 
   it("rejects with the abort itself when the signal has aborted, and starts nothing", async () => {
-    await store.put("jobs/vm-5/normalized.wav", "not audio", { contentType: "audio/wav" });
+    await local.store.put("jobs/vm-5/normalized.wav", "not audio", { contentType: "audio/wav" });
     const name = service.jobName("vm-5", 1);
     const aborted = service.start(
       request(name, "jobs/vm-5/normalized.wav", {
@@ -150,7 +113,7 @@ describe("AmazonTranscribe against the local Transcribe endpoint, through the re
     );
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     await expect(aborted).rejects.not.toBeInstanceOf(VoxtrailError);
-    await expect(job(name)).rejects.toMatchObject({ name: "NotFoundException" });
+    await expect(describedJob(local.client, name)).rejects.toMatchObject({ name: "NotFoundException" });
   });
 });
 
@@ -203,8 +166,7 @@ async function startFake(status: number | undefined, body: unknown = {}): Promis
 function serviceAt(url: string, config: TranscribeClientConfig = {}): Promise<AmazonTranscribe> {
   const fakeClient = new TranscribeClient({
     endpoint: url,
-    region: REGION,
-    credentials: CREDENTIALS,
+    ...LOCAL_TRANSCRIBE_CLIENT,
     maxAttempts: 2,
     ...config,
   });
@@ -221,23 +183,15 @@ const JOB = {
 };
 
 describe("AmazonTranscribe's errors, from a stand-in answering every request the same", () => {
-  it("is TranscriptionThrottled for LimitExceededException, after the SDK's own retry", async () => {
-    const server = await startFake(400, {
-      __type: "LimitExceededException",
-      Message: "You have exceeded the maximum number of concurrent jobs.",
-    });
+  it.each([
+    [400, "LimitExceededException", "You have exceeded the maximum number of concurrent jobs."],
+    [500, "InternalFailureException", "Internal failure"],
+  ])("is TranscriptionThrottled for a %i %s, after the SDK's own retry", async (status, type, message) => {
+    const server = await startFake(status, { __type: type, Message: message });
     const start = (await serviceAt(server.url)).start(JOB);
     await expect(start).rejects.toBeInstanceOf(TranscriptionThrottled);
     await expect(start).rejects.toMatchObject({ retryable: true });
-    await expect(start).rejects.toThrow(
-      "Amazon Transcribe LimitExceededException (status 400) after 2 attempts",
-    );
-    expect(server.requests).toBe(2);
-  });
-
-  it("is TranscriptionThrottled for InternalFailureException (500), after the SDK's own retry", async () => {
-    const server = await startFake(500, { __type: "InternalFailureException", Message: "Internal failure" });
-    await expect((await serviceAt(server.url)).start(JOB)).rejects.toBeInstanceOf(TranscriptionThrottled);
+    await expect(start).rejects.toThrow(`Amazon Transcribe ${type} (status ${status}) after 2 attempts`);
     expect(server.requests).toBe(2);
   });
 
@@ -276,16 +230,16 @@ describe("AmazonTranscribe's errors, from a stand-in answering every request the
 
 describe("AmazonTranscribe's job names", () => {
   it("refuses a prefix with characters Transcribe does not allow in a job name", async () => {
-    await expect(AmazonTranscribe.create({ client, jobNamePrefix: "voxtrail/prod-" })).rejects.toBeInstanceOf(
-      InvalidInput,
-    );
-    await expect(AmazonTranscribe.create({ client, jobNamePrefix: "voxtrail prod-" })).rejects.toBeInstanceOf(
-      InvalidInput,
-    );
+    await expect(
+      AmazonTranscribe.create({ client: local.client, jobNamePrefix: "voxtrail/prod-" }),
+    ).rejects.toBeInstanceOf(InvalidInput);
+    await expect(
+      AmazonTranscribe.create({ client: local.client, jobNamePrefix: "voxtrail prod-" }),
+    ).rejects.toBeInstanceOf(InvalidInput);
   });
 
   it("is voxtrail-<jobId>-run-<run> by default, up to 200 characters and no longer", async () => {
-    const named = await AmazonTranscribe.create({ client });
+    const named = await AmazonTranscribe.create({ client: local.client });
     expect(named.jobName("vm-0a1b2c3d4e5f60718293", 2)).toBe("voxtrail-vm-0a1b2c3d4e5f60718293-run-2");
     // "voxtrail-" (9) + id + "-run-1" (6): an id of 185 makes 200.
     expect(named.jobName("a".repeat(185), 1)).toHaveLength(200);
@@ -300,17 +254,17 @@ describe("cloudTranscriptionService", () => {
     const selection = { transcriber: "amazon-transcribe", reasoner: "local", synthesizer: "local" } as const;
     const built = await cloudTranscriptionService(
       { ...selection, transcribeJobPrefix: "voxtrail-dev-" },
-      { transcribe: client },
+      { transcribe: local.client },
     );
     expect(built).toBeInstanceOf(AmazonTranscribe);
     expect(built?.jobName("vm-1", 1)).toBe("voxtrail-dev-vm-1-run-1");
     expect(built?.processor.boundary).toEqual({ kind: "aws-account", service: "transcribe", region: REGION });
-    expect((await cloudTranscriptionService(selection, { transcribe: client }))?.jobName("vm-1", 1)).toBe(
-      "voxtrail-vm-1-run-1",
-    );
+    expect(
+      (await cloudTranscriptionService(selection, { transcribe: local.client }))?.jobName("vm-1", 1),
+    ).toBe("voxtrail-vm-1-run-1");
     for (const transcriber of ["local", "cartesia-ink"] as const) {
       await expect(
-        cloudTranscriptionService({ ...selection, transcriber }, { transcribe: client }),
+        cloudTranscriptionService({ ...selection, transcriber }, { transcribe: local.client }),
       ).resolves.toBeUndefined();
     }
   });

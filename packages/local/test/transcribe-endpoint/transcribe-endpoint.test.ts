@@ -1,70 +1,34 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import {
   DeleteTranscriptionJobCommand,
   GetTranscriptionJobCommand,
   StartTranscriptionJobCommand,
-  TranscribeClient,
-  type TranscriptionJob,
 } from "@aws-sdk/client-transcribe";
 import { LOCAL_BOUNDARY } from "@voxtrail/core";
 import { transcriptOfTranscribeOutput } from "@voxtrail/providers";
-import { DirectoryStore } from "@voxtrail/storage";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTranscribeEndpoint, type TranscribeEndpoint } from "../../src/transcribe-endpoint/server";
+import { describe, expect, it } from "vitest";
+import { endedJob, localTranscribe } from "./local-transcribe";
 
 const VOICEMAIL = new URL("../../../../fixtures/voicemail/telephony/no-message.wav", import.meta.url);
 
-let root: string;
-let store: DirectoryStore;
-let endpoint: TranscribeEndpoint;
-let client: TranscribeClient;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "voxtrail-transcribe-"));
-  store = new DirectoryStore({ root });
-  endpoint = await startTranscribeEndpoint({ store });
-  client = new TranscribeClient({
-    endpoint: endpoint.url,
-    region: "us-east-1",
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
-  });
-});
-
-afterAll(async () => {
-  client.destroy();
-  await endpoint.close();
-  await rm(root, { recursive: true, force: true });
-});
+const local = localTranscribe("voxtrail-transcribe-");
 
 /** Starts a job on `mediaKey` whose output goes to `transcribe/<name>.json` in the store. */
 function start(name: string, mediaKey: string) {
-  return client.send(
+  return local.client.send(
     new StartTranscriptionJobCommand({
       TranscriptionJobName: name,
-      Media: { MediaFileUri: `s3://${store.bucket}/${mediaKey}` },
+      Media: { MediaFileUri: `s3://${local.store.bucket}/${mediaKey}` },
       LanguageCode: "en-US",
-      OutputBucketName: store.bucket,
+      OutputBucketName: local.store.bucket,
       OutputKey: `transcribe/${name}.json`,
     }),
   );
 }
 
-/** The job once it has ended, asking as a Wait/Get loop would. */
-async function ended(name: string): Promise<TranscriptionJob> {
-  for (;;) {
-    const { TranscriptionJob: job } = await client.send(
-      new GetTranscriptionJobCommand({ TranscriptionJobName: name }),
-    );
-    if (job?.TranscriptionJobStatus !== "IN_PROGRESS") return job as TranscriptionJob;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe("the local Transcribe endpoint, through the AWS SDK's Transcribe client", () => {
   it("transcribes an 8 kHz voicemail from the store and writes Transcribe's output document where asked", async () => {
-    await store.put("incoming/voicemail/no-message.wav", await readFile(VOICEMAIL), {
+    await local.store.put("incoming/voicemail/no-message.wav", await readFile(VOICEMAIL), {
       contentType: "audio/wav",
     });
     const { TranscriptionJob: started } = await start("vm-1-run-01", "incoming/voicemail/no-message.wav");
@@ -74,10 +38,10 @@ describe("the local Transcribe endpoint, through the AWS SDK's Transcribe client
     });
     expect(started?.CreationTime).toBeInstanceOf(Date);
 
-    const job = await ended("vm-1-run-01");
+    const job = await endedJob(local.client, "vm-1-run-01");
     expect(job).toMatchObject({ TranscriptionJobStatus: "COMPLETED", LanguageCode: "en-US" });
-    expect(job.Transcript?.TranscriptFileUri).toBe(store.uri("transcribe/vm-1-run-01.json"));
-    const document = JSON.parse((await store.getBytes("transcribe/vm-1-run-01.json")).toString("utf8"));
+    expect(job.Transcript?.TranscriptFileUri).toBe(local.store.uri("transcribe/vm-1-run-01.json"));
+    const document = JSON.parse((await local.store.getBytes("transcribe/vm-1-run-01.json")).toString("utf8"));
     expect(document).toMatchObject({ jobName: "vm-1-run-01", status: "COMPLETED" });
     const transcript = transcriptOfTranscribeOutput(document, {
       language: "en-US",
@@ -95,13 +59,15 @@ describe("the local Transcribe endpoint, through the AWS SDK's Transcribe client
   }, 120_000);
 
   it("refuses a second job of the same name, as Transcribe does: that job is the caller's own", async () => {
-    await store.put("incoming/voicemail/again.wav", await readFile(VOICEMAIL), { contentType: "audio/wav" });
+    await local.store.put("incoming/voicemail/again.wav", await readFile(VOICEMAIL), {
+      contentType: "audio/wav",
+    });
     await start("vm-2-run-01", "incoming/voicemail/again.wav");
     await expect(start("vm-2-run-01", "incoming/voicemail/again.wav")).rejects.toMatchObject({
       name: "ConflictException",
       message: "The requested job name already exists. Use a different job name.",
     });
-    await endpoint.settled();
+    await local.endpoint.settled();
   }, 120_000);
 
   it("refuses a job name outside Transcribe's pattern, and media outside its store", async () => {
@@ -109,12 +75,12 @@ describe("the local Transcribe endpoint, through the AWS SDK's Transcribe client
       name: "BadRequestException",
     });
     await expect(
-      client.send(
+      local.client.send(
         new StartTranscriptionJobCommand({
           TranscriptionJobName: "vm-3",
           Media: { MediaFileUri: "s3://someone-elses-bucket/call.wav" },
           LanguageCode: "en-US",
-          OutputBucketName: store.bucket,
+          OutputBucketName: local.store.bucket,
           OutputKey: "transcribe/vm-3.json",
         }),
       ),
@@ -122,22 +88,22 @@ describe("the local Transcribe endpoint, through the AWS SDK's Transcribe client
   });
 
   it("fails a job whose media is not audio with Transcribe's reason, naming nothing of its content", async () => {
-    await store.put("incoming/voicemail/note.wav", "call me back about order 4271", {
+    await local.store.put("incoming/voicemail/note.wav", "call me back about order 4271", {
       contentType: "audio/wav",
     });
     await start("vm-4-run-01", "incoming/voicemail/note.wav");
-    const job = await ended("vm-4-run-01");
+    const job = await endedJob(local.client, "vm-4-run-01");
     expect(job).toMatchObject({
       TranscriptionJobStatus: "FAILED",
       FailureReason: "Unsupported media format",
     });
-    expect(await store.head("transcribe/vm-4-run-01.json")).toBeUndefined();
+    expect(await local.store.head("transcribe/vm-4-run-01.json")).toBeUndefined();
   });
 
   it("deletes a job; a job it does not know is NotFoundException", async () => {
-    await client.send(new DeleteTranscriptionJobCommand({ TranscriptionJobName: "vm-4-run-01" }));
+    await local.client.send(new DeleteTranscriptionJobCommand({ TranscriptionJobName: "vm-4-run-01" }));
     await expect(
-      client.send(new GetTranscriptionJobCommand({ TranscriptionJobName: "vm-4-run-01" })),
+      local.client.send(new GetTranscriptionJobCommand({ TranscriptionJobName: "vm-4-run-01" })),
     ).rejects.toMatchObject({ name: "NotFoundException" });
   });
 });
