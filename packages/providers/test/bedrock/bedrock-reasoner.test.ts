@@ -2,6 +2,7 @@ import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import {
   type BusinessRecord,
   type Entities,
+  Intent,
   ReasoningFailed,
   ReasoningInvalidOutput,
   ReasoningThrottled,
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { BedrockReasoner } from "../../src/reasoning/bedrock";
 import { REASONING_SYSTEM_PROMPT } from "../../src/reasoning/transcript-prompt";
 import { VOICEMAIL_TOOL_NAME } from "../../src/reasoning/voicemail-tool";
+import { failure } from "../rejection";
 import { type ConverseServer, startConverseServer } from "./converse-server";
 
 // BedrockReasoner through the real @aws-sdk/client-bedrock-runtime, against a local server that
@@ -76,15 +78,6 @@ beforeEach(() => {
   server.answerWith({ toolUse: { name: VOICEMAIL_TOOL_NAME, input: TOOL_INPUT } });
 });
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
-}
-
 describe("BedrockReasoner", () => {
   test("calls Converse on the model with the tool forced by toolChoice and its JSON schema", async () => {
     await reasoner.reason(transcript("Hi, my lamp from order 4271 arrived broken."), new FixtureRecords());
@@ -112,15 +105,7 @@ describe("BedrockReasoner", () => {
       properties: {
         intent: {
           type: "string",
-          enum: [
-            "order-problem",
-            "reschedule",
-            "billing",
-            "cancellation",
-            "callback-request",
-            "no-message",
-            "other",
-          ],
+          enum: Intent.options,
         },
         entities: { type: "object", additionalProperties: false },
       },

@@ -1,5 +1,5 @@
 import { createServer, type Http2ServerResponse, type ServerHttp2Session } from "node:http2";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "../../../../test/support/loopback-listen";
 
 /** A Converse request as the local Bedrock Runtime received it. */
 export interface ConverseRequest {
@@ -71,19 +71,15 @@ export async function startConverseServer(): Promise<ConverseServer> {
     sessions.add(session);
     session.on("close", () => sessions.delete(session));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server, () => {
+    for (const session of sessions) session.destroy();
+  });
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...listening,
     requests,
     answerWith(next) {
       answer = next;
     },
-    close: () =>
-      new Promise((resolve) => {
-        for (const session of sessions) session.destroy();
-        server.close(() => resolve());
-      }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { listenOnLoopback } from "../../../../test/support/loopback-listen";
 
 /** A request as the local Cartesia API received it. */
 export interface ReceivedRequest {
@@ -42,19 +43,38 @@ export async function startCartesiaApiServer(): Promise<CartesiaApiServer> {
         if (!response.headersSent) sendJson(response, 500, { message: String(error) });
       });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server, () => server.closeAllConnections());
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...listening,
     requests,
     respondWith(next) {
       responder = next;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  };
+}
+
+/**
+ * The calling test file's server: started before its tests, closed after them, and before each
+ * test cleared of requests and set to answer as `responder()` says. Call it at the top of the file;
+ * the returned function gives the server once it runs.
+ *
+ * @example
+ * const server = cartesiaApiServerForFile(() => (_request, response) => sendJson(response, 200, {}));
+ * it("...", () => new CartesiaInkTranscriber({ apiKey, baseURL: server().url }));
+ */
+export function cartesiaApiServerForFile(responder: () => Responder): () => CartesiaApiServer {
+  let server: CartesiaApiServer | undefined;
+  beforeAll(async () => {
+    server = await startCartesiaApiServer();
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => {
+    server?.requests.splice(0);
+    server?.respondWith(responder());
+  });
+  return () => {
+    if (server === undefined) throw new Error("the Cartesia API server runs only while the file's tests run");
+    return server;
   };
 }
 

@@ -7,10 +7,10 @@ import {
   SynthesisStreamInterrupted,
   SynthesisThrottled,
 } from "@voxtrail/core";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { CartesiaApiSynthesizer, type CartesiaSynthesisStream } from "../../src/synthesis/cartesia-api";
 import {
-  type CartesiaApiServer,
+  cartesiaApiServerForFile,
   chunkEvent,
   DONE_EVENT,
   errorEvent,
@@ -18,7 +18,6 @@ import {
   type Responder,
   sendJson,
   sleep,
-  startCartesiaApiServer,
   writeSse,
 } from "./cartesia-api-server";
 
@@ -31,16 +30,7 @@ const TEXT = "Thanks for calling about order 4271.";
 /** Three chunks of distinct bytes. */
 const CHUNKS = [0, 1, 2].map((n) => new Uint8Array(160).fill(n + 1));
 
-let server: CartesiaApiServer;
-
-beforeAll(async () => {
-  server = await startCartesiaApiServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.respondWith(streamChunks());
-});
+const server = cartesiaApiServerForFile(() => streamChunks());
 
 /** Answers with the chunks, `gapMs` apart, then whatever `ending` writes (by default, `done`). */
 function streamChunks(
@@ -63,7 +53,7 @@ function streamChunks(
 function synthesizer(): CartesiaApiSynthesizer {
   return new CartesiaApiSynthesizer({
     apiKey: async () => API_KEY,
-    baseURL: server.url,
+    baseURL: server().url,
     maxRetries: 0,
     model: "sonic-3",
     voiceId: VOICE,
@@ -92,7 +82,7 @@ async function drain(stream: CartesiaSynthesisStream): Promise<{ chunks: Uint8Ar
 describe("CartesiaApiSynthesizer", () => {
   test("sends POST /tts/sse with the model, voice, language and raw output format", async () => {
     await drain(synthesizer().synthesize(request()));
-    const [received] = server.requests;
+    const [received] = server().requests;
     expect(received?.path).toBe("/tts/sse");
     expect(received?.headers.accept).toBe("text/event-stream");
     expect(received?.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -109,11 +99,11 @@ describe("CartesiaApiSynthesizer", () => {
     const { chunks, error } = await drain(synthesizer().synthesize({ ...request(), voiceId: "voice-2" }));
     expect(error).toBeUndefined();
     expect(chunks.map((chunk) => Buffer.from(chunk))).toEqual(CHUNKS.map((chunk) => Buffer.from(chunk)));
-    expect(server.requests[0]?.json).toMatchObject({ voice: { mode: "id", id: "voice-2" } });
+    expect(server().requests[0]?.json).toMatchObject({ voice: { mode: "id", id: "voice-2" } });
   });
 
   test("times ttfb at the first audio chunk, total at done, and the largest gap between chunks", async () => {
-    server.respondWith(streamChunks(40));
+    server().respondWith(streamChunks(40));
     const stream = synthesizer().synthesize(request());
     await drain(stream);
     const timings = Object.fromEntries(stream.timings().map((timing) => [timing.name, timing]));
@@ -141,8 +131,8 @@ describe("CartesiaApiSynthesizer", () => {
       provider: "cartesia-api",
       model: "sonic-3",
       version: expect.stringMatching(/^cartesia-js \d+\.\d+\.\d+/),
-      endpoint: `${server.url}/tts/sse`,
-      boundary: { kind: "third-party", host: new URL(server.url).host },
+      endpoint: `${server().url}/tts/sse`,
+      boundary: { kind: "third-party", host: new URL(server().url).host },
     });
   });
 
@@ -153,7 +143,7 @@ describe("CartesiaApiSynthesizer", () => {
       [400, SynthesisRejected],
       [500, SynthesisFailed],
     ])("status %i before the stream: %o", async (status, named) => {
-      server.respondWith((_request, response) => sendJson(response, status, { message: `echo: ${TEXT}` }));
+      server().respondWith((_request, response) => sendJson(response, status, { message: `echo: ${TEXT}` }));
       const { error } = await drain(synthesizer().synthesize(request()));
       expect(error).toBeInstanceOf(named);
       expect((error as Error).message).toBe(`Cartesia TTS failed: status ${status}`);
@@ -164,7 +154,7 @@ describe("CartesiaApiSynthesizer", () => {
       [400, SynthesisRejected],
       [500, SynthesisFailed],
     ])("an SSE error event with status %i after audio began: %o", async (status, named) => {
-      server.respondWith(
+      server().respondWith(
         streamChunks(0, (_request, response) => {
           writeSse(response, errorEvent(status));
           response.end();
@@ -178,7 +168,7 @@ describe("CartesiaApiSynthesizer", () => {
     });
 
     test("a connection reset mid-stream is SynthesisStreamInterrupted", async () => {
-      server.respondWith(
+      server().respondWith(
         streamChunks(0, async (_request, response) => {
           await sleep(20);
           response.socket?.resetAndDestroy();
@@ -191,7 +181,7 @@ describe("CartesiaApiSynthesizer", () => {
     });
 
     test("a stream that ends without done is SynthesisStreamInterrupted", async () => {
-      server.respondWith(
+      server().respondWith(
         streamChunks(0, (_request, response) => {
           response.end();
         }),
@@ -201,7 +191,7 @@ describe("CartesiaApiSynthesizer", () => {
     });
 
     test("an event that is not JSON is SynthesisFailed", async () => {
-      server.respondWith((_request, response) => {
+      server().respondWith((_request, response) => {
         openSse(response);
         response.end("event: chunk\ndata: {not json\n\n");
       });
@@ -213,7 +203,7 @@ describe("CartesiaApiSynthesizer", () => {
     test("a sample rate the API does not offer is SynthesisRejected, and nothing is sent", async () => {
       const { error } = await drain(synthesizer().synthesize(request({ sampleRate: 11025 })));
       expect(error).toBeInstanceOf(SynthesisRejected);
-      expect(server.requests).toHaveLength(0);
+      expect(server().requests).toHaveLength(0);
     });
   });
 
@@ -231,7 +221,7 @@ describe("CartesiaApiSynthesizer", () => {
     ];
     const provider = synthesizer();
     for (const responder of responders) {
-      server.respondWith(responder);
+      server().respondWith(responder);
       const { error } = await drain(provider.synthesize(request()));
       expect(error).toBeInstanceOf(Error);
       const shown = `${(error as Error).message} ${(error as Error).stack} ${JSON.stringify(error)}`;

@@ -1,8 +1,9 @@
 import { writeWav } from "@voxtrail/audio";
 import { InvalidAudio, Transcript, TranscriptionFailed } from "@voxtrail/core";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { CartesiaInkTranscriber } from "../../src/transcription/cartesia-ink";
-import { type CartesiaApiServer, sendJson, startCartesiaApiServer } from "./cartesia-api-server";
+import { failure } from "../rejection";
+import { cartesiaApiServerForFile, sendJson } from "./cartesia-api-server";
 
 // CartesiaInkTranscriber through the real @cartesia/cartesia-js client, against a local server
 // that speaks Cartesia's multipart STT API.
@@ -23,35 +24,17 @@ const INK_RESPONSE = {
   ],
 };
 
-let server: CartesiaApiServer;
-
-beforeAll(async () => {
-  server = await startCartesiaApiServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.respondWith((_request, response) => sendJson(response, 200, INK_RESPONSE));
-});
+const server = cartesiaApiServerForFile(() => (_request, response) => sendJson(response, 200, INK_RESPONSE));
 
 function transcriber(apiKey: string | (() => Promise<string>) = API_KEY): CartesiaInkTranscriber {
-  return new CartesiaInkTranscriber({ apiKey, baseURL: server.url, maxRetries: 0 });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
+  return new CartesiaInkTranscriber({ apiKey, baseURL: server().url, maxRetries: 0 });
 }
 
 describe("CartesiaInkTranscriber", () => {
   test("uploads the WAV as multipart to POST /stt with ink-whisper, the language and word timestamps", async () => {
     await transcriber().transcribe(WAV, { language: "en" });
-    expect(server.requests).toHaveLength(1);
-    const [request] = server.requests;
+    expect(server().requests).toHaveLength(1);
+    const [request] = server().requests;
     expect(request?.method).toBe("POST");
     expect(request?.path).toBe("/stt");
     expect(request?.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -90,7 +73,10 @@ describe("CartesiaInkTranscriber", () => {
       endpoint: "https://api.cartesia.ai/stt",
       boundary: { kind: "third-party", host: "api.cartesia.ai" },
     });
-    expect(transcriber().processor.boundary).toEqual({ kind: "third-party", host: new URL(server.url).host });
+    expect(transcriber().processor.boundary).toEqual({
+      kind: "third-party",
+      host: new URL(server().url).host,
+    });
   });
 
   test("reads the API key from its source once, when first needed", async () => {
@@ -103,7 +89,7 @@ describe("CartesiaInkTranscriber", () => {
     await provider.transcribe(WAV, { language: "en" });
     await provider.transcribe(WAV, { language: "en" });
     expect(reads).toBe(1);
-    expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+    expect(server().requests.map((request) => request.headers.authorization)).toEqual([
       `Bearer ${API_KEY}`,
       `Bearer ${API_KEY}`,
     ]);
@@ -112,7 +98,7 @@ describe("CartesiaInkTranscriber", () => {
   test.each([401, 422, 429, 500])(
     "status %i is TranscriptionFailed naming the status only",
     async (status) => {
-      server.respondWith((_request, response) =>
+      server().respondWith((_request, response) =>
         sendJson(response, status, { message: `bad request for key ${API_KEY}: it's about order 4271` }),
       );
       const error = await failure(transcriber().transcribe(WAV, { language: "en" }));
@@ -123,7 +109,7 @@ describe("CartesiaInkTranscriber", () => {
   );
 
   test("a response that is not a transcript is TranscriptionFailed", async () => {
-    server.respondWith((_request, response) => sendJson(response, 200, { words: "no" }));
+    server().respondWith((_request, response) => sendJson(response, 200, { words: "no" }));
     const error = await failure(transcriber().transcribe(WAV, { language: "en" }));
     expect(error).toBeInstanceOf(TranscriptionFailed);
     expect(error.message).toBe("Cartesia STT response is malformed");
@@ -140,19 +126,19 @@ describe("CartesiaInkTranscriber", () => {
     );
     expect(error).toBeInstanceOf(TranscriptionFailed);
     expect(error.message).toBe("Cartesia STT failed: the API key could not be read");
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   test("audio that is not WAV is InvalidAudio, and nothing is sent", async () => {
     const error = await failure(transcriber().transcribe(new Uint8Array(64), { language: "en" }));
     expect(error).toBeInstanceOf(InvalidAudio);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   test("the API key appears in no error and no processor field", async () => {
     const errors: Error[] = [];
     for (const status of [400, 401, 403, 429, 500]) {
-      server.respondWith((_request, response) => sendJson(response, status, { message: `key ${API_KEY}` }));
+      server().respondWith((_request, response) => sendJson(response, status, { message: `key ${API_KEY}` }));
       errors.push(await failure(transcriber().transcribe(WAV, { language: "en" })));
     }
     const provider = transcriber();
