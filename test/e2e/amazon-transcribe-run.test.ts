@@ -1,23 +1,22 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { decodeMono16, encodeMuLaw, resample, writeWav } from "@voxtrail/audio";
 import { ActivityRecord, Transcript } from "@voxtrail/core";
 import { FliteEngine, type JobResult } from "@voxtrail/local";
 import { keys } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openLineageValidator } from "../support/openlineage-schema";
+import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
-let workDir: string;
-let store: string;
+const workDir = temporaryDirectory("voxtrail-amazon-transcribe-");
+/** The store the run writes. */
+const store = () => join(workDir(), "store");
 let result: JobResult;
 let code: number;
 
 beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-amazon-transcribe-"));
-  store = join(workDir, "store");
-  const inputs = join(workDir, "inputs");
+  const inputs = join(workDir(), "inputs");
   await mkdir(inputs);
   // A voicemail the project has never seen, as a phone line delivers it: 8 kHz mu-law, another voice.
   const speech = decodeMono16(
@@ -39,25 +38,21 @@ beforeAll(async () => {
     "--transcriber",
     "amazon-transcribe",
     "--store",
-    store,
+    store(),
     "--json",
   ]);
   code = run.code;
   result = (JSON.parse(run.stdout) as JobResult[])[0] as JobResult;
 }, 300_000);
 
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
-
-const lineage = (...args: string[]) => runCli(["lineage", ...args, "--store", store]);
+const lineage = (...args: string[]) => runCli(["lineage", ...args, "--store", store()]);
 
 describe("voxtrail run --transcriber amazon-transcribe, through the local Transcribe stand-in", () => {
   it("succeeds, with Transcribe's output document and the transcript read from it", async () => {
     expect(code).toBe(0);
     expect(result.status).toBe("SUCCEEDED");
     const output = JSON.parse(
-      await readFile(join(store, keys.artifact(result.jobId, "transcribe-output.json")), "utf8"),
+      await readFile(join(store(), keys.artifact(result.jobId, "transcribe-output.json")), "utf8"),
     );
     expect(output).toMatchObject({
       jobName: `voxtrail-${result.jobId}-run-1`,
@@ -65,7 +60,7 @@ describe("voxtrail run --transcriber amazon-transcribe, through the local Transc
       results: { transcripts: [{ transcript: expect.any(String) }] },
     });
     const transcript = Transcript.parse(
-      JSON.parse(await readFile(join(store, keys.artifact(result.jobId, "transcript.json")), "utf8")),
+      JSON.parse(await readFile(join(store(), keys.artifact(result.jobId, "transcript.json")), "utf8")),
     );
     expect(transcript.words.length).toBeGreaterThan(5);
     expect(transcript.processor).toMatchObject({ provider: "amazon-transcribe" });
@@ -73,7 +68,7 @@ describe("voxtrail run --transcriber amazon-transcribe, through the local Transc
 
   it("records one Transcribe activity naming transcribe@region in the account boundary, the job and both S3 locations", async () => {
     const record = ActivityRecord.parse(
-      JSON.parse(await readFile(join(store, keys.lineage(result.jobId, "Transcribe", 1)), "utf8")),
+      JSON.parse(await readFile(join(store(), keys.lineage(result.jobId, "Transcribe", 1)), "utf8")),
     );
     expect(record).toMatchObject({
       outcome: "succeeded",

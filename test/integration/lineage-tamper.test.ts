@@ -1,6 +1,5 @@
 import { createHash, generateKeyPairSync } from "node:crypto";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LineageSummary, type Transcript, TranscriptionThrottled } from "@voxtrail/core";
 import {
@@ -17,8 +16,9 @@ import { BUNDLED_VOICEMAILS_DIR, LocalRuntime } from "@voxtrail/local";
 import { SimulatedTranscriber } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SilenceSynthesizer } from "../support/stub-engines";
+import { temporaryDirectory } from "../support/temporary-directory";
 
 /** Throttled once, on its first call: one job's Transcribe takes two attempts. */
 class OnceThrottledTranscriber extends SimulatedTranscriber {
@@ -29,18 +29,17 @@ class OnceThrottledTranscriber extends SimulatedTranscriber {
   }
 }
 
-let workDir: string;
-let signedStore: string;
+const workDir = temporaryDirectory("voxtrail-tamper-");
+/** The store the two jobs ran in and the digest signed: each test tampers with a copy of it. */
+const signedStore = () => join(workDir(), "signed");
 let signer: LocalSigner;
 /** The job whose Transcribe was retried, and the other one. */
 let retried: string;
 let other: string;
 
 beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), "voxtrail-tamper-"));
-  signedStore = join(workDir, "signed");
   const runtime = await LocalRuntime.start({
-    storeDir: signedStore,
+    storeDir: signedStore(),
     engines: { transcriber: new OnceThrottledTranscriber(), synthesizer: new SilenceSynthesizer() },
     retryIntervalMs: 1,
   });
@@ -55,21 +54,17 @@ beforeAll(async () => {
   } finally {
     await runtime.close();
   }
-  signer = await LocalSigner.loadOrCreate(join(workDir, "keys", "signing-key.pem"));
-  expect(await writeDigest(new DirectoryStore({ root: signedStore }), signer)).toMatchObject({ jobs: 2 });
+  signer = await LocalSigner.loadOrCreate(join(workDir(), "keys", "signing-key.pem"));
+  expect(await writeDigest(new DirectoryStore({ root: signedStore() }), signer)).toMatchObject({ jobs: 2 });
 }, 120_000);
-
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
 
 /** A copy of the signed store, tampered with by `tamper` as someone with write access would. */
 async function tampered(
   name: string,
   tamper: (store: DirectoryStore) => Promise<void>,
 ): Promise<VerifyResult> {
-  const root = join(workDir, name);
-  await cp(signedStore, root, { recursive: true });
+  const root = join(workDir(), name);
+  await cp(signedStore(), root, { recursive: true });
   const store = new DirectoryStore({ root });
   await tamper(store);
   return verify(store, LineageGraph.of(await readLineage(store)), {
@@ -104,7 +99,7 @@ describe("lineage verify against someone with write access to the store but not 
     expect(result.issues).toEqual([]);
     expect(result.signatures).toMatchObject({ digests: 1, signedJobs: 2, pendingJobs: [] });
     const transcribe2 = await json(
-      new DirectoryStore({ root: signedStore }),
+      new DirectoryStore({ root: signedStore() }),
       keys.lineage(retried, "Transcribe", 2),
     );
     expect(transcribe2.previousRecord).toEqual({
@@ -188,7 +183,7 @@ describe("lineage verify against someone with write access to the store but not 
   });
 
   it("names a replaced digest: edited, or re-signed with another key", async () => {
-    const [digest] = await new DirectoryStore({ root: signedStore }).list(LINEAGE_DIGESTS_PREFIX);
+    const [digest] = await new DirectoryStore({ root: signedStore() }).list(LINEAGE_DIGESTS_PREFIX);
     const edited = await tampered("edit-digest", async (store) => {
       const text = (await store.getBytes(digest as string)).toString("utf8").replace(other, retried);
       await store.put(digest as string, text, { contentType: "application/json" });
@@ -197,7 +192,7 @@ describe("lineage verify against someone with write access to the store but not 
 
     const resigned = await tampered("resign-digest", async (store) => {
       const attacker = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
-      const keyFile = join(workDir, "attacker.pem");
+      const keyFile = join(workDir(), "attacker.pem");
       await writeFile(keyFile, attacker.export({ format: "pem", type: "pkcs8" }));
       await store.delete(digest as string, {
         versionId: (await store.head(digest as string))?.versionId as string,
