@@ -2,6 +2,7 @@ import { InvalidAudio, SynthesisThrottled } from "@voxtrail/core";
 import type { StageHandler } from "@voxtrail/functions";
 import { buildVoicemailDefinition, STAGE_FUNCTIONS } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
+import { SUCCEEDED_VOICEMAIL_STATES } from "../../../test/support/voicemail-state-path";
 import { LOCAL_FUNCTION_ARNS } from "../src/local-functions";
 import { LocalStateMachine, type StateTransition } from "../src/state-machine/local-state-machine";
 
@@ -41,12 +42,7 @@ describe("LocalStateMachine running the voicemail definition", () => {
     });
     expect(calls[1]?.functionName).toBe("voxtrail-local-transcribe");
     expect(transitions.filter((t) => t.type === "entered").map((t) => t.state)).toEqual([
-      "Ingest",
-      "IsDuplicate",
-      "Transcribe",
-      "Reason",
-      "Synthesize",
-      "Finalize",
+      ...SUCCEEDED_VOICEMAIL_STATES,
     ]);
   });
 

@@ -8,21 +8,9 @@ const timesIn = (text: string) => findTimes(tokenize(text)).map((time) => time.v
 
 describe("tokenize", () => {
   test("lower-cases, breaks on punctuation, keeps numerals, clock times and am/pm", () => {
-    expect(tokenize("Friday... actually, sorry: Thursday at 3:30pm? Call 555-123-4567, 9 a.m.")).toEqual([
-      "friday",
-      "actually",
-      "sorry",
-      "thursday",
-      "at",
-      "3:30",
-      "pm",
-      "call",
-      "555",
-      "123",
-      "4567",
-      "9",
-      "am",
-    ]);
+    expect(tokenize("Friday... actually, sorry: Thursday at 3:30pm? Call 555-123-4567, 9 a.m.")).toEqual(
+      "friday actually sorry thursday at 3:30 pm call 555 123 4567 9 am".split(" "),
+    );
   });
 });
 

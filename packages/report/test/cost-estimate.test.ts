@@ -1,6 +1,7 @@
 import type { ActivityRecord } from "@voxtrail/core";
 import { buildVoicemailDefinition, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
 import { describe, expect, test } from "vitest";
+import { SUCCEEDED_VOICEMAIL_STATES } from "../../../test/support/voicemail-state-path";
 import { estimateCost } from "../src/cost/cost-estimate";
 import { jobUsage } from "../src/cost/job-usage";
 import { PRICES, type PriceTable } from "../src/cost/price-table";
@@ -73,14 +74,7 @@ describe("statePath", () => {
   });
 
   test("a successful job enters the five stage states and the duplicate check", () => {
-    expect(statePath(definition)).toEqual([
-      "Ingest",
-      "IsDuplicate",
-      "Transcribe",
-      "Reason",
-      "Synthesize",
-      "Finalize",
-    ]);
+    expect(statePath(definition)).toEqual([...SUCCEEDED_VOICEMAIL_STATES]);
   });
 
   test("a job failing in Reason goes on to its recorder and Fail state", () => {

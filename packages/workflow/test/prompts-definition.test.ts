@@ -1,4 +1,3 @@
-import aslValidator from "asl-validator";
 import { describe, expect, it } from "vitest";
 import {
   buildPromptsDefinition,
@@ -11,6 +10,7 @@ import {
 import { LocalMapAdaptationFailed } from "../src/local-map-adaptation";
 import { PROMPT_STATES } from "../src/prompts-definition";
 import { DUPLICATE_CHOICE, DUPLICATE_STATE } from "../src/voicemail-definition";
+import { expectValidAsl } from "./expect-valid-asl";
 import { testFunctionArns } from "./test-function-arns";
 
 const functionArns = testFunctionArns(PROMPT_FUNCTIONS);
@@ -28,12 +28,7 @@ function processorStates(map: State): Record<string, State> {
 describe("buildPromptsDefinition", () => {
   const definition = buildPromptsDefinition({ functionArns, maxConcurrency: 6 });
 
-  it("is valid Amazon States Language", () => {
-    // asl-validator mutates its input: give it a clone.
-    const { isValid, errorsText } = aslValidator(structuredClone(definition));
-    expect(errorsText()).toBe("");
-    expect(isValid).toBe(true);
-  });
+  it("is valid Amazon States Language", () => expectValidAsl(definition));
 
   it("prepares, fans out over a Distributed Map reading rows.jsonl from S3, then writes the report", () => {
     expect(definition.StartAt).toBe(PROMPT_STATES.prepare);
@@ -105,11 +100,7 @@ describe("localMapDefinition (the prompts definition)", () => {
     expect(cloud).toEqual(buildPromptsDefinition({ functionArns, maxConcurrency: 3 }));
   });
 
-  it("is still valid ASL", () => {
-    const { isValid, errorsText } = aslValidator(structuredClone(local));
-    expect(errorsText()).toBe("");
-    expect(isValid).toBe(true);
-  });
+  it("is still valid ASL", () => expectValidAsl(local));
 
   it("refuses a cloud definition whose shape changed", () => {
     const inline = structuredClone(cloud);

@@ -1,4 +1,3 @@
-import aslValidator from "asl-validator";
 import { describe, expect, it } from "vitest";
 import {
   buildVoicemailDefinition,
@@ -10,6 +9,7 @@ import {
   transcriptionModeOf,
 } from "../src";
 import { recorderState } from "../src/voicemail-definition";
+import { expectValidAsl } from "./expect-valid-asl";
 import { testFunctionArns } from "./test-function-arns";
 
 const functionArns = testFunctionArns(STAGE_FUNCTIONS);
@@ -18,11 +18,7 @@ describe("the voicemail definition with Transcribe as a service job", () => {
   const definition = buildVoicemailDefinition({ functionArns, transcription: "service-job" });
   const { States: states } = definition;
 
-  it("is valid Amazon States Language", () => {
-    const { isValid, errorsText } = aslValidator(structuredClone(definition));
-    expect(errorsText()).toBe("");
-    expect(isValid).toBe(true);
-  });
+  it("is valid Amazon States Language", () => expectValidAsl(definition));
 
   it("starts the job, then waits, polls and decides in a loop, then reads it and goes on to Reason", () => {
     expect(states.Transcribe).toMatchObject({

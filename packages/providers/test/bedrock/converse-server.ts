@@ -1,5 +1,5 @@
 import { createServer, type Http2ServerResponse, type ServerHttp2Session } from "node:http2";
-import { listenOnLoopback } from "../../../../test/support/loopback-listen";
+import { type ListeningStandIn, listenOnLoopback } from "../../../../test/support/loopback-listen";
 
 /** A Converse request as the local Bedrock Runtime received it. */
 export interface ConverseRequest {
@@ -22,11 +22,9 @@ export type ConverseAnswer =
  * `POST /model/{modelId}/converse` with a `toolUse` content block, a text block, or an error whose
  * type is in `x-amzn-errortype`, as the real service does.
  */
-export interface ConverseServer {
-  url: string;
+export interface ConverseServer extends ListeningStandIn {
   requests: ConverseRequest[];
   answerWith(answer: ConverseAnswer): void;
-  close(): Promise<void>;
 }
 
 /** Starts the server on a free loopback port. */

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { listenOnLoopback } from "../../../../test/support/loopback-listen";
+import { type ListeningStandIn, listenOnLoopback } from "../../../../test/support/loopback-listen";
 
 /** A request as the local Cartesia API received it. */
 export interface ReceivedRequest {
@@ -20,13 +20,11 @@ export interface ReceivedRequest {
 export type Responder = (request: ReceivedRequest, response: ServerResponse) => void | Promise<void>;
 
 /** A local server speaking Cartesia's REST and SSE wire formats, answering as its test tells it to. */
-export interface CartesiaApiServer {
-  url: string;
+export interface CartesiaApiServer extends ListeningStandIn {
   /** Every request received, in order. */
   requests: ReceivedRequest[];
   /** Sets how the next requests are answered. */
   respondWith(responder: Responder): void;
-  close(): Promise<void>;
 }
 
 /** Starts the server on a free loopback port. Until told otherwise it answers 404. */
