@@ -10,22 +10,22 @@ describe("normalizeWords", () => {
 });
 
 describe("countWordErrors", () => {
-  test("counts substitutions, deletions and insertions of a minimum-edit alignment", () => {
-    expect(countWordErrors("call me back at five", "call me back and five")).toEqual({
-      substitutions: 1,
-      deletions: 0,
-      insertions: 0,
-      referenceWords: 5,
-    });
-    expect(countWordErrors("order number four two seven one", "order four two seven one one")).toEqual({
-      substitutions: 0,
-      deletions: 1,
-      insertions: 1,
-      referenceWords: 6,
-    });
-    expect(countWordErrors("a b c", "")).toMatchObject({ deletions: 3, referenceWords: 3 });
-    expect(countWordErrors("", "x y")).toMatchObject({ insertions: 2, referenceWords: 0 });
-  });
+  test.each([
+    ["call me back at five", "call me back and five", [1, 0, 0, 5]],
+    ["order number four two seven one", "order four two seven one one", [0, 1, 1, 6]],
+    ["a b c", "", [0, 3, 0, 3]],
+    ["", "x y", [0, 0, 2, 0]],
+  ])(
+    "counts substitutions, deletions, insertions and reference words of a minimum-edit alignment: %j for %j",
+    (reference, hypothesis, [substitutions, deletions, insertions, referenceWords]) => {
+      expect(countWordErrors(reference, hypothesis)).toEqual({
+        substitutions,
+        deletions,
+        insertions,
+        referenceWords,
+      });
+    },
+  );
 });
 
 describe("wordErrorRate", () => {

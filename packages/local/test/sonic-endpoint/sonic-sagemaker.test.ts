@@ -7,6 +7,7 @@ import {
 } from "@voxtrail/core";
 import { SonicSageMakerSynthesizer, type SonicSynthesisStream } from "@voxtrail/providers";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { expectSynthesisTimings } from "../../../../test/support/synthesis-timings";
 import { FliteEngine } from "../../src/flite/flite-engine";
 import { type SonicEndpoint, startSonicEndpoint } from "../../src/sonic-endpoint/server";
 import { fliteSentences, localClient, TEST_PROCESSOR } from "./helpers";
@@ -110,20 +111,7 @@ describe("SonicSageMakerSynthesizer against the local Sonic endpoint", () => {
     const stream = synthesizer().synthesize(request());
     expect(stream.timings()).toEqual([]);
     await collect(stream);
-    const timings = byName(stream.timings());
-    expect(Object.keys(timings).sort()).toEqual(["synthesize.maxGap", "synthesize.total", "synthesize.ttfb"]);
-    expect(timings["synthesize.ttfb"]).toMatchObject({
-      startEvent: "request.sent",
-      endEvent: "audio.firstChunk",
-    });
-    expect(timings["synthesize.total"]).toMatchObject({
-      startEvent: "request.sent",
-      endEvent: "stream.done",
-    });
-    expect(timings["synthesize.maxGap"]).toMatchObject({
-      startEvent: "audio.chunk",
-      endEvent: "audio.chunk.next",
-    });
+    const timings = expectSynthesisTimings(stream.timings());
     const [ttfb, total, maxGap] = ["ttfb", "total", "maxGap"].map(
       (name) => timings[`synthesize.${name}`]?.ms ?? -1,
     );

@@ -1,29 +1,22 @@
-import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { S3Client } from "@aws-sdk/client-s3";
 import { InvalidInput, ObjectNotFound, StoreAccessDenied } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { motoClientConfig } from "../../../../test/setup/aws";
 import { S3AccessProxy } from "../../../storage/test/s3-access-proxy";
 import { JsonlRecordLookup } from "../../src/records/jsonl-record-lookup";
 import { S3RecordLookup, UNREAD_RECORDS_VERSION } from "../../src/records/s3-records";
+import { motoBucket } from "./moto-bucket";
 
 // S3RecordLookup through the real S3 client against moto_server, over the fixture records.
 
-const client = new S3Client(motoClientConfig());
-const bucket = `records-${randomUUID()}`;
+const { client, bucket, put } = motoBucket();
 const FIXTURE = new URL("../../../../fixtures/records/records.jsonl", import.meta.url);
 let jsonl: string;
 
 beforeAll(async () => {
   jsonl = await readFile(FIXTURE, "utf8");
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
 });
-afterAll(() => client.destroy());
-
-async function put(key: string, body: string): Promise<void> {
-  await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
-}
 
 describe("S3RecordLookup", () => {
   test("finds the same records as the local lookup over the same lines", async () => {

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
-import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { S3Client } from "@aws-sdk/client-s3";
 import { ObjectNotFound, ReasoningFailed, StoreAccessDenied } from "@voxtrail/core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { motoClientConfig } from "../../../../test/setup/aws";
 import { S3AccessProxy } from "../../../storage/test/s3-access-proxy";
 import {
@@ -9,22 +8,13 @@ import {
   readObjectTextIfChanged,
   type S3ObjectLocation,
 } from "../../src/records/s3-text-object";
+import { motoBucket } from "./moto-bucket";
 
 // readObjectText through the real S3 client against moto_server.
 
-const client = new S3Client(motoClientConfig());
-const bucket = `records-${randomUUID()}`;
+const { client, bucket, put } = motoBucket();
 const LINES =
   '{"type":"order","id":"ord-1","orderNumber":"1"}\n{"type":"account","id":"acct-café","accountNumber":"2"}\n';
-
-beforeAll(async () => {
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-afterAll(() => client.destroy());
-
-async function put(key: string, body: string): Promise<void> {
-  await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
-}
 
 describe("readObjectText, readObjectTextIfChanged", () => {
   test("reads the object's UTF-8 text with its ETag", async () => {
