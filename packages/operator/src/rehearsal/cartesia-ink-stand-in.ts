@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Transcript } from "@voxtrail/core";
+import type { Transcriber, Transcript } from "@voxtrail/core";
 import { PocketsphinxTranscriber } from "@voxtrail/providers";
 import {
   type CartesiaApiServer,
@@ -12,15 +12,18 @@ import {
  * with word times), backed by the embedded recognizer (Debian pocketsphinx), as the local Sonic
  * endpoint is backed by flite: the Transcribe function's Cartesia Ink client runs unchanged and
  * gets real words. It answers only the key the stage's linked secret holds, so the rehearsal
- * shows that the secret reached the function. Labelled for what it is: pocketsphinx, not Ink.
+ * shows that the secret reached the function. Labelled for what it is: pocketsphinx (or the
+ * `recognizer` given), not Ink.
  *
  * @example
  * const ink = await startCartesiaInkStandIn("sk_rehearsal");
  * // redirect api.cartesia.ai to ink.url in the Transcribe function's environments
  */
-export async function startCartesiaInkStandIn(apiKey: string): Promise<CartesiaApiServer> {
+export async function startCartesiaInkStandIn(
+  apiKey: string,
+  recognizer: Transcriber = new PocketsphinxTranscriber(),
+): Promise<CartesiaApiServer> {
   const server = await startCartesiaApiServer();
-  const recognizer = new PocketsphinxTranscriber();
   // The same audio gets the same words: recognized once (the rehearsal uploads one voicemail per run).
   const recognized = new Map<string, Promise<Transcript>>();
   server.respondWith(async (request, response) => {

@@ -8,6 +8,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
+import type { Transcriber } from "@voxtrail/core";
 import type { DigestRun, IndexRun, StageHandler } from "@voxtrail/functions";
 import {
   BUNDLED_RECORDS_FILE,
@@ -124,6 +125,11 @@ export interface RehearsalOptions {
   log?: (line: string) => void;
   /** Output of the functions' execution environments (their logs). */
   onFunctionOutput?: (component: string, line: string) => void;
+  /**
+   * The recogniser behind the Amazon Transcribe and Cartesia Ink stand-ins; pocketsphinx by
+   * default. A run whose subject is the permissions, not what was heard, may give the simulated one.
+   */
+  transcriber?: Transcriber;
 }
 
 /**
@@ -200,17 +206,19 @@ export class Rehearsal {
     };
     // A stage that transcribes with Amazon Transcribe: its functions start jobs and its voicemail
     // state machine polls them, both through the proxy, which forwards to the stand-in.
+    const recognizer = options.transcriber?.processor.provider ?? "pocketsphinx";
     if (transcribesWithAmazonTranscribe(plan)) {
       const transcribe = await startTranscribeStandIn({
         motoEndpoint: options.motoEndpoint,
         bucket: plan.bucket,
         region: plan.region,
         account: plan.account,
+        ...(options.transcriber ? { transcriber: options.transcriber } : {}),
       });
       this.#closers.push(() => transcribe.close());
       upstreams.transcribe = transcribe.url;
       this.redirects.push(
-        `Amazon Transcribe -> ${transcribe.url} (the local Transcribe endpoint: pocketsphinx, not Transcribe; it reads and writes the stage's bucket as the service would), reached through the IAM proxy; boundary stays aws-account (transcribe)`,
+        `Amazon Transcribe -> ${transcribe.url} (the local Transcribe endpoint: ${recognizer}, not Transcribe; it reads and writes the stage's bucket as the service would), reached through the IAM proxy; boundary stays aws-account (transcribe)`,
       );
     }
     const principals = new Map<string, Principal>();
@@ -247,11 +255,11 @@ export class Rehearsal {
       .flatMap((f) => Object.entries(f.links))
       .find(([name]) => name === "CartesiaApiKey")?.[1] as { value?: string } | undefined;
     if (cartesiaKey?.value) {
-      const ink = await startCartesiaInkStandIn(cartesiaKey.value);
+      const ink = await startCartesiaInkStandIn(cartesiaKey.value, options.transcriber);
       this.#closers.push(() => ink.close());
       redirects[CARTESIA_HOST] = ink.url;
       this.redirects.push(
-        `${CARTESIA_HOST} -> ${ink.url} (Cartesia Ink stand-in: pocketsphinx, not Ink); the functions still record the third-party boundary ${CARTESIA_HOST}`,
+        `${CARTESIA_HOST} -> ${ink.url} (Cartesia Ink stand-in: ${recognizer}, not Ink); the functions still record the third-party boundary ${CARTESIA_HOST}`,
       );
     }
     if (plan.sonicEndpoint) {

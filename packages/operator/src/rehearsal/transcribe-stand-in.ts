@@ -1,4 +1,5 @@
 import { S3Client } from "@aws-sdk/client-s3";
+import type { Transcriber } from "@voxtrail/core";
 import { startTranscribeEndpoint, type TranscribeEndpoint } from "@voxtrail/local";
 import { S3Store } from "@voxtrail/storage";
 
@@ -9,6 +10,8 @@ export interface TranscribeStandInOptions {
   bucket: string;
   region: string;
   account: string;
+  /** The recogniser behind the endpoint; pocketsphinx by default. */
+  transcriber?: Transcriber;
 }
 
 /**
@@ -34,5 +37,6 @@ export async function startTranscribeStandIn(options: TranscribeStandInOptions):
   return startTranscribeEndpoint({
     store: new S3Store({ client, bucket: options.bucket }),
     accountId: options.account,
+    ...(options.transcriber ? { transcriber: options.transcriber } : {}),
   });
 }

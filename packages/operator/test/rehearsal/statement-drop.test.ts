@@ -1,3 +1,4 @@
+import { SimulatedTranscriber } from "@voxtrail/providers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   REHEARSED_WORKFLOWS,
@@ -92,6 +93,8 @@ describe.each(STAGES)(
       rehearsal = await Rehearsal.start({
         plan: await evaluateStage(stage),
         motoEndpoint: inject("motoEndpoint"),
+        // The subject is IAM, not what was heard: rehearsal.test.ts runs the real recogniser.
+        transcriber: new SimulatedTranscriber(),
       });
       baseline = await rehearsal.run();
     }, 600_000);
