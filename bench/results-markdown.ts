@@ -36,7 +36,7 @@ export interface BenchResults {
 const seconds = (ms: number) =>
   ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
-/** The results as the markdown table bench/results/results.md holds and the README quotes. */
+/** The results as the markdown table bench/results/results.md holds and docs/benchmarks.md quotes. */
 export function resultsMarkdown(results: BenchResults): string {
   const { machine } = results;
   const out: string[] = [

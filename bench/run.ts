@@ -3,7 +3,7 @@
  * written to bench/results/results.json and bench/results/results.md (with the date and machine).
  * The machine is shared, so each comparison runs its two sides in the same run, alternating where
  * it can, and the ratios are the figures to read. Most sections take seconds to minutes on 2
- * cores; index, verify and facts take far longer (see the README's Benchmarks).
+ * cores; index, verify and facts take far longer (see docs/benchmarks.md).
  *
  *   npm run bench
  *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, facts, ttfb, prompts, lineage, index, verify, bundles)

@@ -1,5 +1,5 @@
 /**
- * The measure every change to the embedded transcriber is chosen by (README, Benchmarks: "the
+ * The measure every change to the embedded transcriber is chosen by (docs/benchmarks.md: "the
  * changes since"): the tuning half of the accuracy corpus split in two by script, each half's
  * voicemail language model and telephony adaptations built from it alone, and the other half's
  * telephony copies measured with them. The held-out half is never read, and no clip is measured

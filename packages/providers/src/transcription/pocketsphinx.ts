@@ -151,7 +151,7 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * transform of the means it took the accuracy corpus's held-out telephony copies from a word
  * error rate of 0.460 to 0.309 and from 93 to 134 facts of 256; each mean then adapted on its own
  * (MAP, from the transformed ones) took the tuning half split in two from 234 to 244 facts of 256,
- * and the held-out telephony copies from 216 to 237 (README, Benchmarks). It was estimated on
+ * and the held-out telephony copies from 216 to 237 (docs/benchmarks.md). It was estimated on
  * synthetic (flite) voices: for real callers, estimate one from their calls the same way. The
  * processor's model names it by hash.
  *
@@ -160,7 +160,7 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * days are classes (it learns where a caller says a number or a day, never which). On the
  * accuracy corpus's tuning half, each half's model measured on the other half's telephony copies
  * took facts from 156 to 193 of 256 and the word error rate from 0.30 to 0.17 with the scripts'
- * text alone, and to 221 of 256 and 0.10 with the seed text too (README, Benchmarks). The text
+ * text alone, and to 221 of 256 and 0.10 with the seed text too (docs/benchmarks.md). The text
  * was written for this project, not said by callers: for real callers, build one from their
  * transcripts (`npm run build:lm -- --text`). The processor's model names it by hash.
  *
@@ -176,7 +176,7 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * telephony copies) the warp took the word error rate from 0.173 to 0.162, for the one female
  * voice from 0.291 to 0.249; a voice transform (estimated from the other half too) then took
  * that voice's facts from 36 to 41 of 64, and 57 with each mean adapted. The three male voices
- * were rarely refitted (README, Benchmarks).
+ * were rarely refitted (docs/benchmarks.md).
  *
  * With `numberPass` (the default) each stretch where the decode heard a number
  * ({@link numberWindows}) is decoded again, alone, with a grammar that allows only number words
