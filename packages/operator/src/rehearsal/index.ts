@@ -11,6 +11,7 @@ export {
   type RehearsalReport,
   type RehearsedRun,
   type RehearsedWorkflow,
+  runUpTo,
   type StatementRef,
 } from "./rehearsal";
 export { evaluateStage } from "./stage-evaluation";

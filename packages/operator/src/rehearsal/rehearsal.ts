@@ -74,6 +74,33 @@ export const REHEARSED_WORKFLOWS = [
 export type RehearsedWorkflow = (typeof REHEARSED_WORKFLOWS)[number];
 
 /**
+ * What each workflow needs run before it, in the same {@link Rehearsal.run}, to meet its expected
+ * outcome on a stage that has run before: `duplicate` delivers the run's voicemail again and
+ * `promptsRerun` its manifest; `batch` lists the run's voicemail; the lineage signer and the index
+ * compactor need a job they have not seen yet.
+ */
+const PREREQUISITES: Record<RehearsedWorkflow, readonly RehearsedWorkflow[]> = {
+  voicemail: [],
+  lineageDigest: ["voicemail"],
+  lineageIndex: ["voicemail"],
+  duplicate: ["voicemail"],
+  duplicateWhileRunning: [],
+  invalidAudio: [],
+  prompts: [],
+  promptsRerun: ["prompts"],
+  batch: ["voicemail"],
+  lineageIndexUpdate: ["voicemail"],
+};
+
+/**
+ * The shortest run that reaches `workflow` on a stage that has run before: its prerequisites, then
+ * itself, in {@link REHEARSED_WORKFLOWS} order.
+ */
+export function runUpTo(workflow: RehearsedWorkflow): RehearsedWorkflow[] {
+  return REHEARSED_WORKFLOWS.filter((each) => each === workflow || PREREQUISITES[workflow].includes(each));
+}
+
+/**
  * The workflows that are a schedule's run, each with the handler of the function its schedule
  * invokes: the hourly lineage signer, and the lineage index compactor every 15 minutes, run once
  * after the first voicemail and again after the later jobs (its day's files rewritten, the
@@ -145,7 +172,8 @@ export interface RehearsalOptions {
  * try { report = await rehearsal.run(); } finally { await rehearsal.close(); }
  */
 export class Rehearsal {
-  readonly calls: CallRecord[] = [];
+  /** Every call authorized so far, in every run; each report holds its own run's. */
+  readonly #calls: CallRecord[] = [];
   readonly redirects: string[] = [];
   readonly #closers: Array<() => Promise<void>> = [];
   readonly #machines = new Map<
@@ -344,6 +372,7 @@ export class Rehearsal {
   /** Runs `workflows` in order (all by default) and reports each against what the stage must do. */
   async run(workflows: readonly RehearsedWorkflow[] = REHEARSED_WORKFLOWS): Promise<RehearsalReport> {
     const runs: RehearsedRun[] = [];
+    const firstCall = this.#calls.length;
     // Every run names its own objects, so a later run in the same stage is a new job, not a duplicate.
     const tag = `rehearsal-${++this.#runs}`;
     const voicemailKey = keys.incomingVoicemail(`${tag}/${VOICEMAIL}`);
@@ -435,7 +464,7 @@ export class Rehearsal {
       stage: this.plan.stage,
       redirects: this.redirects,
       runs,
-      calls: this.calls,
+      calls: this.#calls.slice(firstCall),
       ok: runs.every((run) => run.ok),
     };
   }
@@ -548,7 +577,7 @@ export class Rehearsal {
   }
 
   #record(call: CallRecord): void {
-    this.calls.push(this.#workflow ? { ...call, workflow: this.#workflow } : call);
+    this.#calls.push(this.#workflow ? { ...call, workflow: this.#workflow } : call);
   }
 
   async close(): Promise<void> {

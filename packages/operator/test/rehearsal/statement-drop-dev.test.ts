@@ -1,0 +1,4 @@
+import { describeStatementDrop } from "./statement-drop";
+
+// Every statement dev deploys.
+describeStatementDrop({ stage: "dev" });
