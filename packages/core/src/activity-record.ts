@@ -43,13 +43,14 @@ export const SdkCall = z.object({
 });
 export type SdkCall = z.infer<typeof SdkCall>;
 
+/** A job on a managed service, by what names it there: the service, and the job's name in it. */
+export const ServiceJobIdentity = z.object({ service: z.string(), name: z.string() });
+
 /**
- * A job the attempt ran on a managed service (an Amazon Transcribe transcription job): the
- * service, the job's name, and the S3 URIs it read and wrote. Pointers only.
+ * A job the attempt ran on a managed service (an Amazon Transcribe transcription job): its
+ * {@link ServiceJobIdentity}, and the S3 URIs it read and wrote. Pointers only.
  */
-export const ServiceJob = z.object({
-  service: z.string(),
-  name: z.string(),
+export const ServiceJob = ServiceJobIdentity.extend({
   input: z.string(),
   output: z.string(),
   /** How often the workflow asked the service how the job stood. */

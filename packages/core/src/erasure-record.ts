@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ServiceJobIdentity } from "./activity-record";
 import { ArtifactKind } from "./artifact";
 
 /** One erased object: what it was (kind, key, hash, size), never what it held. */
@@ -40,13 +41,7 @@ export const ErasureRecord = z.object({
    * locations), deleted with it: where they were deleted, `deleted` says how it went.
    */
   serviceJobs: z
-    .array(
-      z.object({
-        service: z.string(),
-        name: z.string(),
-        deleted: z.enum(["deleted", "already-gone", "not-reachable"]),
-      }),
-    )
+    .array(ServiceJobIdentity.extend({ deleted: z.enum(["deleted", "already-gone", "not-reachable"]) }))
     .optional(),
 });
 export type ErasureRecord = z.infer<typeof ErasureRecord>;

@@ -1,18 +1,18 @@
 import { z } from "zod";
 import { RecordedError } from "./activity-record";
-import { ArtifactRef } from "./artifact";
+import { ArtifactRef, SourceRef } from "./artifact";
 import { Timing } from "./timing";
 
 /** How a job ended. */
 export const JobOutcome = z.enum(["succeeded", "failed"]);
 export type JobOutcome = z.infer<typeof JobOutcome>;
 
-/** The source of a job as the report names it; hash and size are known once Ingest has read it. */
-export const ReportSource = z.object({
-  bucket: z.string(),
-  key: z.string(),
-  versionId: z.string().optional(),
-  etag: z.string().optional(),
+/**
+ * The source of a job as the report names it: the {@link SourceRef}'s identity (bucket, key,
+ * version, etag), which the triggering event already gives; hash and size are known once Ingest
+ * has read it, so a failure before that reports without them.
+ */
+export const ReportSource = SourceRef.pick({ bucket: true, key: true, versionId: true, etag: true }).extend({
   uri: z.string().optional(),
   sha256: z.string().optional(),
   bytes: z.number().optional(),

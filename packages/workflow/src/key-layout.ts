@@ -4,24 +4,6 @@
  * all use it.
  */
 
-/** Prefix under which a voicemail's arrival starts the voicemail workflow. */
-export const VOICEMAIL_INCOMING_PREFIX = "incoming/voicemail/";
-
-/** Prefix under which a manifest of voicemail keys (CSV, column `key`) starts a voicemail batch. */
-export const BATCH_INCOMING_PREFIX = "incoming/batches/";
-
-/** The artifacts a voicemail job writes, by file name. */
-export const ARTIFACT_FILES = {
-  normalizedAudio: "normalized.wav",
-  transcript: "transcript.json",
-  /** Amazon Transcribe's output document, written by the service (the key ends in .json: exact). */
-  transcribeOutput: "transcribe-output.json",
-  record: "record.json",
-  replyText: "reply.txt",
-  replyAudio: "reply.wav",
-} as const;
-export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];
-
 /**
  * The bucket's top-level folders: what IAM patterns, lifecycle rules and whole-store reads that
  * cover every job are written over. Every key below is built from one of these.
@@ -39,6 +21,24 @@ export const KEY_FOLDERS = {
   /** The lineage edge index: derived from the summaries, rebuilt from the records at will. */
   lineageIndex: "lineage-index/",
 } as const;
+
+/** Prefix under which a voicemail's arrival starts the voicemail workflow. */
+export const VOICEMAIL_INCOMING_PREFIX = `${KEY_FOLDERS.incoming}voicemail/` as const;
+
+/** Prefix under which a manifest of voicemail keys (CSV, column `key`) starts a voicemail batch. */
+export const BATCH_INCOMING_PREFIX = `${KEY_FOLDERS.incoming}batches/` as const;
+
+/** The artifacts a voicemail job writes, by file name. */
+export const ARTIFACT_FILES = {
+  normalizedAudio: "normalized.wav",
+  transcript: "transcript.json",
+  /** Amazon Transcribe's output document, written by the service (the key ends in .json: exact). */
+  transcribeOutput: "transcribe-output.json",
+  record: "record.json",
+  replyText: "reply.txt",
+  replyAudio: "reply.wav",
+} as const;
+export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];
 
 /**
  * The audit trail, and only it: activity records, lineage summaries, signed digests and erasure

@@ -1,4 +1,5 @@
 import { jobIdFor, type SourceIdentity } from "./job-id";
+import { KEY_FOLDERS } from "./key-layout";
 
 /**
  * The IVR prompts workflow's place in the bucket: where manifests land, and where each prompt job
@@ -6,7 +7,7 @@ import { jobIdFor, type SourceIdentity } from "./job-id";
  */
 
 /** Prefix under which a manifest's arrival starts the prompts workflow. */
-export const PROMPTS_INCOMING_PREFIX = "incoming/prompts/";
+export const PROMPTS_INCOMING_PREFIX = `${KEY_FOLDERS.incoming}prompts/` as const;
 
 /** Key layout of prompt jobs. */
 export const promptKeys = {

@@ -1,52 +1,65 @@
 import { parquetReadObjects } from "hyparquet";
 import { type ColumnSource, parquetWriteBuffer } from "hyparquet-writer";
-import type { IndexRows, IndexTable } from "./index-rows";
+import type { EdgeRow, FlowRow, IndexRows, IndexTable, JobRow, RecordRow } from "./index-rows";
 
 type Column = { name: string; type: "STRING" | "INT32"; lookup?: true };
+
+/**
+ * How one field of a row is stored: a Parquet `STRING` or `INT32` (number fields only), or a
+ * `LOOKUP`, a STRING column questions select by equality.
+ */
+type ColumnKinds<Row> = { [Field in keyof Row]-?: Row[Field] extends number ? "INT32" : "STRING" | "LOOKUP" };
+
+/** A table's columns from its row type's fields (every one, no other), in the order given. */
+function columns<Row>(kinds: ColumnKinds<Row>): readonly Column[] {
+  return Object.entries<"STRING" | "INT32" | "LOOKUP">(kinds).map(([name, kind]) =>
+    kind === "LOOKUP" ? { name, type: "STRING", lookup: true } : { name, type: kind },
+  );
+}
 
 /**
  * The columns of each table, in file order. `lookup` columns are the ones questions select by
  * equality: they get a Parquet bloom filter, so an engine skips row groups that cannot match.
  */
 export const INDEX_COLUMNS: Record<IndexTable, readonly Column[]> = {
-  edges: [
-    { name: "job", type: "STRING" },
-    { name: "record_key", type: "STRING", lookup: true },
-    { name: "stage", type: "STRING" },
-    { name: "attempt", type: "INT32" },
-    { name: "outcome", type: "STRING" },
-    { name: "started_at", type: "STRING" },
-    { name: "role", type: "STRING" },
-    { name: "key", type: "STRING", lookup: true },
-    { name: "uri", type: "STRING", lookup: true },
-    { name: "sha256", type: "STRING", lookup: true },
-    { name: "kind", type: "STRING" },
-  ],
-  flows: [
-    { name: "job", type: "STRING" },
-    { name: "record_key", type: "STRING" },
-    { name: "started_at", type: "STRING" },
-    { name: "kind", type: "STRING" },
-    { name: "boundary", type: "STRING" },
-    { name: "boundary_json", type: "STRING" },
-    { name: "provider", type: "STRING" },
-    { name: "source", type: "STRING" },
-    { name: "entered", type: "INT32" },
-    { name: "refused", type: "INT32" },
-  ],
-  records: [
-    { name: "job", type: "STRING", lookup: true },
-    { name: "record_key", type: "STRING" },
-    { name: "record_sha256", type: "STRING" },
-    { name: "started_at", type: "STRING" },
-    { name: "record", type: "STRING" },
-  ],
-  jobs: [
-    { name: "job", type: "STRING", lookup: true },
-    { name: "day", type: "STRING" },
-    { name: "summary_modified", type: "STRING" },
-    { name: "records", type: "INT32" },
-  ],
+  edges: columns<EdgeRow>({
+    job: "STRING",
+    record_key: "LOOKUP",
+    stage: "STRING",
+    attempt: "INT32",
+    outcome: "STRING",
+    started_at: "STRING",
+    role: "STRING",
+    key: "LOOKUP",
+    uri: "LOOKUP",
+    sha256: "LOOKUP",
+    kind: "STRING",
+  }),
+  flows: columns<FlowRow>({
+    job: "STRING",
+    record_key: "STRING",
+    started_at: "STRING",
+    kind: "STRING",
+    boundary: "STRING",
+    boundary_json: "STRING",
+    provider: "STRING",
+    source: "STRING",
+    entered: "INT32",
+    refused: "INT32",
+  }),
+  records: columns<RecordRow>({
+    job: "LOOKUP",
+    record_key: "STRING",
+    record_sha256: "STRING",
+    started_at: "STRING",
+    record: "STRING",
+  }),
+  jobs: columns<JobRow>({
+    job: "LOOKUP",
+    day: "STRING",
+    summary_modified: "STRING",
+    records: "INT32",
+  }),
 };
 
 /** Rows per row group: small enough that a lookup reads little, large enough to compress well. */

@@ -30,8 +30,11 @@ export interface PriceTable {
   transcribeAudioSecond: ListPrice;
 }
 
-const LAMBDA_PRICING = "https://aws.amazon.com/lambda/pricing/";
-const LAMBDA_WHITEPAPER = "https://docs.aws.amazon.com/whitepapers/latest/how-aws-pricing-works/lambda.html";
+/** Both Lambda prices are read from the same two pages: AWS's pricing page and its pricing whitepaper. */
+const LAMBDA_SOURCES = [
+  "https://aws.amazon.com/lambda/pricing/",
+  "https://docs.aws.amazon.com/whitepapers/latest/how-aws-pricing-works/lambda.html",
+];
 const SFN_PRICING = "https://aws.amazon.com/step-functions/pricing/";
 const SFN_COST_BLOG =
   "https://aws.amazon.com/blogs/compute/building-cost-effective-aws-step-functions-workflows/";
@@ -55,13 +58,13 @@ export const PRICES: PriceTable = {
   lambdaRequest: {
     usd: 0.2 / 1_000_000,
     unit: "request",
-    sources: [LAMBDA_PRICING, LAMBDA_WHITEPAPER],
+    sources: LAMBDA_SOURCES,
     note: "$0.20 per 1M requests (AWS pricing page example and AWS pricing whitepaper).",
   },
   lambdaGbSecond: {
     usd: 0.0000166667,
     unit: "GB-second",
-    sources: [LAMBDA_PRICING, LAMBDA_WHITEPAPER],
+    sources: LAMBDA_SOURCES,
     note:
       "x86, first 6 billion GB-s a month (the stacks set no architecture, so x86_64). AWS pages " +
       "show $0.00001667; the tier figure $0.0000166667 came from third-party summaries. " +
