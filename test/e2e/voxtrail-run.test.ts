@@ -2,7 +2,14 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { decodeMono16, encodeMuLaw, parseWav, resample, writeWav } from "@voxtrail/audio";
-import { ActivityRecord, JobReport, Transcript, VoicemailRecord } from "@voxtrail/core";
+import {
+  ActivityRecord,
+  type Entities,
+  type Intent,
+  JobReport,
+  Transcript,
+  VoicemailRecord,
+} from "@voxtrail/core";
 import { BUNDLED_VOICEMAILS_DIR, FliteEngine, type JobResult } from "@voxtrail/local";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
@@ -10,6 +17,31 @@ import { temporaryDirectory } from "../support/temporary-directory";
 import { runCli } from "./run-cli";
 
 const workDir = temporaryDirectory("voxtrail-e2e-");
+
+/**
+ * What each bundled caller says that the embedded engines must get right: the intent, the key
+ * entities and the business record from the 16 kHz copy; the intent from the telephony copy, which
+ * pocketsphinx hears much worse (packages/providers/test/transcription-pocketsphinx.test.ts).
+ */
+const CALLERS: Record<string, { intent: Intent; entities: Entities; recordId?: string }> = {
+  "damaged-order": {
+    intent: "order-problem",
+    entities: { orderNumber: "4271", callbackNumber: "5551234567" },
+    recordId: "ord-4271",
+  },
+  reschedule: {
+    intent: "reschedule",
+    entities: { day: "Thursday", time: "3:30", callbackNumber: "5558672341" },
+    recordId: "acct-7720",
+  },
+  billing: {
+    intent: "billing",
+    entities: { accountNumber: "8153", callbackNumber: "5552029814" },
+    recordId: "acct-8153",
+  },
+  cancellation: { intent: "cancellation", entities: { orderNumber: "6609", callbackNumber: "5553441212" } },
+  "no-message": { intent: "no-message", entities: {} },
+};
 
 async function readStored(store: string, key: string): Promise<Buffer> {
   return readFile(join(store, key));
@@ -70,6 +102,27 @@ describe("voxtrail run on the bundled fixtures", () => {
       const reply = parseWav(await readStored(store, byKind["reply-audio"]!.key));
       expect(reply).toMatchObject({ encoding: "pcm_s16le", sampleRate: 16000, channels: 1 });
       expect(reply.durationMs).toBeGreaterThan(500);
+    }
+  });
+
+  it("hears each caller: intent, key entities and record at 16 kHz, the intent on the telephone", async () => {
+    const recordOf = async (name: string) => {
+      const report = JobReport.parse(results.find((r) => r.file.name === name)?.report);
+      const key = report.artifacts.find((a) => a.kind === "record")!.key;
+      return VoicemailRecord.parse(JSON.parse((await readStored(store, key)).toString()));
+    };
+    for (const [caller, expected] of Object.entries(CALLERS)) {
+      const record = await recordOf(`voicemail/${caller}.wav`);
+      expect({ caller, intent: record.intent }).toEqual({ caller, intent: expected.intent });
+      expect(record.entities).toMatchObject(expected.entities);
+      if (expected.recordId) {
+        expect(record.match).toMatchObject({ outcome: "found", record: { id: expected.recordId } });
+      } else {
+        expect(record.match.outcome).toBe("not-found");
+        expect(record.replyText).not.toMatch(/Hi [A-Z]/);
+      }
+      const telephony = await recordOf(`voicemail/telephony/${caller}.wav`);
+      expect({ caller, intent: telephony.intent }).toEqual({ caller, intent: expected.intent });
     }
   });
 

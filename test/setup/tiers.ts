@@ -58,7 +58,6 @@ const MODELS: Tier = {
   include: [
     "packages/providers/test/transcription-pocketsphinx.test.ts",
     "packages/providers/test/transcription-speaker-fit.test.ts",
-    "packages/providers/test/reasoning-pocketsphinx-fixtures.test.ts",
     "tools/models/test/**/*.test.ts",
     "tools/eval/test/**/*.test.ts",
   ],
