@@ -1,5 +1,6 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import type { ActivityRecord } from "@voxtrail/core";
+import type { ActivityRecord, Transcriber } from "@voxtrail/core";
+import { SimulatedTranscriber } from "@voxtrail/providers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { CallRecord } from "../../src/rehearsal/authorizing-proxy";
 import { Rehearsal, type RehearsalReport } from "../../src/rehearsal/rehearsal";
@@ -25,10 +26,20 @@ async function rehearse(stage: string): Promise<RehearsalReport> {
   return (await rehearseStage(stage)).report;
 }
 
-/** {@link rehearse}, with the plan it ran (its bucket stays in moto_server, with what the run wrote). */
-async function rehearseStage(stage: string): Promise<{ plan: StagePlan; report: RehearsalReport }> {
+/**
+ * {@link rehearse}, with the plan it ran (its bucket stays in moto_server, with what the run wrote);
+ * `transcriber` behind the stage's transcription stand-in, pocketsphinx by default.
+ */
+async function rehearseStage(
+  stage: string,
+  transcriber?: Transcriber,
+): Promise<{ plan: StagePlan; report: RehearsalReport }> {
   const plan = await evaluateStage(stage);
-  const rehearsal = await Rehearsal.start({ plan, motoEndpoint: inject("motoEndpoint") });
+  const rehearsal = await Rehearsal.start({
+    plan,
+    motoEndpoint: inject("motoEndpoint"),
+    ...(transcriber ? { transcriber } : {}),
+  });
   try {
     return { plan, report: await rehearsal.run() };
   } finally {
@@ -155,7 +166,9 @@ describe("the production stage rehearsed under the policies it deploys", () => {
   let report: RehearsalReport;
   let plan: StagePlan;
   beforeAll(async () => {
-    ({ report, plan } = await rehearseStage("production"));
+    // What Transcribe hears is not the subject here: dev's rehearsal runs pocketsphinx behind its
+    // Cartesia Ink stand-in, and test/e2e/amazon-transcribe-run behind the Transcribe stand-in.
+    ({ report, plan } = await rehearseStage("production", new SimulatedTranscriber()));
   }, 600_000);
 
   it("runs a voicemail end to end with Amazon Transcribe, and every other workflow, refusing no call", () => {
