@@ -4,7 +4,8 @@
 # sphinxbase-utils, which rebuild its telephony adaptation and its voicemail language model),
 # Chromium (the HTML report's browser test), sox (the WAV codec's cross-check), the npm
 # dependencies, moto_server (the tests' local S3, EventBridge, Step Functions) through pip where
-# pip reaches its index, and the transcriber's voicemail language model. Safe to run again.
+# pip reaches its index, sst's platform (the stacks' type-check and the rehearsal evaluate the
+# stacks with it), and the transcriber's voicemail language model. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +34,8 @@ if ! command -v moto_server >/dev/null 2>&1; then
     echo "setup: pip could not install moto[server]; npm test needs moto_server on the PATH: install Python's moto[server] (moto 5.2) by hand" >&2
   fi
 fi
+
+bash scripts/install-sst-platform.sh
 
 # The embedded transcriber's voicemail language model (27 MB, so built here rather than kept in
 # git): rebuilt when missing or older than what it is built from.

@@ -4,7 +4,7 @@
  * `--function-logs FILE` keeps what the functions' environments printed,
  * printing per workflow its outcome and per call the statement that allowed it, or the refusal.
  * Exit 0 when every workflow did what the stage must do. Needs `moto_server` and `.sst/platform`
- * (`bash scripts/check-stacks.sh`); nothing is deployed and no AWS account is used.
+ * (both installed by `bash scripts/setup.sh`); nothing is deployed and no AWS account is used.
  */
 import { createWriteStream } from "node:fs";
 import { parseArgs } from "node:util";

@@ -26,7 +26,7 @@ interface Esbuild {
  * and `sst` are put on globalThis by a module imported first, where the CLI injects them (with
  * esbuild's API here, injecting them into every file makes sst's modules initialise in a cycle,
  * because sst.config.ts loads the stacks with `import()`); and esbuild is sst's own 0.21 rather
- * than the CLI's embedded one. Needs `.sst/platform` (scripts/check-stacks.sh installs it).
+ * than the CLI's embedded one. Needs `.sst/platform` (scripts/setup.sh installs it).
  */
 export async function evaluateStacks(
   stage: string,
@@ -34,7 +34,7 @@ export async function evaluateStacks(
 ): Promise<Evaluation> {
   if (!existsSync(join(platform, "src/auto/run.ts"))) {
     throw new Error(
-      ".sst/platform is missing: run `bash scripts/check-stacks.sh` (it runs `sst install`) first",
+      ".sst/platform is missing: run `bash scripts/setup.sh` (it runs `sst install`) first",
     );
   }
   const esbuild = createRequire(join(platform, "package.json"))("esbuild") as Esbuild;
