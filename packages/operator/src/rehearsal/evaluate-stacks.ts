@@ -33,9 +33,7 @@ export async function evaluateStacks(
   environment: Record<string, string> = {},
 ): Promise<Evaluation> {
   if (!existsSync(join(platform, "src/auto/run.ts"))) {
-    throw new Error(
-      ".sst/platform is missing: run `bash scripts/setup.sh` (it runs `sst install`) first",
-    );
+    throw new Error(".sst/platform is missing: run `bash scripts/setup.sh` (it runs `sst install`) first");
   }
   const esbuild = createRequire(join(platform, "package.json"))("esbuild") as Esbuild;
   const work = mkdtempSync(join(tmpdir(), "voxtrail-stacks-"));
