@@ -7,6 +7,11 @@ import { InvalidInput } from "@voxtrail/core";
 import { type ProviderSelection, selectionFromEnvironment } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
+import {
+  type CartesiaApiServer,
+  sendJson,
+  startCartesiaApiServer,
+} from "../../../test/support/cartesia-api-server";
 import { buildProviders } from "../src/choice/build-providers";
 import { CLOUD_BUILDERS } from "../src/choice/cloud-builders";
 import type { ProviderClients } from "../src/choice/provider-roles";
@@ -15,7 +20,6 @@ import { S3RecordLookup } from "../src/records/s3-records";
 import { CartesiaApiSynthesizer } from "../src/synthesis/cartesia-api";
 import { SonicSageMakerSynthesizer } from "../src/synthesis/sonic-sagemaker";
 import { CartesiaInkTranscriber } from "../src/transcription/cartesia-ink";
-import { type CartesiaApiServer, sendJson, startCartesiaApiServer } from "./cartesia/cartesia-api-server";
 
 /** Every role's cloud provider, `undefined` where the selection chose `local`. */
 const cloudProviders = (selection: ProviderSelection, clients: ProviderClients = {}) =>

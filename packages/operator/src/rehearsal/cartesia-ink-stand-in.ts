@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Transcriber, Transcript } from "@voxtrail/core";
 import { PocketsphinxTranscriber } from "@voxtrail/providers";
-import {
-  type CartesiaApiServer,
-  sendJson,
-  startCartesiaApiServer,
-} from "../../../providers/test/cartesia/cartesia-api-server";
+import { type CartesiaApiServer, sendJson, startCartesiaApiServer } from "./cartesia-api-server";
 
 /**
  * A stand-in for Cartesia's speech-to-text API (`POST /stt`, multipart, Cartesia's JSON answer

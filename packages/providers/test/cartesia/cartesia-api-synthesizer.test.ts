@@ -8,8 +8,6 @@ import {
   SynthesisThrottled,
 } from "@voxtrail/core";
 import { describe, expect, test } from "vitest";
-import { expectSynthesisTimings } from "../../../../test/support/synthesis-timings";
-import { CartesiaApiSynthesizer, type CartesiaSynthesisStream } from "../../src/synthesis/cartesia-api";
 import {
   cartesiaApiServerForFile,
   chunkEvent,
@@ -20,7 +18,9 @@ import {
   sendJson,
   sleep,
   writeSse,
-} from "./cartesia-api-server";
+} from "../../../../test/support/cartesia-api-server";
+import { expectSynthesisTimings } from "../../../../test/support/synthesis-timings";
+import { CartesiaApiSynthesizer, type CartesiaSynthesisStream } from "../../src/synthesis/cartesia-api";
 
 // CartesiaApiSynthesizer through the real @cartesia/cartesia-js client (tts.generateSSE), against
 // a local server that speaks Cartesia's SSE wire format.

@@ -1,9 +1,9 @@
 import { writeWav } from "@voxtrail/audio";
 import { InvalidAudio, Transcript, TranscriptionFailed } from "@voxtrail/core";
 import { describe, expect, test } from "vitest";
+import { cartesiaApiServerForFile, sendJson } from "../../../../test/support/cartesia-api-server";
 import { CartesiaInkTranscriber } from "../../src/transcription/cartesia-ink";
 import { failure } from "../rejection";
-import { cartesiaApiServerForFile, sendJson } from "./cartesia-api-server";
 
 // CartesiaInkTranscriber through the real @cartesia/cartesia-js client, against a local server
 // that speaks Cartesia's multipart STT API.

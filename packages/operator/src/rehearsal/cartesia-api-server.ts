@@ -1,6 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type ListeningStandIn, listenOnLoopback } from "../../../../test/support/loopback-listen";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A local server that speaks Cartesia's REST and SSE wire formats (multipart `POST /stt`, JSON
+ * `POST /tts/sse`) and answers as its user tells it: the rehearsal's Cartesia Ink stand-in and the
+ * Cartesia providers' tests run the real @cartesia/cartesia-js client against it.
+ */
 
 /** A request as the local Cartesia API received it. */
 export interface ReceivedRequest {
@@ -20,7 +25,11 @@ export interface ReceivedRequest {
 export type Responder = (request: ReceivedRequest, response: ServerResponse) => void | Promise<void>;
 
 /** A local server speaking Cartesia's REST and SSE wire formats, answering as its test tells it to. */
-export interface CartesiaApiServer extends ListeningStandIn {
+export interface CartesiaApiServer {
+  /** Its base URL on loopback. */
+  url: string;
+  /** Drops the open connections, then closes the server. */
+  close(): Promise<void>;
   /** Every request received, in order. */
   requests: ReceivedRequest[];
   /** Sets how the next requests are answered. */
@@ -41,38 +50,19 @@ export async function startCartesiaApiServer(): Promise<CartesiaApiServer> {
         if (!response.headersSent) sendJson(response, 500, { message: String(error) });
       });
   });
-  const listening = await listenOnLoopback(server, () => server.closeAllConnections());
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
   return {
-    ...listening,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
     requests,
     respondWith(next) {
       responder = next;
     },
-  };
-}
-
-/**
- * The calling test file's server: started before its tests, closed after them, and before each
- * test cleared of requests and set to answer as `responder()` says. Call it at the top of the file;
- * the returned function gives the server once it runs.
- *
- * @example
- * const server = cartesiaApiServerForFile(() => (_request, response) => sendJson(response, 200, {}));
- * it("...", () => new CartesiaInkTranscriber({ apiKey, baseURL: server().url }));
- */
-export function cartesiaApiServerForFile(responder: () => Responder): () => CartesiaApiServer {
-  let server: CartesiaApiServer | undefined;
-  beforeAll(async () => {
-    server = await startCartesiaApiServer();
-  });
-  afterAll(() => server?.close());
-  beforeEach(() => {
-    server?.requests.splice(0);
-    server?.respondWith(responder());
-  });
-  return () => {
-    if (server === undefined) throw new Error("the Cartesia API server runs only while the file's tests run");
-    return server;
   };
 }
 
@@ -121,46 +111,4 @@ async function receive(incoming: IncomingMessage): Promise<ReceivedRequest> {
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { "content-type": "application/json" });
   response.end(JSON.stringify(body));
-}
-
-/** Opens an SSE response (status 200, `text/event-stream`). */
-export function openSse(response: ServerResponse): void {
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  response.flushHeaders();
-}
-
-/** Writes one server-sent event named after its `type`. */
-export function writeSse(response: ServerResponse, event: { type: string } & Record<string, unknown>): void {
-  response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-}
-
-/** Cartesia's `chunk` event for some audio bytes. */
-export function chunkEvent(audio: Uint8Array): { type: string } & Record<string, unknown> {
-  return {
-    type: "chunk",
-    data: Buffer.from(audio).toString("base64"),
-    done: false,
-    status_code: 206,
-    step_time: 1,
-  };
-}
-
-/** Cartesia's `done` event. */
-export const DONE_EVENT = { type: "done", done: true, status_code: 200 };
-
-/** Cartesia's `error` event with a status code. */
-export function errorEvent(statusCode: number): { type: string } & Record<string, unknown> {
-  return {
-    type: "error",
-    done: true,
-    status_code: statusCode,
-    title: "Error",
-    message: "the server quotes the transcript here: Thanks for calling",
-    request_id: "req-test",
-  };
-}
-
-/** Waits `ms` milliseconds. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
