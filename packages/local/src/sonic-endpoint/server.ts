@@ -108,6 +108,10 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
       else json(res, 500, { "x-amzn-errortype": "InternalFailure" }, { message: "Internal failure" });
     });
   });
+  // An idle connection stays open as long as behind AWS's own endpoints (60 s and more), not
+  // Node's 5 s: a client that picks a pooled socket as the server closes it gets ECONNRESET, a
+  // race Node's default makes likely on a busy machine between one synthesis and the next.
+  server.keepAliveTimeout = 65_000;
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
