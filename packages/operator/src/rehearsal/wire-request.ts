@@ -15,7 +15,7 @@ export interface RequestActions {
   service: string;
   operation: string;
   permissions: RequiredPermission[];
-  /** A GET or HEAD of one object: S3 answers 403 for a missing key unless ListBucket allows the caller to know. */
+  /** A read of one object: S3 answers 403 for a missing key unless ListBucket allows the caller to know. */
   objectRead?: { bucket: string; key: string };
 }
 
@@ -25,7 +25,7 @@ export interface WireRequest {
   /** Path and query, as sent (`/bucket/key?versionId=...`). */
   url: string;
   headers: Record<string, string | string[] | undefined>;
-  /** The body, for JSON protocols (their resource is in it). */
+  /** The body, where the resource or a condition key is in it (JSON protocols, S3's DeleteObjects). */
   body?: Buffer;
 }
 

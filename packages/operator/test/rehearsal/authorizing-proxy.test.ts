@@ -3,6 +3,7 @@ import {
   CreateBucketCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  PutObjectAclCommand,
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
@@ -126,6 +127,17 @@ describe("the rehearsal's IAM proxy in front of moto", () => {
       ["s3:GetObject", true],
       ["s3:ListBucket", true],
     ]);
+  });
+
+  it("authorizes an object's ACL as s3:PutObjectAcl, which the role's s3:PutObject does not grant", async () => {
+    const denied = await failure(
+      worker().send(
+        new PutObjectAclCommand({ Bucket: bucket, Key: "lineage/j1/ingest-01.json", ACL: "private" }),
+      ),
+    );
+    expect(denied).toMatchObject({ name: "AccessDenied", $metadata: { httpStatusCode: 403 } });
+    expect(denied?.message).toMatch(/not authorized to perform: s3:PutObjectAcl on resource/);
+    expect(calls.at(-1)).toMatchObject({ operation: "PutObjectAcl", allowed: false });
   });
 
   it("answers the JSON protocols' AccessDeniedException, and refuses an unknown key id", async () => {
