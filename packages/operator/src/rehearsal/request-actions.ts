@@ -31,13 +31,23 @@ export function signingOf(headers: WireRequest["headers"]): { accessKeyId: strin
 }
 
 /**
- * The IAM actions, resources and condition keys of `request` for the signing `service`.
+ * The IAM actions, resources and condition keys of `request` for the signing `service`. A request
+ * that needs none is refused as unmapped too: IAM authorizes every call, so a mapping that finds
+ * nothing to authorize has not understood it.
  *
  * @example
  * requestActions("s3", { method: "HEAD", url: "/b/claims/j1/run-01.json", headers: {} }, scope);
  * // { service: "s3", operation: "HeadObject", permissions: [{ action: "s3:GetObject", resource: "arn:aws:s3:::b/claims/j1/run-01.json" }], objectRead: {...} }
  */
 export function requestActions(service: string, request: WireRequest, scope: ArnScope): RequestActions {
+  const actions = serviceActions(service, request, scope);
+  if (actions.permissions.length === 0) {
+    throw new UnmappedRequest(`no IAM mapping for ${service} ${actions.operation}: it needs no permission`);
+  }
+  return actions;
+}
+
+function serviceActions(service: string, request: WireRequest, scope: ArnScope): RequestActions {
   switch (service) {
     case "s3":
       return s3RequestActions(request);

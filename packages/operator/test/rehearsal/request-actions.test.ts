@@ -135,8 +135,9 @@ describe("IAM actions of the requests the pipeline sends", () => {
     expect(() => json("kms", "TrentService.Decrypt", { KeyId: arn })).toThrow(/no IAM mapping/);
   });
 
-  it("refuses to map what it does not know, so no call is waved through", () => {
+  it("refuses to map what it does not know, or what would need no permission, so no call is waved through", () => {
     expect(() => json("states", "AWSStepFunctions.DeleteStateMachine", {})).toThrow(/no IAM mapping/);
+    expect(() => json("events", "AWSEvents.PutEvents", { Entries: [] })).toThrow(/needs no permission/);
     expect(() => requestActions("s3", { method: "GET", url: "/b/k?website", headers: {} }, scope)).toThrow(
       UnmappedRequest,
     );
