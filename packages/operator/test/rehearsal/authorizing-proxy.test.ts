@@ -2,6 +2,7 @@ import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge
 import {
   CreateBucketCommand,
   GetObjectCommand,
+  GetObjectTorrentCommand,
   HeadObjectCommand,
   PutObjectAclCommand,
   PutObjectCommand,
@@ -138,6 +139,23 @@ describe("the rehearsal's IAM proxy in front of moto", () => {
     expect(denied).toMatchObject({ name: "AccessDenied", $metadata: { httpStatusCode: 403 } });
     expect(denied?.message).toMatch(/not authorized to perform: s3:PutObjectAcl on resource/);
     expect(calls.at(-1)).toMatchObject({ operation: "PutObjectAcl", allowed: false });
+  });
+
+  it("refuses a request it cannot map, naming its method and subresource, and records it as unmapped", async () => {
+    const refused = await failure(
+      worker().send(new GetObjectTorrentCommand({ Bucket: bucket, Key: "artifacts/j1/transcript.json" })),
+    );
+    expect(refused).toMatchObject({ name: "AccessDenied", $metadata: { httpStatusCode: 403 } });
+    expect(refused?.message).toBe("rehearsal: no IAM mapping for S3 GET on an object with ?torrent");
+    expect(calls.at(-1)).toEqual({
+      principal: "Worker",
+      service: "s3",
+      operation: "unknown",
+      allowed: false,
+      decisions: [],
+      refusal: "no IAM mapping for S3 GET on an object with ?torrent",
+      unmapped: true,
+    });
   });
 
   it("answers the JSON protocols' AccessDeniedException, and refuses an unknown key id", async () => {
