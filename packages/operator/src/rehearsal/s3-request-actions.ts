@@ -11,6 +11,7 @@
  * `?tagging`, ...) and, for a copy, the `x-amz-copy-source` header; a request whose query carries
  * anything its operation does not take is not that operation. What no row below matches is refused
  * as unmapped, naming the method and the query's parameter names (never a value, a key or a body).
+ * The mapping as a table: docs/architecture.md, "The rehearsal's S3 requests, as IAM authorizes them".
  */
 
 import {
