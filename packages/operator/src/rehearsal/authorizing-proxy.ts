@@ -32,6 +32,8 @@ export interface CallRecord {
   modelled?: string;
   /** Why the request was refused, when it was. */
   refusal?: string;
+  /** Set when the mapping did not know the request: refused unjudged, a gap in the rehearsal that fails it. */
+  unmapped?: true;
 }
 
 /** Options of {@link AuthorizingProxy.start}. */
@@ -113,7 +115,7 @@ async function handle(
   } catch (error) {
     if (!(error instanceof UnmappedRequest)) throw error;
     const call = { principal: principal.label, service, operation: "unknown", allowed: false, decisions: [] };
-    options.onCall?.({ ...call, refusal: error.message });
+    options.onCall?.({ ...call, refusal: error.message, unmapped: true });
     return deny(response, service, wire.method, `rehearsal: ${error.message}`);
   }
   const decisions = await Promise.all(

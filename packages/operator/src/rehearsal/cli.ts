@@ -3,8 +3,9 @@
  * runs its voicemail, prompts and batch workflows under AWS's rules (rehearsal.ts),
  * `--function-logs FILE` keeps what the functions' environments printed,
  * printing per workflow its outcome and per call the statement that allowed it, or the refusal.
- * Exit 0 when every workflow did what the stage must do. Needs `moto_server` and `.sst/platform`
- * (both installed by `bash scripts/setup.sh`); nothing is deployed and no AWS account is used.
+ * Exit 0 when every workflow did what the stage must do and every call could be mapped to IAM.
+ * Needs `moto_server` and `.sst/platform` (both installed by `bash scripts/setup.sh`); nothing is
+ * deployed and no AWS account is used.
  */
 import { createWriteStream } from "node:fs";
 import { parseArgs } from "node:util";
@@ -71,7 +72,7 @@ if (values.json) {
     }
     if (call.decisions.length === 0 || call.refusal) {
       out.push(
-        `  ${call.principal}  ${call.operation}${call.refusal ? `  REFUSED: ${call.refusal}` : ""}${call.modelled ? ` (${call.modelled})` : ""}`,
+        `  ${call.principal}  ${call.operation}${call.refusal ? `  ${call.unmapped ? "UNMAPPED" : "REFUSED"}: ${call.refusal}` : ""}${call.modelled ? ` (${call.modelled})` : ""}`,
       );
     }
   }

@@ -140,6 +140,7 @@ export interface RehearsalReport {
   redirects: string[];
   runs: RehearsedRun[];
   calls: CallRecord[];
+  /** Every workflow did what the stage must do, and every call was one the rehearsal could map to IAM. */
   ok: boolean;
 }
 
@@ -460,12 +461,13 @@ export class Rehearsal {
       this.log(`${workflow}: ${outcome} (expected ${expected})`);
     }
     this.#workflow = undefined;
+    const calls = this.#calls.slice(firstCall);
     return {
       stage: this.plan.stage,
       redirects: this.redirects,
       runs,
-      calls: this.#calls.slice(firstCall),
-      ok: runs.every((run) => run.ok),
+      calls,
+      ok: runs.every((run) => run.ok) && !calls.some((call) => call.unmapped),
     };
   }
 

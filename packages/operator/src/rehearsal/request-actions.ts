@@ -5,39 +5,16 @@
  * proxy asks this of every request a function or state machine sends.
  */
 
-/** One authorization IAM makes for a request (a request may need several, e.g. a copy). */
-export interface RequiredPermission {
-  action: string;
-  resource: string;
-  context?: Record<string, string>;
-}
+import { s3RequestActions } from "./s3-request-actions";
+import {
+  type RequestActions,
+  type RequiredPermission,
+  UnmappedRequest,
+  type WireRequest,
+} from "./wire-request";
 
-/** A request, understood: its service and operation, and what it needs. */
-export interface RequestActions {
-  service: string;
-  operation: string;
-  permissions: RequiredPermission[];
-  /** A GET or HEAD of one object: S3 answers 403 for a missing key unless ListBucket allows the caller to know. */
-  objectRead?: { bucket: string; key: string };
-}
-
-/** The part of an HTTP request the mapping reads. */
-export interface WireRequest {
-  method: string;
-  /** Path and query, as sent (`/bucket/key?versionId=...`). */
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body, for JSON protocols (their resource is in it). */
-  body?: Buffer;
-}
-
-/** A request the rehearsal cannot map to IAM actions: refused, so an unmapped call is never waved through. */
-export class UnmappedRequest extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UnmappedRequest";
-  }
-}
+export type { RequestActions, RequiredPermission, WireRequest } from "./wire-request";
+export { UnmappedRequest } from "./wire-request";
 
 /** The account and region ARNs are built in. */
 export interface ArnScope {
@@ -54,16 +31,26 @@ export function signingOf(headers: WireRequest["headers"]): { accessKeyId: strin
 }
 
 /**
- * The IAM actions, resources and condition keys of `request` for the signing `service`.
+ * The IAM actions, resources and condition keys of `request` for the signing `service`. A request
+ * that needs none is refused as unmapped too: IAM authorizes every call, so a mapping that finds
+ * nothing to authorize has not understood it.
  *
  * @example
  * requestActions("s3", { method: "HEAD", url: "/b/claims/j1/run-01.json", headers: {} }, scope);
  * // { service: "s3", operation: "HeadObject", permissions: [{ action: "s3:GetObject", resource: "arn:aws:s3:::b/claims/j1/run-01.json" }], objectRead: {...} }
  */
 export function requestActions(service: string, request: WireRequest, scope: ArnScope): RequestActions {
+  const actions = serviceActions(service, request, scope);
+  if (actions.permissions.length === 0) {
+    throw new UnmappedRequest(`no IAM mapping for ${service} ${actions.operation}: it needs no permission`);
+  }
+  return actions;
+}
+
+function serviceActions(service: string, request: WireRequest, scope: ArnScope): RequestActions {
   switch (service) {
     case "s3":
-      return s3Actions(request);
+      return s3RequestActions(request);
     case "states":
     case "events":
     case "ssm":
@@ -78,93 +65,6 @@ export function requestActions(service: string, request: WireRequest, scope: Arn
       return kmsActions(request, scope);
     default:
       throw new UnmappedRequest(`no IAM mapping for the ${service} service`);
-  }
-}
-
-function s3Actions(request: WireRequest): RequestActions {
-  const url = new URL(request.url, "http://s3.local");
-  const [bucket = "", ...rest] = url.pathname.slice(1).split("/");
-  const key = rest.map(decodeURIComponent).join("/");
-  const query = url.searchParams;
-  const bucketArn = `arn:aws:s3:::${decodeURIComponent(bucket)}`;
-  const objectArn = `${bucketArn}/${key}`;
-  const one = (operation: string, action: string, resource: string, context?: Record<string, string>) => ({
-    service: "s3",
-    operation,
-    permissions: [{ action, resource, ...(context ? { context } : {}) }],
-  });
-  const method = request.method.toUpperCase();
-  if (!bucket) throw new UnmappedRequest(`${method} / is not a bucket or object request`);
-  if (rest.length === 0 || key === "") {
-    const prefix = query.get("prefix");
-    // ListObjectVersions is authorized as s3:ListBucketVersions, with the same s3:prefix key.
-    if (method === "GET" && query.has("versions")) {
-      return one(
-        "ListObjectVersions",
-        "s3:ListBucketVersions",
-        bucketArn,
-        prefix === null ? undefined : { "s3:prefix": prefix },
-      );
-    }
-    if ((method === "GET" || method === "HEAD") && !query.has("versioning") && !query.has("location")) {
-      return one(
-        "ListObjects",
-        "s3:ListBucket",
-        bucketArn,
-        prefix === null ? undefined : { "s3:prefix": prefix },
-      );
-    }
-    throw new UnmappedRequest(`${method} on a bucket (${[...query.keys()].join(",") || "no query"})`);
-  }
-  const versioned = query.has("versionId");
-  switch (method) {
-    case "GET":
-    case "HEAD": {
-      if (query.has("uploadId")) return one("ListParts", "s3:ListMultipartUploadParts", objectArn);
-      if (query.has("tagging")) return one("GetObjectTagging", "s3:GetObjectTagging", objectArn);
-      const action = versioned ? "s3:GetObjectVersion" : "s3:GetObject";
-      return {
-        ...one(method === "GET" ? "GetObject" : "HeadObject", action, objectArn),
-        objectRead: { bucket: decodeURIComponent(bucket), key },
-      };
-    }
-    case "PUT": {
-      if (query.has("tagging")) return one("PutObjectTagging", "s3:PutObjectTagging", objectArn);
-      const copySource = request.headers["x-amz-copy-source"];
-      if (typeof copySource === "string") {
-        const source = decodeURIComponent(copySource.replace(/^\//, "").split("?")[0] as string);
-        return {
-          service: "s3",
-          operation: query.has("uploadId") ? "UploadPartCopy" : "CopyObject",
-          permissions: [
-            { action: "s3:PutObject", resource: objectArn },
-            { action: "s3:GetObject", resource: `arn:aws:s3:::${source}` },
-          ],
-        };
-      }
-      if (query.has("uploadId")) return one("UploadPart", "s3:PutObject", objectArn);
-      // Object Lock headers on a PutObject are authorized as s3:PutObjectRetention as well (Amazon
-      // S3 User Guide, "Required permissions" for Object Lock).
-      return request.headers["x-amz-object-lock-mode"] === undefined
-        ? one("PutObject", "s3:PutObject", objectArn)
-        : {
-            service: "s3",
-            operation: "PutObject",
-            permissions: [
-              { action: "s3:PutObject", resource: objectArn },
-              { action: "s3:PutObjectRetention", resource: objectArn },
-            ],
-          };
-    }
-    case "POST":
-      if (query.has("uploads")) return one("CreateMultipartUpload", "s3:PutObject", objectArn);
-      if (query.has("uploadId")) return one("CompleteMultipartUpload", "s3:PutObject", objectArn);
-      throw new UnmappedRequest(`POST on an object (${[...query.keys()].join(",") || "no query"})`);
-    case "DELETE":
-      if (query.has("uploadId")) return one("AbortMultipartUpload", "s3:AbortMultipartUpload", objectArn);
-      return one("DeleteObject", versioned ? "s3:DeleteObjectVersion" : "s3:DeleteObject", objectArn);
-    default:
-      throw new UnmappedRequest(`${method} on an object`);
   }
 }
 

@@ -2,7 +2,9 @@ import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge
 import {
   CreateBucketCommand,
   GetObjectCommand,
+  GetObjectTorrentCommand,
   HeadObjectCommand,
+  PutObjectAclCommand,
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
@@ -126,6 +128,34 @@ describe("the rehearsal's IAM proxy in front of moto", () => {
       ["s3:GetObject", true],
       ["s3:ListBucket", true],
     ]);
+  });
+
+  it("authorizes an object's ACL as s3:PutObjectAcl, which the role's s3:PutObject does not grant", async () => {
+    const denied = await failure(
+      worker().send(
+        new PutObjectAclCommand({ Bucket: bucket, Key: "lineage/j1/ingest-01.json", ACL: "private" }),
+      ),
+    );
+    expect(denied).toMatchObject({ name: "AccessDenied", $metadata: { httpStatusCode: 403 } });
+    expect(denied?.message).toMatch(/not authorized to perform: s3:PutObjectAcl on resource/);
+    expect(calls.at(-1)).toMatchObject({ operation: "PutObjectAcl", allowed: false });
+  });
+
+  it("refuses a request it cannot map, naming its method and subresource, and records it as unmapped", async () => {
+    const refused = await failure(
+      worker().send(new GetObjectTorrentCommand({ Bucket: bucket, Key: "artifacts/j1/transcript.json" })),
+    );
+    expect(refused).toMatchObject({ name: "AccessDenied", $metadata: { httpStatusCode: 403 } });
+    expect(refused?.message).toBe("rehearsal: no IAM mapping for S3 GET on an object with ?torrent");
+    expect(calls.at(-1)).toEqual({
+      principal: "Worker",
+      service: "s3",
+      operation: "unknown",
+      allowed: false,
+      decisions: [],
+      refusal: "no IAM mapping for S3 GET on an object with ?torrent",
+      unmapped: true,
+    });
   });
 
   it("answers the JSON protocols' AccessDeniedException, and refuses an unknown key id", async () => {

@@ -90,6 +90,8 @@ describe("the dev stage rehearsed under the policies it deploys", () => {
   it("authorizes every call with one of the caller's own statements, and refuses none", () => {
     const decisions = report.calls.flatMap((call) => call.decisions.map((decision) => ({ call, decision })));
     expect(decisions.length).toBeGreaterThan(100);
+    // A call the mapping did not know is refused with no decision: each is named here.
+    expect(report.calls.filter((call) => call.unmapped)).toEqual([]);
     expect(decisions.filter(({ decision }) => !decision.allowed)).toEqual([]);
     for (const { call, decision } of decisions) {
       expect(decision.statement, `${call.principal} ${decision.action}`).toBeDefined();
@@ -175,6 +177,7 @@ describe("the production stage rehearsed under the policies it deploys", () => {
     expect(report.runs.map((run) => [run.workflow, run.ok, run.status])).toEqual(EVERY_WORKFLOW_AS_EXPECTED);
     expect(report.ok).toBe(true);
     const decisions = report.calls.flatMap((call) => call.decisions);
+    expect(report.calls.filter((call) => call.unmapped)).toEqual([]);
     expect(decisions.filter((d) => !d.allowed)).toEqual([]);
     for (const decision of decisions) expect(decision.statement, decision.action).toBeDefined();
     expect(report.redirects.join("\n")).toMatch(

@@ -2,8 +2,6 @@ import { describe, expect, it } from "vitest";
 import { requestActions, signingOf, UnmappedRequest } from "../../src/rehearsal/request-actions";
 
 const scope = { account: "123456789012", region: "eu-west-1" };
-const s3 = (method: string, url: string, headers: Record<string, string> = {}) =>
-  requestActions("s3", { method, url, headers }, scope);
 const json = (service: string, target: string, body: unknown) =>
   requestActions(
     service,
@@ -22,64 +20,6 @@ describe("IAM actions of the requests the pipeline sends", () => {
       "AWS4-HMAC-SHA256 Credential=AKREHEARSAL0001/20261201/eu-west-1/s3/aws4_request, SignedHeaders=host, Signature=abc";
     expect(signingOf({ authorization })).toEqual({ accessKeyId: "AKREHEARSAL0001", service: "s3" });
     expect(() => signingOf({})).toThrow(UnmappedRequest);
-  });
-
-  it("maps S3 object reads, writes, copies and multipart parts to their actions and object ARNs", () => {
-    expect(s3("HEAD", "/b/claims/vm-1/run-01.json")).toEqual({
-      service: "s3",
-      operation: "HeadObject",
-      permissions: [{ action: "s3:GetObject", resource: "arn:aws:s3:::b/claims/vm-1/run-01.json" }],
-      objectRead: { bucket: "b", key: "claims/vm-1/run-01.json" },
-    });
-    expect(s3("GET", "/b/incoming/voicemail/a%20b%2Bc.wav?versionId=3").permissions).toEqual([
-      { action: "s3:GetObjectVersion", resource: "arn:aws:s3:::b/incoming/voicemail/a b+c.wav" },
-    ]);
-    expect(s3("PUT", "/b/k?partNumber=1&uploadId=u").permissions[0]?.action).toBe("s3:PutObject");
-    expect(s3("POST", "/b/k?uploads").permissions[0]?.action).toBe("s3:PutObject");
-    // A write that sets its own Object Lock retention needs s3:PutObjectRetention too.
-    expect(s3("PUT", "/b/lineage/vm-1/ingest-01.json", { "x-amz-object-lock-mode": "COMPLIANCE" })).toEqual({
-      service: "s3",
-      operation: "PutObject",
-      permissions: [
-        { action: "s3:PutObject", resource: "arn:aws:s3:::b/lineage/vm-1/ingest-01.json" },
-        { action: "s3:PutObjectRetention", resource: "arn:aws:s3:::b/lineage/vm-1/ingest-01.json" },
-      ],
-    });
-    expect(s3("DELETE", "/b/k?uploadId=u").permissions[0]?.action).toBe("s3:AbortMultipartUpload");
-    expect(s3("GET", "/b/k?uploadId=u").permissions[0]?.action).toBe("s3:ListMultipartUploadParts");
-    expect(s3("PUT", "/b/dst", { "x-amz-copy-source": "/b/src%20key?versionId=1" }).permissions).toEqual([
-      { action: "s3:PutObject", resource: "arn:aws:s3:::b/dst" },
-      { action: "s3:GetObject", resource: "arn:aws:s3:::b/src key" },
-    ]);
-  });
-
-  it("maps a listing to ListBucket on the bucket with the s3:prefix condition key", () => {
-    expect(s3("GET", "/b?list-type=2&prefix=lineage%2Fvm-1%2F").permissions).toEqual([
-      { action: "s3:ListBucket", resource: "arn:aws:s3:::b", context: { "s3:prefix": "lineage/vm-1/" } },
-    ]);
-    expect(s3("GET", "/b?list-type=2").permissions).toEqual([
-      { action: "s3:ListBucket", resource: "arn:aws:s3:::b" },
-    ]);
-  });
-
-  it("maps a listing of versions to ListBucketVersions with the s3:prefix key, and a delete by version id to DeleteObjectVersion", () => {
-    expect(s3("GET", "/b?versions&prefix=lineage-athena%2Fedges%2Fday%3D2026-12-02%2Fmanifest")).toEqual({
-      service: "s3",
-      operation: "ListObjectVersions",
-      permissions: [
-        {
-          action: "s3:ListBucketVersions",
-          resource: "arn:aws:s3:::b",
-          context: { "s3:prefix": "lineage-athena/edges/day=2026-12-02/manifest" },
-        },
-      ],
-    });
-    expect(s3("DELETE", "/b/lineage-index/k?versionId=3").permissions).toEqual([
-      { action: "s3:DeleteObjectVersion", resource: "arn:aws:s3:::b/lineage-index/k" },
-    ]);
-    expect(s3("DELETE", "/b/lineage-index/k?x-id=DeleteObject").permissions).toEqual([
-      { action: "s3:DeleteObject", resource: "arn:aws:s3:::b/lineage-index/k" },
-    ]);
   });
 
   it("takes JSON-protocol resources from the body: executions, buses by name or ARN, parameters", () => {
@@ -195,9 +135,12 @@ describe("IAM actions of the requests the pipeline sends", () => {
     expect(() => json("kms", "TrentService.Decrypt", { KeyId: arn })).toThrow(/no IAM mapping/);
   });
 
-  it("refuses to map what it does not know, so no call is waved through", () => {
+  it("refuses to map what it does not know, or what would need no permission, so no call is waved through", () => {
     expect(() => json("states", "AWSStepFunctions.DeleteStateMachine", {})).toThrow(/no IAM mapping/);
-    expect(() => s3("POST", "/b?delete")).toThrow(UnmappedRequest);
+    expect(() => json("events", "AWSEvents.PutEvents", { Entries: [] })).toThrow(/needs no permission/);
+    expect(() => requestActions("s3", { method: "GET", url: "/b/k?website", headers: {} }, scope)).toThrow(
+      UnmappedRequest,
+    );
     expect(() => requestActions("dynamodb", { method: "POST", url: "/", headers: {} }, scope)).toThrow(
       UnmappedRequest,
     );
