@@ -16,7 +16,11 @@ export {
   localDependencies,
   localSonicSynthesizer,
 } from "./local-dependencies";
-export { LOCAL_FUNCTION_ARNS, LOCAL_PROMPT_FUNCTION_ARNS } from "./local-functions";
+export {
+  LOCAL_BATCH_FUNCTION_ARNS,
+  LOCAL_FUNCTION_ARNS,
+  LOCAL_PROMPT_FUNCTION_ARNS,
+} from "./local-functions";
 export { contentTypeOf, type JobProgress, LocalRuntime } from "./local-runtime";
 export type { PromptsProgress } from "./prompts-progress";
 export { manifestContentTypeOf, type PromptsJobResult, PromptsRuntime } from "./prompts-runtime";
