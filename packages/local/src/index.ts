@@ -4,7 +4,7 @@
  */
 export { BUNDLED_RECORDS_FILE, BUNDLED_VOICEMAILS_DIR } from "./bundled-fixtures";
 export { matchesPattern } from "./events/event-pattern";
-export { objectCreatedEvent } from "./events/object-created-event";
+export { objectCreatedEvent, s3EventKey } from "./events/object-created-event";
 export { type SqsDelivery, SqsEventSource } from "./events/sqs-event-source";
 export { FLITE_VERSION, FliteEngine, type FliteVoice } from "./flite/flite-engine";
 export { FliteProcess } from "./flite/flite-process";
