@@ -52,6 +52,7 @@ export const START_EXECUTION_RETRIED_ERRORS = [
 
 /** Inputs of {@link buildVoicemailBatchDefinition}. */
 export interface VoicemailBatchDefinitionOptions {
+  /** The ARN of each batch function (OpenBatch). */
   functionArns: Record<BatchFunction, string>;
   /** The voicemail state machine each key runs through. */
   voicemailStateMachineArn: string;

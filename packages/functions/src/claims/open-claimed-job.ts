@@ -14,8 +14,8 @@ export type ClaimedJob =
  * How a workflow's first stage opens its job: the upload the event names must be in the stage's
  * own bucket (`requireStageBucket`: `InvalidInput` otherwise, before anything is read), its job
  * id comes from the upload's identity (`jobIdOf`), and the job is claimed for this execution
- * (`claimJob` with the workflow's `ending`). A delivery of an upload whose job another execution owns is logged and
- * answered `{ jobId, duplicate }`, having written nothing.
+ * (`claimJob` with the workflow's `ending`). A delivery of an upload whose job another execution
+ * owns is logged and answered `{ jobId, duplicate }`, having written nothing.
  *
  * @example
  * const job = await openClaimedJob(input, deps, { jobIdOf: jobIdFor, ending: voicemailRunEnding });

@@ -1,12 +1,16 @@
 import { InvalidInput } from "@voxtrail/core";
 import { BATCH_INCOMING_PREFIX, ObjectCreatedEvent, objectKeyOf } from "@voxtrail/workflow";
-import { z } from "zod";
 import { defineStage, type KernelDependencies } from "../kernel/stage-definition";
 import { requireStageBucket } from "../stage-bucket";
 
 /** Where a batch's manifest is and when it arrived: OpenBatch's output, the Map's input. Pointers only. */
-export const OpenedBatch = z.object({ bucket: z.string(), key: z.string(), time: z.string() });
-export type OpenedBatch = z.infer<typeof OpenedBatch>;
+interface OpenedBatch {
+  bucket: string;
+  /** As S3's API takes it: what the ItemReader reads. */
+  key: string;
+  /** The event's time: each voicemail's event time. */
+  time: string;
+}
 
 /**
  * OpenBatch, the voicemail batch workflow's first step: takes the S3 "Object Created" event of a
