@@ -32,7 +32,13 @@ export default $config({
     const sonic = sonicEndpoint(config);
     const settings = functionSettings({ bucket, config, sonic });
     const { stateMachine, outcomeBus, functions } = pipeline({ bucket, settings });
-    const batch = voicemailBatch({ bucket, config, settings, voicemailStateMachine: stateMachine });
+    const batch = voicemailBatch({
+      bucket,
+      config,
+      settings,
+      outcomeBusArn: outcomeBus.arn,
+      voicemailStateMachine: stateMachine,
+    });
     const ivr = prompts({ bucket, config, settings, outcomeBusArn: outcomeBus.arn });
     const signing = lineageSigning({ bucket, settings });
     const index = lineageIndex({ bucket, settings });

@@ -30,7 +30,7 @@ export interface WorkflowFunctionOptions {
 }
 
 /** How a workflow is deployed: its resources' logical names, and what its state machine runs with. */
-export type WorkflowDeployment<F extends DeployedFunction> = {
+export interface WorkflowDeployment<F extends DeployedFunction> {
   /**
    * Logical names: the state machine's (its role is `<id>StateMachineRole`, its log group
    * `<id>ExecutionLogs`), the rule's that starts it, and that rule's target's.
@@ -42,7 +42,9 @@ export type WorkflowDeployment<F extends DeployedFunction> = {
   definition: (target: WorkflowTarget<F>) => $util.Input<AslDefinition>;
   /** Exactly what its state machine's role may do (stacks/permissions.ts), besides log delivery. */
   statements: (target: WorkflowTarget<F>) => $util.Input<IamStatement[]>;
-} & ([F] extends [never] ? unknown : { functions: WorkflowFunctionOptions });
+  /** What its Lambda functions need besides the descriptor and the stage's settings. */
+  functions: WorkflowFunctionOptions;
+}
 
 /**
  * Deploys `workflow` as its descriptor says: one Lambda function per function (its entry file and
@@ -64,38 +66,34 @@ export function deployWorkflow<F extends DeployedFunction>(
   workflow: Workflow<F>,
   args: WorkflowDeployment<F>,
 ): { stateMachine: aws.sfn.StateMachine; functions: Record<F, sst.aws.Function> } {
-  const { bucket, settings } = args;
-  // Only a workflow with functions has options for them (the batch workflow has neither).
-  const { functions: options } = args as { functions?: WorkflowFunctionOptions };
+  const { bucket, settings, functions: options } = args;
   const names = stateMachineNames($app.name, $app.stage);
   const functions = Object.fromEntries(
-    options === undefined
-      ? []
-      : workflow.functions.map((fn) => [
-          fn,
-          stageFunction(`${options.prefix}${fn[0]?.toUpperCase()}${fn.slice(1)}`, settings, {
-            entry: workflow.entryFiles[fn],
-            size: workflow.sizes[fn],
-            callsCartesia: settings.callsCartesia[fn],
-            environment: options.environment,
-            permissions: $util
-              .all([settings.scope, settings.selection, bucket.name, options.outcomeBusArn])
-              .apply(([scope, selection, bucketName, outcomeBusArn]) =>
-                stagePermissions(fn, {
-                  ...scope,
-                  bucket: bucketName,
-                  outcomeBusArn,
-                  voicemailStateMachineName: names.voicemail,
-                  promptsStateMachineName: names.prompts,
-                  sonicEndpoint: selection.sonicEndpoint,
-                  bedrockModelId: selection.bedrockModelId,
-                  recordsUri: selection.recordsUri,
-                  transcribeJobPrefix: selection.transcribeJobPrefix,
-                  retainsLineage: settings.retainsLineage,
-                }),
-              ),
-          }),
-        ]),
+    workflow.functions.map((fn) => [
+      fn,
+      stageFunction(`${options.prefix}${fn[0]?.toUpperCase()}${fn.slice(1)}`, settings, {
+        entry: workflow.entryFiles[fn],
+        size: workflow.sizes[fn],
+        callsCartesia: settings.callsCartesia[fn],
+        environment: options.environment,
+        permissions: $util
+          .all([settings.scope, settings.selection, bucket.name, options.outcomeBusArn])
+          .apply(([scope, selection, bucketName, outcomeBusArn]) =>
+            stagePermissions(fn, {
+              ...scope,
+              bucket: bucketName,
+              outcomeBusArn,
+              voicemailStateMachineName: names.voicemail,
+              promptsStateMachineName: names.prompts,
+              sonicEndpoint: selection.sonicEndpoint,
+              bedrockModelId: selection.bedrockModelId,
+              recordsUri: selection.recordsUri,
+              transcribeJobPrefix: selection.transcribeJobPrefix,
+              retainsLineage: settings.retainsLineage,
+            }),
+          ),
+      }),
+    ]),
   ) as Record<F, sst.aws.Function>;
   const functionArns = $util.all(Object.fromEntries(workflow.functions.map((fn) => [fn, functions[fn].arn])));
   const target = $util.all([settings.scope, bucket.name, functionArns]).apply(

@@ -1,9 +1,11 @@
 import {
   ARTIFACT_FILES,
   type ArtifactFile,
+  BATCH_FUNCTIONS,
   BATCH_INCOMING_PREFIX,
   BATCH_RESULTS_PREFIX,
   BATCH_WORKFLOW,
+  type BatchFunction,
   KEY_FOLDERS,
   keys,
   PROMPT_FUNCTIONS,
@@ -16,12 +18,14 @@ import {
   type StageFunction,
   VOICEMAIL_INCOMING_PREFIX,
   VOICEMAIL_WORKFLOW,
+  WORKFLOW_FUNCTIONS,
+  type WorkflowFunction,
 } from "@voxtrail/workflow";
 
-/** Every Lambda function the stage deploys: the voicemail stages and the prompts functions. */
-export type DeployedFunction = StageFunction | PromptFunction;
+/** Every workflow function the stage deploys: each workflow descriptor's (`WORKFLOWS`). */
+export type DeployedFunction = WorkflowFunction;
 /** {@link DeployedFunction}, as a list. */
-export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [...STAGE_FUNCTIONS, ...PROMPT_FUNCTIONS];
+export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = WORKFLOW_FUNCTIONS;
 
 /** One IAM statement, in the shape `sst.aws.Function`'s `permissions` takes. */
 export interface IamStatement {
@@ -196,8 +200,27 @@ export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
   },
 };
 
+/**
+ * The voicemail batch functions' part of the table: OpenBatch reads its event and nothing else
+ * (the state machine's ItemReader reads the manifest), so its role is granted nothing.
+ */
+export const BATCH_ACCESS: Record<BatchFunction, StageAccess> = {
+  openBatch: {
+    reads: [],
+    writes: [],
+    lists: [],
+    publishesOutcome: false,
+    describesVoicemailExecutions: false,
+    invokes: [],
+  },
+};
+
 /** The whole table: every deployed function's access. */
-export const FUNCTION_ACCESS: Record<DeployedFunction, StageAccess> = { ...STAGE_ACCESS, ...PROMPT_ACCESS };
+export const FUNCTION_ACCESS: Record<DeployedFunction, StageAccess> = {
+  ...STAGE_ACCESS,
+  ...PROMPT_ACCESS,
+  ...BATCH_ACCESS,
+};
 
 /** What streaming from the Sonic endpoint takes (see {@link stagePermissions}). */
 const SONIC_ACTIONS = ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"];
@@ -672,6 +695,7 @@ export interface BatchTargets extends ArnScope {
   bucket: string;
   voicemailStateMachineName: string;
   batchStateMachineName: string;
+  functionArns: Record<BatchFunction, string>;
 }
 
 /**
@@ -684,9 +708,9 @@ const BATCH_VOICEMAIL_KEYS = STAGE_ACCESS.ingest.reads[0] as string;
 
 /**
  * The voicemail batch state machine's statements (its definition: packages/workflow/src/
- * voicemail-batch-definition.ts): read manifests under `incoming/batches/` (ItemReader) and the
- * ETag of each voicemail named ({@link BATCH_VOICEMAIL_KEYS}, `aws-sdk:s3:headObject`, which needs
- * `s3:GetObject`), list those keys (`s3:ListBucket` under the same prefix: without it S3 answers
+ * voicemail-batch-definition.ts): invoke its function (OpenBatch), read manifests under
+ * `incoming/batches/` (ItemReader) and the ETag of each voicemail named
+ * ({@link BATCH_VOICEMAIL_KEYS}, `aws-sdk:s3:headObject`, which needs `s3:GetObject`), list those keys (`s3:ListBucket` under the same prefix: without it S3 answers
  * HEAD of a missing key with 403, which reaches the state as `S3.S3Exception`, instead of 404,
  * `S3.NoSuchKeyException`; Amazon S3 API Reference, HeadObject,
  * https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadObject.html), write results under
@@ -695,11 +719,12 @@ const BATCH_VOICEMAIL_KEYS = STAGE_ACCESS.ingest.reads[0] as string;
  * rule that reports their end), and run its own Distributed Map.
  *
  * @example
- * batchStateMachinePermissions({ partition: "aws", region, account, bucket, voicemailStateMachineName, batchStateMachineName });
+ * batchStateMachinePermissions({ partition: "aws", region, account, bucket, voicemailStateMachineName, batchStateMachineName, functionArns });
  */
 export function batchStateMachinePermissions(target: BatchTargets): IamStatement[] {
   const object = (pattern: string) => `arn:${target.partition}:s3:::${target.bucket}/${pattern}`;
   return [
+    invokeStatement(BATCH_FUNCTIONS, target.functionArns),
     {
       actions: ["s3:GetObject"],
       resources: [object(`${BATCH_INCOMING_PREFIX}*`), object(BATCH_VOICEMAIL_KEYS)],

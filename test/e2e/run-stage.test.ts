@@ -74,6 +74,28 @@ describe("voxtrail run --stage (moto_server: SSM, S3, EventBridge, Step Function
     ]);
   }, 180_000);
 
+  it("runs a voicemail whose name S3's event encoding changes, and follows it to its report", async () => {
+    const name = "a b+c%ü.wav";
+    const { code, stdout, stderr } = await runOnStage(
+      "run",
+      standIn.stage,
+      await voicemailNamed(name),
+      "--json",
+    );
+    expect(code, stderr).toBe(0);
+    // The execution's event carries the key form-encoded, as S3 sends it; every reader decodes it.
+    const handled = await standIn.handled(keys.incomingVoicemail(name));
+    const event = ObjectCreatedEvent.parse(handled?.event);
+    expect(event.detail.object.key).toBe("incoming/voicemail/a+b%2Bc%25%C3%BC.wav");
+    const [result] = JSON.parse(stdout);
+    expect(result).toMatchObject({
+      status: "SUCCEEDED",
+      jobId: jobIdFor(sourceIdentityOf(event)),
+      key: keys.incomingVoicemail(name),
+      report: { source: { key: keys.incomingVoicemail(name) } },
+    });
+  }, 180_000);
+
   it("reports a job whose execution was stopped without a report as failed with its status", async () => {
     const path = await voicemailNamed("hang-up.wav");
     const { stdout, source } = await runStopped(standIn, "run", path, keys.incomingVoicemail("hang-up.wav"));

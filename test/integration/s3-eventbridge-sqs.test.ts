@@ -12,13 +12,15 @@ import {
   SqsEventSource,
 } from "@voxtrail/local";
 import { S3Store } from "@voxtrail/storage";
-import { jobIdFor, keys } from "@voxtrail/workflow";
+import { jobIdFor, keys, ObjectCreatedEvent, objectKeyOf } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createS3EventQueue, type S3EventQueue } from "../support/s3-event-queue";
+import { asS3Sends, createS3EventQueue, type S3EventQueue } from "../support/s3-event-queue";
 import { SIMULATED_TRANSCRIBER } from "../support/simulated-transcriber";
 
 // The shortest bundled voicemail, transcription simulated: this is about the event plumbing.
 const VOICEMAIL = join(BUNDLED_VOICEMAILS_DIR, "no-message.wav");
+/** Where it is uploaded: a name S3's event encoding changes (space, '+', '%', non-ASCII). */
+const KEY = keys.incomingVoicemail("a b+c%ü.wav");
 
 let plumbing: S3EventQueue;
 
@@ -55,9 +57,7 @@ describe("S3 -> EventBridge -> SQS on moto_server, consumed by the local runtime
     const store = new S3Store({ client: plumbing.s3, bucket: plumbing.bucket });
     // One object outside incoming/voicemail/ (the rule must not match it), then the voicemail.
     await store.put("outgoing/no-message.wav", createReadStream(VOICEMAIL), { contentType: "audio/wav" });
-    const uploaded = await store.put(keys.incomingVoicemail("no-message.wav"), createReadStream(VOICEMAIL), {
-      contentType: "audio/wav",
-    });
+    const uploaded = await store.put(KEY, createReadStream(VOICEMAIL), { contentType: "audio/wav" });
     expect(uploaded.versionId).toBeTruthy();
 
     const runtime = await LocalRuntime.start({
@@ -68,7 +68,8 @@ describe("S3 -> EventBridge -> SQS on moto_server, consumed by the local runtime
     const source = new SqsEventSource<{ event: unknown; result: JobResult }>({
       client: plumbing.sqs,
       queueUrl: plumbing.queueUrl,
-      handle: async (event) => ({ event, result: await runtime.runEvent(event) }),
+      // The local runtime reads the event as S3 sends it: moto's key, re-encoded (asS3Sends).
+      handle: async (event) => ({ event, result: await runtime.runEvent(asS3Sends(event)) }),
       batchSize: 10,
       waitTimeSeconds: 1,
     });
@@ -84,18 +85,24 @@ describe("S3 -> EventBridge -> SQS on moto_server, consumed by the local runtime
     expect(deliveries.map((delivery) => delivery.type)).toEqual(["handled"]);
     const delivery = deliveries[0] as Extract<(typeof deliveries)[number], { type: "handled" }>;
     const { event, result } = delivery.result;
-    // moto's event, unlike AWS's (docs/architecture.md, "moto's S3 events"): reason `ObjectCreated`, `eTag`.
+    // moto's event, unlike AWS's (docs/architecture.md, "moto's S3 events"): reason `ObjectCreated`,
+    // `eTag`, and the key raw where S3 form-encodes it. Should moto start encoding it, this fails:
+    // then asS3Sends must stop re-encoding it.
     expect(event).toMatchObject({
       source: "aws.s3",
       "detail-type": "Object Created",
       detail: {
         bucket: { name: plumbing.bucket },
-        object: { key: "incoming/voicemail/no-message.wav", "version-id": uploaded.versionId },
+        object: { key: KEY, "version-id": uploaded.versionId },
         reason: "ObjectCreated",
       },
     });
+    // Read as it came, moto's key is not what S3 would send: decoding it fails ('%ü'), where the
+    // event as S3 sends it decodes to the key uploaded.
+    expect(() => objectKeyOf(ObjectCreatedEvent.parse(event))).toThrow(InvalidInput);
+    expect(objectKeyOf(ObjectCreatedEvent.parse(asS3Sends(event)))).toBe(KEY);
     expect(result.status, JSON.stringify(result.error)).toBe("SUCCEEDED");
-    expect(result.key).toBe("incoming/voicemail/no-message.wav");
+    expect(result.key).toBe(KEY);
     // The job's identity: bucket, key, version id and the ETag (which moto's event calls `eTag`).
     expect(result.jobId).toBe(
       jobIdFor({
@@ -116,7 +123,7 @@ describe("S3 -> EventBridge -> SQS on moto_server, consumed by the local runtime
       outcome: "succeeded",
       source: {
         bucket: plumbing.bucket,
-        key: "incoming/voicemail/no-message.wav",
+        key: KEY,
         versionId: uploaded.versionId,
         sha256: uploaded.sha256,
         bytes: uploaded.bytes,
@@ -154,7 +161,7 @@ describe("S3 -> EventBridge -> SQS on moto_server, consumed by the local runtime
     };
     expect(ingest.inputs[0]).toMatchObject({
       kind: "source-audio",
-      uri: `s3://${plumbing.bucket}/incoming/voicemail/no-message.wav`,
+      uri: `s3://${plumbing.bucket}/${KEY}`,
       versionId: uploaded.versionId,
       sha256: uploaded.sha256,
     });

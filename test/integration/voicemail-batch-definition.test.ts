@@ -1,8 +1,15 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { StageHandler } from "@voxtrail/functions";
-import { BUNDLED_VOICEMAILS_DIR, LocalRuntime, LocalStateMachine, objectCreatedEvent } from "@voxtrail/local";
+import { createBatchHandlers, type StageHandler } from "@voxtrail/functions";
+import {
+  BUNDLED_VOICEMAILS_DIR,
+  type JobResult,
+  LOCAL_BATCH_FUNCTION_ARNS,
+  LocalRuntime,
+  LocalStateMachine,
+  objectCreatedEvent,
+} from "@voxtrail/local";
 import {
   BATCH_INCOMING_PREFIX,
   BATCH_STATES,
@@ -12,6 +19,7 @@ import {
   localMapDefinition,
 } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDependencies } from "../../packages/functions/test/stage-dependencies";
 
 const VOICEMAIL_STATE_MACHINE = "arn:aws:states:local:000000000000:stateMachine:voxtrail-voicemail";
 const HEAD_OBJECT = "arn:aws:states:::aws-sdk:s3:headObject";
@@ -21,6 +29,10 @@ let workDir: string;
 let runtime: LocalRuntime;
 let batch: LocalStateMachine;
 const childStarts: unknown[] = [];
+/** Each child execution's job result, by the key its event named. */
+const childResults = new Map<string, JobResult>();
+/** The manifest keys OpenBatch handed the ItemReader, in order. */
+const manifestReads: string[] = [];
 /** Errors to raise, by voicemail key, before the integration answers: each name once, in order. */
 const faults = new Map<string, { head?: string[]; start?: string[] }>();
 const headCalls: string[] = [];
@@ -40,9 +52,20 @@ beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), "voxtrail-batch-"));
   runtime = await LocalRuntime.start({ storeDir: join(workDir, "store") });
   const { store } = runtime;
-  // The two service integrations the batch definition calls, as Step Functions answers them:
-  // HeadObject's output, and a finished child execution (a failed child fails the task).
+  const { deps } = await testDependencies({ store });
+  const { openBatch } = createBatchHandlers(deps);
+  // OpenBatch, then what the Map's ItemReader does with its output: read the manifest at the key
+  // it answered (CSV with a header row: one object per row, keyed by the header). Then the two
+  // service integrations the batch definition calls, as Step Functions answers them: HeadObject's
+  // output, and a finished child execution (a failed child fails the task).
   const handlersByArn: Record<string, StageHandler<unknown>> = {
+    [LOCAL_BATCH_FUNCTION_ARNS.openBatch]: async (input, context) => {
+      const opened = (await openBatch(input, context)) as { bucket: string; key: string; time: string };
+      manifestReads.push(opened.key);
+      const [header = "", ...rows] = (await store.getBytes(opened.key)).toString("utf8").split("\n");
+      const items = rows.map((row) => ({ [header]: row }));
+      return { ...opened, [LOCAL_ITEMS_FIELD]: items };
+    },
     [HEAD_OBJECT]: async (input) => {
       const { Key } = input as { Bucket: string; Key: string };
       headCalls.push(Key);
@@ -54,14 +77,17 @@ beforeAll(async () => {
     [START_EXECUTION_SYNC]: async (input) => {
       const { StateMachineArn, Input } = input as { StateMachineArn: string; Input: unknown };
       expect(StateMachineArn).toBe(VOICEMAIL_STATE_MACHINE);
-      raiseFault(faults.get((Input as { detail: { object: { key: string } } }).detail.object.key)?.start);
+      const { key } = (Input as { detail: { object: { key: string } } }).detail.object;
+      raiseFault(faults.get(key)?.start);
       childStarts.push(Input);
       const result = await runtime.runEvent(Input);
+      childResults.set(key, result);
       if (result.status === "FAILED") throw new TaskFailed(`${result.error?.error}: ${result.error?.cause}`);
       return { Status: "SUCCEEDED", Output: JSON.stringify({ jobId: result.jobId, status: result.status }) };
     },
   };
   const cloud = buildVoicemailBatchDefinition({
+    functionArns: LOCAL_BATCH_FUNCTION_ARNS,
     voicemailStateMachineArn: VOICEMAIL_STATE_MACHINE,
     maxConcurrency: 2,
   });
@@ -74,8 +100,9 @@ afterAll(async () => {
 });
 
 /**
- * Puts a manifest of `voicemailKeys` under incoming/batches/, runs the batch definition on its
- * event, and returns each item's result (what the cloud's ResultWriter would collect), by key.
+ * Puts a manifest of `voicemailKeys` under incoming/batches/, runs the batch definition on the
+ * event S3 would send for it (its key form-encoded), and returns each item's result (what the
+ * cloud's ResultWriter would collect), by key.
  */
 async function runBatch(name: string, voicemailKeys: string[]) {
   const manifest = ["key", ...voicemailKeys].join("\n");
@@ -83,22 +110,17 @@ async function runBatch(name: string, voicemailKeys: string[]) {
     contentType: "text/csv",
   });
   const event = objectCreatedEvent(runtime.store.bucket, stored, new Date());
-  // What the ItemReader would read: one object per CSV row, keyed by the header.
-  const items = voicemailKeys.map((key) => ({ key }));
   const itemResults = new Map<string, Record<string, unknown>>();
-  const result = await batch.start(
-    { ...event, [LOCAL_ITEMS_FIELD]: items },
-    {
-      retryIntervalMs: 1,
-      onEvent: ({ type, state }) => {
-        const ends = state?.name === BATCH_STATES.run || state?.name === BATCH_STATES.failed;
-        if (type === "StateExited" && ends && state?.output) {
-          const output = state.output as Record<string, unknown>;
-          itemResults.set(String(output.key), output);
-        }
-      },
+  const result = await batch.start(event, {
+    retryIntervalMs: 1,
+    onEvent: ({ type, state }) => {
+      const ends = state?.name === BATCH_STATES.run || state?.name === BATCH_STATES.failed;
+      if (type === "StateExited" && ends && state?.output) {
+        const output = state.output as Record<string, unknown>;
+        itemResults.set(String(output.key), output);
+      }
     },
-  );
+  });
   return { result, items: itemResults };
 }
 
@@ -110,14 +132,17 @@ function childOutput(item: Record<string, unknown> | undefined): unknown {
 describe("the voicemail batch definition, run locally on a manifest", () => {
   it("runs every key through the voicemail workflow; a rerun skips the done and redoes the failed", async () => {
     const audio = await readFile(join(BUNDLED_VOICEMAILS_DIR, "no-message.wav"));
-    const good = keys.incomingVoicemail("batch/no-message.wav");
+    // A name S3's event encoding changes (space, '+', '%'): Ingest must read exactly this key.
+    const good = keys.incomingVoicemail("a b+c%.wav");
     const bad = keys.incomingVoicemail("batch/notes.txt");
     await runtime.store.put(good, audio, { contentType: "audio/wav" });
     await runtime.store.put(bad, "not audio", { contentType: "text/plain" });
 
     const missing = "incoming/voicemail/batch/missing.wav";
-    const first = await runBatch("first.csv", [good, bad, missing]);
+    const first = await runBatch("first list+ü%.csv", [good, bad, missing]);
     expect(first.result.status).toBe("SUCCEEDED");
+    // The ItemReader read the manifest under its key, decoded by OpenBatch from the event's encoding.
+    expect(manifestReads).toEqual([`${BATCH_INCOMING_PREFIX}first list+ü%.csv`]);
     // The good one ran, the bad one failed in its job, the missing one could not be read.
     expect(first.items.get(good)).toMatchObject({ key: good, execution: { status: "SUCCEEDED" } });
     expect(childOutput(first.items.get(good))).toMatchObject({ status: "SUCCEEDED" });
@@ -140,6 +165,12 @@ describe("the voicemail batch definition, run locally on a manifest", () => {
         bucket: { name: runtime.store.bucket },
         object: { key: good, etag: goodHead?.etag, "version-id": goodHead?.versionId },
       },
+    });
+    // Without `reason`: Ingest takes the row's key as it is, and reads exactly that object.
+    expect((goodStart as { detail: object }).detail).not.toHaveProperty("reason");
+    expect(childResults.get(good)?.report?.source).toMatchObject({
+      key: good,
+      versionId: goodHead?.versionId,
     });
 
     // The same batch again: the done voicemail is a duplicate, the failed one runs again.

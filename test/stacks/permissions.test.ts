@@ -15,6 +15,7 @@ import {
 import { encodeMuLaw, writeWav } from "@voxtrail/audio";
 import { LOCAL_BOUNDARY, type Processor, PromptRow, SynthesisRejected } from "@voxtrail/core";
 import {
+  createBatchHandlers,
   createPromptHandlers,
   createStageHandlers,
   EventBridgePublisher,
@@ -29,7 +30,14 @@ import { KmsSigner } from "@voxtrail/lineage";
 import { vacuumIndex } from "@voxtrail/lineage/edge-index";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
-import { keys, PROMPT_FUNCTIONS, promptKeys, STAGE_FUNCTIONS, type StageFunction } from "@voxtrail/workflow";
+import {
+  BATCH_FUNCTIONS,
+  keys,
+  PROMPT_FUNCTIONS,
+  promptKeys,
+  STAGE_FUNCTIONS,
+  type StageFunction,
+} from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { context, testDependencies } from "../../packages/functions/test/stage-dependencies";
 import {
@@ -250,6 +258,7 @@ describe("least privilege: every AWS call a handler makes is in its function's p
   let promptsExecution: string;
   let jobId: string;
   let promptsJobId: string;
+  let opened: unknown;
   const duplicates: Record<
     "inProgress" | "completed" | "promptsInProgress",
     { answer: unknown; calls: Call[] }
@@ -389,6 +398,15 @@ describe("least privilege: every AWS call a handler makes is in its function's p
       context,
     );
     await promptHandlers.writePromptsReport(prepared, context);
+
+    // One batch opened, as the batch state machine's first step does with its S3 event (the key
+    // form-encoded, as S3 writes it): the ItemReader, not the function, then reads the manifest.
+    const batchHandlers = await handlersOf(BATCH_FUNCTIONS, createBatchHandlers);
+    const batchEvent = objectCreated("incoming/batches/night+run%C3%BC.csv");
+    opened = await batchHandlers.openBatch(
+      { ...batchEvent, detail: { ...batchEvent.detail, reason: "PutObject" } },
+      context,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -396,8 +414,15 @@ describe("least privilege: every AWS call a handler makes is in its function's p
     await sfn.send(new StopExecutionCommand({ executionArn: promptsExecution }));
   });
 
-  it("recorded calls from every deployed function", () => {
-    expect(new Set(calls.map((c) => c.fn))).toEqual(new Set(DEPLOYED_FUNCTIONS));
+  it("recorded calls from every deployed function but OpenBatch, which answers from its event alone", () => {
+    expect(new Set(calls.map((c) => c.fn))).toEqual(
+      new Set(DEPLOYED_FUNCTIONS.filter((fn) => fn !== "openBatch")),
+    );
+    expect(opened).toEqual({
+      bucket,
+      key: "incoming/batches/night runü.csv",
+      time: "2026-01-01T00:00:01.000Z",
+    });
   });
 
   it("answers a second delivery during the first execution as a duplicate in progress, asking Step Functions, writing nothing", () => {
@@ -645,6 +670,7 @@ describe("nothing is wildcarded beyond its prefixes", () => {
         ...scope,
         voicemailStateMachineName: names.voicemail,
         batchStateMachineName: names.batch,
+        functionArns: { openBatch: "arn:aws:lambda:us-east-1:123456789012:function:openBatch" },
       }),
       ...promptsStateMachinePermissions({
         ...scope,

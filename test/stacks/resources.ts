@@ -14,6 +14,7 @@ export const COMPONENT: Record<DeployedFunction, string> = {
   synthesizePrompt: "PromptSynthesizePrompt",
   recordPromptFailure: "PromptRecordPromptFailure",
   writePromptsReport: "PromptWritePromptsReport",
+  openBatch: "BatchOpenBatch",
 };
 
 /** A registered resource's resolved inputs. */

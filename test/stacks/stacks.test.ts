@@ -4,6 +4,8 @@ import { ATHENA_SYMLINKS_PREFIX, INDEX_COLUMNS, INDEX_TABLES } from "@voxtrail/l
 import { evaluateStacks } from "@voxtrail/operator/rehearsal";
 import { cloudSynthesizer } from "@voxtrail/providers";
 import {
+  BATCH_TIMEOUT_SECONDS,
+  BATCH_WORKFLOW,
   buildPromptsDefinition,
   buildVoicemailBatchDefinition,
   buildVoicemailDefinition,
@@ -73,6 +75,7 @@ import {
 const ENTRY: Record<DeployedFunction, string> = {
   ...VOICEMAIL_WORKFLOW.entryFiles,
   ...PROMPTS_WORKFLOW.entryFiles,
+  ...BATCH_WORKFLOW.entryFiles,
 };
 /**
  * The Task timeout of the state(s) invoking each function (the failure recorder's run under
@@ -87,6 +90,7 @@ const TASK_TIMEOUT: Record<DeployedFunction, number> = {
   finalize: STAGE_TIMEOUT_SECONDS.Finalize,
   recordFailure: STAGE_TIMEOUT_SECONDS.Finalize,
   ...PROMPT_TIMEOUT_SECONDS,
+  ...BATCH_TIMEOUT_SECONDS,
 };
 const MEMORY: Record<DeployedFunction, number> = {
   ingest: 1024,
@@ -99,6 +103,7 @@ const MEMORY: Record<DeployedFunction, number> = {
   synthesizePrompt: 1024,
   recordPromptFailure: 256,
   writePromptsReport: 1024,
+  openBatch: 256,
 };
 
 /** Each state machine's name and ARN as a stage names it, and the rule that starts it. */
@@ -475,7 +480,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
     ]);
   });
 
-  it("deploys the batch builder's definition over the voicemail state machine, MaxConcurrency from dev.json", () => {
+  it("deploys the batch builder's definition with OpenBatch's ARN over the voicemail state machine, MaxConcurrency from dev.json", () => {
     const { voicemail, batch } = workflowsOf("ci");
     const machine = resource(evaluation, "aws:sfn/stateMachine:StateMachine", "VoicemailBatch");
     expect(machine).toMatchObject({
@@ -490,20 +495,27 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
     const definition = JSON.parse(machine.definition as string);
     expect(definition).toEqual(
       buildVoicemailBatchDefinition({
+        functionArns: { openBatch: functionArnOf(evaluation, "openBatch") },
         voicemailStateMachineArn: voicemail.arn,
         maxConcurrency: dev.workflows.batchMaxConcurrency,
       }),
     );
+    expect(definition.States.OpenBatch.Resource).toBe(functionArnOf(evaluation, "openBatch"));
     expect(definition.States.RunVoicemails.MaxConcurrency).toBe(4);
     expect(definition.States.RunVoicemails.ItemProcessor.States.RunVoicemail.Parameters.StateMachineArn).toBe(
       voicemail.arn,
     );
   });
 
-  it("lets the batch role read manifests and voicemails, write results, run the voicemail workflow and its own map, and nothing else", () => {
+  it("lets the batch role invoke OpenBatch, read manifests and voicemails, write results, run the voicemail workflow and its own map, and nothing else", () => {
     const { voicemail, batch } = workflowsOf("ci");
     const object = (key: string) => `arn:aws:s3:::${bucketName}/${key}`;
     expect(inlineStatements(evaluation, "VoicemailBatchStateMachineRole")).toEqual([
+      {
+        Effect: "Allow",
+        Action: ["lambda:InvokeFunction"],
+        Resource: [functionArnOf(evaluation, "openBatch")],
+      },
       {
         Effect: "Allow",
         Action: ["s3:GetObject"],
@@ -642,6 +654,10 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
       records: "s3",
       recordsUri: `s3://${bucketName}/records/records.jsonl`,
     });
+  });
+
+  it("grants OpenBatch's role nothing but running (it calls no service: the ItemReader reads the manifest)", () => {
+    expect(roleStatements(evaluation, "openBatch")).toEqual([]);
   });
 
   it.each(DEPLOYED_FUNCTIONS)("gives %s exactly the permissions of stacks/permissions.ts", (fn) => {
@@ -1149,7 +1165,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
     const object = (key: string) => `arn:aws:s3:::${bucketName}/${key}`;
     // Whoever writes activity records or summaries puts them with their retention; nothing else is retained.
     expect(holders(production, "s3:PutObjectRetention", object("lineage/*")).sort()).toEqual(
-      DEPLOYED_FUNCTIONS.filter((fn) => fn !== "recordPromptFailure").sort(),
+      DEPLOYED_FUNCTIONS.filter((fn) => fn !== "recordPromptFailure" && fn !== "openBatch").sort(),
     );
     expect(holders(production, "s3:PutObjectRetention", object("lineage-summaries/*")).sort()).toEqual(
       ["finalize", "recordFailure"].sort(),

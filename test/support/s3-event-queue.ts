@@ -18,6 +18,7 @@ import {
   GetQueueAttributesCommand,
   SQSClient,
 } from "@aws-sdk/client-sqs";
+import { s3EventKey } from "@voxtrail/local";
 import { type EventPattern, voicemailRulePattern } from "@voxtrail/workflow";
 import { motoClientConfig } from "../setup/aws";
 
@@ -77,4 +78,24 @@ export async function createS3EventQueue(
       await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
     },
   };
+}
+
+/**
+ * moto's "Object Created" event as S3 sends it. moto 5.2.1 deviates from S3 here: its EventBridge
+ * event carries the object key raw (moto/s3/notifications.py, `_send_event_bridge_message`:
+ * `"key": key.name`), with `reason` (`ObjectCreated`), where S3 form-encodes the key as it
+ * documents for its notifications ("red flower.jpg" is "red+flower.jpg"), and our consumers decode
+ * a key of an event with `reason` (`objectKeyOf`, docs/architecture.md, "Object keys in S3
+ * events"). So the key is re-encoded as S3 would (`s3EventKey`) before our code reads the event;
+ * test/integration/s3-eventbridge-sqs.test.ts checks that moto still sends it raw. Anything that
+ * is not such an event is returned as it is.
+ *
+ * @example
+ * asS3Sends(motoEvent).detail.object.key; // "incoming/voicemail/a+b%2Bc%25.wav" for "a b+c%.wav"
+ */
+export function asS3Sends<E>(event: E): E {
+  const detail = (event as { detail?: { object?: { key?: unknown } } } | null)?.detail;
+  const key = detail?.object?.key;
+  if (typeof key !== "string") return event;
+  return { ...event, detail: { ...detail, object: { ...detail?.object, key: s3EventKey(key) } } };
 }

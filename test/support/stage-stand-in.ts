@@ -17,6 +17,8 @@ import { S3Store } from "@voxtrail/storage";
 import {
   buildPromptsDefinition,
   buildVoicemailDefinition,
+  ObjectCreatedEvent,
+  objectKeyOf,
   PROMPT_FUNCTIONS,
   promptsRulePattern,
   STAGE_FUNCTIONS,
@@ -25,7 +27,7 @@ import {
   voicemailRulePattern,
 } from "@voxtrail/workflow";
 import { motoClientConfig } from "../setup/aws";
-import { createS3EventQueue, type S3EventQueue } from "./s3-event-queue";
+import { asS3Sends, createS3EventQueue, type S3EventQueue } from "./s3-event-queue";
 import { SIMULATED_TRANSCRIBER } from "./simulated-transcriber";
 
 /** What the stand-in does with the execution it started for an event. */
@@ -42,7 +44,7 @@ export type StandInWorkflow = "voicemail" | "prompts";
 
 /** One event the stand-in handled: the event, the execution it started, and what it did. */
 export interface StandInDelivery {
-  /** The event as the execution received it. */
+  /** The event as the execution received it: moto's, its key encoded as S3 sends it (`asS3Sends`). */
   event: unknown;
   executionArn: string;
   action: StandInAction;
@@ -60,11 +62,12 @@ interface EventRunner {
  * stage's SSM parameter, its versioned bucket with EventBridge notifications, the rule with the
  * workflow's pattern (voicemail, or prompts), and state machines with the builders' definitions
  * (fake Lambda ARNs: moto never runs them, their executions stay RUNNING). The rule targets an SQS
- * queue instead of the state machine, and the stand-in consumes it: for each event it calls
- * StartExecution on the workflow's state machine with the event as input (what the rule's Step
- * Functions target does), then, by the event's key, runs the event through the workflow's local
- * runtime (`LocalRuntime` or `PromptsRuntime`) against the moto bucket (what the Lambdas do), or
- * stops the execution, or leaves it running. Its voicemails' transcriber is simulated: what these
+ * queue instead of the state machine, and the stand-in consumes it: for each event (its key
+ * re-encoded as S3 sends it, where moto sends it raw: `asS3Sends`) it calls StartExecution on the
+ * workflow's state machine with the event as input (what the rule's Step Functions target does),
+ * then, by the object's key, runs the event through the workflow's local runtime (`LocalRuntime`
+ * or `PromptsRuntime`) against the moto bucket (what the Lambdas do), or stops the execution, or
+ * leaves it running. Its voicemails' transcriber is simulated: what these
  * tests follow is the stage's plumbing, not what was heard.
  */
 export class StageStandIn {
@@ -150,8 +153,7 @@ export class StageStandIn {
     for (;;) {
       for (const delivery of this.deliveries) {
         if (delivery.type !== "handled") continue;
-        const event = delivery.result.event as { detail: { object: { key: string } } };
-        if (event.detail.object.key === key) return delivery.result;
+        if (objectKeyOf(ObjectCreatedEvent.parse(delivery.result.event)) === key) return delivery.result;
       }
       if (Date.now() > deadline) return undefined;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -171,7 +173,8 @@ export class StageStandIn {
       client: this.plumbing.sqs,
       queueUrl: this.plumbing.queueUrl,
       waitTimeSeconds: 1,
-      handle: async (event) => {
+      handle: async (received) => {
+        const event = asS3Sends(received);
         const stateMachineArn =
           this.workflow === "prompts"
             ? this.resources.promptsStateMachineArn
@@ -179,8 +182,7 @@ export class StageStandIn {
         const { executionArn } = await sfn.send(
           new StartExecutionCommand({ stateMachineArn, input: JSON.stringify(event) }),
         );
-        const key = (event as { detail: { object: { key: string } } }).detail.object.key;
-        const action = this.actionFor(key);
+        const action = this.actionFor(objectKeyOf(ObjectCreatedEvent.parse(event)));
         const delivery: StandInDelivery = { event, executionArn: executionArn as string, action };
         if (action === "stop") await sfn.send(new StopExecutionCommand({ executionArn }));
         if (action === "run") delivery.result = await this.runtime.runEvent(event);

@@ -8,6 +8,11 @@ describe("voxtrail definition", () => {
     const definition = JSON.parse(definitionCommand(["batch"], { "state-machine": arn, concurrency: "5" }));
     expect(definition.States.RunVoicemails.MaxConcurrency).toBe(5);
     expect(JSON.stringify(definition)).toContain(`"StateMachineArn":"${arn}"`);
+    expect(definition.States.OpenBatch.Resource).toBe(
+      "arn:aws:lambda:us-east-1:000000000000:function:voxtrail-local-openBatch",
+    );
+    const prefixed = JSON.parse(definitionCommand(["batch"], { "arn-prefix": "arn:fn:" }));
+    expect(prefixed.States.OpenBatch.Resource).toBe("arn:fn:openBatch");
   });
 
   it("prints the voicemail definition with a Transcribe job loop for amazon-transcribe, and refuses an unknown transcriber", () => {

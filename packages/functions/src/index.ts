@@ -11,4 +11,4 @@ export { type DigestRun, signLineageDigest } from "./handlers/sign-lineage-diges
 export type { StageHandler } from "./kernel/stage-handler";
 export { PreparedPrompts, type PromptOutcome } from "./prompts/prompt-state";
 export { JobState, SynthesizeInput } from "./state";
-export { createPromptHandlers, createStageHandlers } from "./workflow-handlers";
+export { createBatchHandlers, createPromptHandlers, createStageHandlers } from "./workflow-handlers";

@@ -1,7 +1,8 @@
-import type { PromptFunction, StageFunction } from "@voxtrail/workflow";
+import type { BatchFunction, PromptFunction, StageFunction } from "@voxtrail/workflow";
 import type { StageDependencies } from "./dependencies";
 import { finalizeStage } from "./handlers/finalize";
 import { ingestStage } from "./handlers/ingest";
+import { openBatchStage } from "./handlers/open-batch";
 import { preparePromptsStage } from "./handlers/prepare-prompts";
 import { reasonStage } from "./handlers/reason";
 import { recordFailureStage } from "./handlers/record-failure";
@@ -43,6 +44,11 @@ export const PROMPT_STAGE_DEFINITIONS = {
   recordPromptFailure: recordPromptFailureStage,
   writePromptsReport: writePromptsReportStage,
 } satisfies Record<PromptFunction, AnyStage<PromptDependencies>>;
+
+/** The voicemail batch workflow's stage definitions, by the function that runs each. */
+export const BATCH_STAGE_DEFINITIONS = {
+  openBatch: openBatchStage,
+} satisfies Record<BatchFunction, AnyStage<KernelDependencies>>;
 
 /**
  * The handler of every stage in `stages`, built by the kernel over one set of dependencies: what
@@ -87,4 +93,15 @@ export function createPromptHandlers(
   deps: PromptDependencies,
 ): Record<PromptFunction, StageHandler<unknown>> {
   return workflowHandlers<PromptFunction, PromptDependencies>(PROMPT_STAGE_DEFINITIONS, deps);
+}
+
+/**
+ * The voicemail batch workflow's handlers over `deps`.
+ *
+ * @example
+ * const handlers = createBatchHandlers(deps);
+ * await handlers.openBatch(event, context); // { bucket, key, time }
+ */
+export function createBatchHandlers(deps: KernelDependencies): Record<BatchFunction, StageHandler<unknown>> {
+  return workflowHandlers<BatchFunction, KernelDependencies>(BATCH_STAGE_DEFINITIONS, deps);
 }

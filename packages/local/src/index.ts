@@ -4,7 +4,7 @@
  */
 export { BUNDLED_RECORDS_FILE, BUNDLED_VOICEMAILS_DIR } from "./bundled-fixtures";
 export { matchesPattern } from "./events/event-pattern";
-export { objectCreatedEvent } from "./events/object-created-event";
+export { objectCreatedEvent, s3EventKey } from "./events/object-created-event";
 export { type SqsDelivery, SqsEventSource } from "./events/sqs-event-source";
 export { FLITE_VERSION, FliteEngine, type FliteVoice } from "./flite/flite-engine";
 export { FliteProcess } from "./flite/flite-process";
@@ -16,7 +16,11 @@ export {
   localDependencies,
   localSonicSynthesizer,
 } from "./local-dependencies";
-export { LOCAL_FUNCTION_ARNS, LOCAL_PROMPT_FUNCTION_ARNS } from "./local-functions";
+export {
+  LOCAL_BATCH_FUNCTION_ARNS,
+  LOCAL_FUNCTION_ARNS,
+  LOCAL_PROMPT_FUNCTION_ARNS,
+} from "./local-functions";
 export { contentTypeOf, type JobProgress, LocalRuntime } from "./local-runtime";
 export type { PromptsProgress } from "./prompts-progress";
 export { manifestContentTypeOf, type PromptsJobResult, PromptsRuntime } from "./prompts-runtime";

@@ -1,4 +1,4 @@
-import { PROMPTS_WORKFLOW, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
+import { BATCH_WORKFLOW, PROMPTS_WORKFLOW, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
 
 /**
  * The ARNs the local runtime gives `functions` in the definition it runs. They have the shape of
@@ -28,3 +28,11 @@ export const LOCAL_FUNCTION_ARNS = localFunctionArns(VOICEMAIL_WORKFLOW.function
  * buildPromptsDefinition({ functionArns: LOCAL_PROMPT_FUNCTION_ARNS, maxConcurrency: 2 });
  */
 export const LOCAL_PROMPT_FUNCTION_ARNS = localFunctionArns(PROMPTS_WORKFLOW.functions);
+
+/**
+ * The local ARNs of the voicemail batch workflow's functions.
+ *
+ * @example
+ * buildVoicemailBatchDefinition({ functionArns: LOCAL_BATCH_FUNCTION_ARNS, voicemailStateMachineArn, maxConcurrency: 2 });
+ */
+export const LOCAL_BATCH_FUNCTION_ARNS = localFunctionArns(BATCH_WORKFLOW.functions);

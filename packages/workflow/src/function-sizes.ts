@@ -1,5 +1,6 @@
 import { PROMPT_TIMEOUT_SECONDS, type PromptFunction } from "./prompts-definition";
 import { functionTimeoutSeconds, STAGE_TIMEOUT_SECONDS, type StageFunction } from "./stages";
+import { BATCH_TIMEOUT_SECONDS, type BatchFunction } from "./voicemail-batch-definition";
 
 /** A function's memory and timeout, in the form `sst.aws.Function` takes them. */
 export interface FunctionSize {
@@ -44,4 +45,16 @@ export const PROMPT_FUNCTION_SIZES: Record<PromptFunction, FunctionSize> = {
   synthesizePrompt: sized("1024 MB", PROMPT_TIMEOUT_SECONDS.synthesizePrompt),
   recordPromptFailure: sized("256 MB", PROMPT_TIMEOUT_SECONDS.recordPromptFailure),
   writePromptsReport: sized("1024 MB", PROMPT_TIMEOUT_SECONDS.writePromptsReport),
+};
+
+/**
+ * Memory (MB) and timeout (s) of each voicemail batch function as deployed; each timeout is its
+ * Task state's (BATCH_TIMEOUT_SECONDS) less FUNCTION_TIMEOUT_MARGIN_SECONDS. OpenBatch reads
+ * nothing but its event.
+ *
+ * @example
+ * BATCH_FUNCTION_SIZES.openBatch.timeout; // "20 seconds"
+ */
+export const BATCH_FUNCTION_SIZES: Record<BatchFunction, FunctionSize> = {
+  openBatch: sized("256 MB", BATCH_TIMEOUT_SECONDS.openBatch),
 };

@@ -87,8 +87,11 @@ export {
   TRANSCRIPTION_POLL_SECONDS,
 } from "./transcription-job-states";
 export {
+  BATCH_FUNCTIONS,
   BATCH_RESULTS_PREFIX,
   BATCH_STATES,
+  BATCH_TIMEOUT_SECONDS,
+  type BatchFunction,
   buildVoicemailBatchDefinition,
 } from "./voicemail-batch-definition";
 export { buildVoicemailDefinition, failState } from "./voicemail-definition";
@@ -98,5 +101,7 @@ export {
   type JobWorkflow,
   PROMPTS_WORKFLOW,
   VOICEMAIL_WORKFLOW,
+  WORKFLOW_FUNCTIONS,
   type Workflow,
+  type WorkflowFunction,
 } from "./workflows";

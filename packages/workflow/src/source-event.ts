@@ -34,7 +34,8 @@ export type ObjectCreatedEvent = z.infer<typeof ObjectCreatedEvent>;
  * that encoding for its notifications ("red flower.jpg" becomes "red+flower.jpg") and Powertools for
  * AWS Lambda (Python) `unquote_plus`es the EventBridge key too, though AWS's EventBridge page is
  * silent; an event without `reason` (the voicemail batch workflow builds one from manifest keys)
- * is taken as it is.
+ * is taken as it is. The evidence, and who decodes where (Ingest, PreparePrompts, OpenBatch for
+ * the batch's ItemReader): docs/architecture.md, "Object keys in S3 events".
  *
  * @throws InvalidInput when an S3 event's key is not valid form encoding (naming the problem, not the key).
  *

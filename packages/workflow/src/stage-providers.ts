@@ -46,6 +46,9 @@ export const STAGE_PROVIDERS: Readonly<Record<BundledFunction, readonly Provider
   preparePrompts: [S3, SFN],
   recordPromptFailure: [S3],
   writePromptsReport: [S3],
+  // The stage's store every function is built with (its bucket is the one the event must name);
+  // OpenBatch never calls it, and its role grants no S3.
+  openBatch: [S3],
   // Reads summaries and writes digests; signs with the stage's KMS key.
   lineageSigner: [S3, KMS],
   // Reads summaries, writes the index's Parquet (a JavaScript writer: no native engine) and symlinks.

@@ -1,8 +1,19 @@
 import type { AslDefinition } from "./asl-definition";
 import { DEFAULT_RETRY, retrier } from "./voicemail-definition";
 
+/** The Lambda functions the voicemail batch workflow calls. */
+export const BATCH_FUNCTIONS = ["openBatch"] as const;
+export type BatchFunction = (typeof BATCH_FUNCTIONS)[number];
+
+/**
+ * Seconds each batch Task may run before Step Functions fails it with `States.Timeout`; its Lambda
+ * function times out FUNCTION_TIMEOUT_MARGIN_SECONDS sooner (function-sizes.ts).
+ */
+export const BATCH_TIMEOUT_SECONDS: Record<BatchFunction, number> = { openBatch: 30 };
+
 /** Names of the voicemail batch workflow's states. */
 export const BATCH_STATES = {
+  open: "OpenBatch",
   map: "RunVoicemails",
   describe: "DescribeVoicemail",
   run: "RunVoicemail",
@@ -41,6 +52,8 @@ export const START_EXECUTION_RETRIED_ERRORS = [
 
 /** Inputs of {@link buildVoicemailBatchDefinition}. */
 export interface VoicemailBatchDefinitionOptions {
+  /** The ARN of each batch function (OpenBatch). */
+  functionArns: Record<BatchFunction, string>;
   /** The voicemail state machine each key runs through. */
   voicemailStateMachineArn: string;
   /** Voicemails in flight at once: bounded by what transcription and synthesis can serve. */
@@ -49,20 +62,23 @@ export interface VoicemailBatchDefinitionOptions {
 
 /**
  * Builds the voicemail batch workflow, started by a manifest landing under `incoming/batches/`:
- * a CSV whose `key` column names voicemails in the same bucket. A Distributed Map reads the
- * manifest (ItemReader), and for each key reads its version id and ETag (`s3:headObject`; every
- * stage's bucket is versioned) and runs the voicemail
- * workflow on the S3 "Object Created" event an upload of that object would have made
- * (`states:startExecution.sync:2`), at most `maxConcurrency` at once; per-item results go to
- * `batch-results/` (ResultWriter). Each Task retries the transient errors its integration raises
- * ({@link HEAD_OBJECT_RETRIED_ERRORS}, {@link START_EXECUTION_RETRIED_ERRORS}). A voicemail that
- * fails (or cannot be read) ends its item in
- * `VoicemailFailed`, so one failure never stops the batch; the job report holds the details. Because Ingest claims each job by its source identity, running
- * the same manifest again skips voicemails already done (their executions end in `Duplicate`) and
- * runs the failed ones again.
+ * a CSV whose `key` column names voicemails in the same bucket. `OpenBatch` (a Lambda function:
+ * JSONPath cannot decode) takes the S3 event and answers where the manifest is,
+ * `{ bucket, key, time }`, its key decoded from the event's form encoding (`objectKeyOf`,
+ * source-event.ts). A Distributed Map reads the manifest at that key (ItemReader), and for each
+ * key reads its version id and ETag (`s3:headObject`; every stage's bucket is versioned) and runs
+ * the voicemail workflow on the S3 "Object Created" event an upload of that object would have
+ * made, without `reason`, so Ingest takes the row's key as it is (`states:startExecution.sync:2`),
+ * at most `maxConcurrency` at once; per-item results go to `batch-results/` (ResultWriter). Each
+ * Task retries the transient errors its integration raises ({@link HEAD_OBJECT_RETRIED_ERRORS},
+ * {@link START_EXECUTION_RETRIED_ERRORS}). A voicemail that fails (or cannot be read) ends its
+ * item in `VoicemailFailed`, so one failure never stops the batch; the job report holds the
+ * details. Because Ingest claims each job by its source identity, running the same manifest again
+ * skips voicemails already done (their executions end in `Duplicate`) and runs the failed ones
+ * again.
  *
  * @example
- * const definition = buildVoicemailBatchDefinition({ voicemailStateMachineArn, maxConcurrency: 4 });
+ * const definition = buildVoicemailBatchDefinition({ functionArns, voicemailStateMachineArn, maxConcurrency: 4 });
  * JSON.stringify(definition); // the ASL document for aws.sfn.StateMachine
  */
 export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionOptions): AslDefinition {
@@ -71,21 +87,31 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
   }
   return {
     Comment: "voxtrail voicemail batch: run every voicemail a manifest names through the voicemail workflow.",
-    StartAt: BATCH_STATES.map,
+    StartAt: BATCH_STATES.open,
     TimeoutSeconds: 86_400,
     States: {
+      [BATCH_STATES.open]: {
+        Type: "Task",
+        Comment:
+          "Where the manifest is: the stage's bucket and the event's key, decoded as S3's API takes it.",
+        Resource: options.functionArns.openBatch,
+        TimeoutSeconds: BATCH_TIMEOUT_SECONDS.openBatch,
+        Retry: [retrier(DEFAULT_RETRY)],
+        Next: BATCH_STATES.map,
+      },
       [BATCH_STATES.map]: {
         Type: "Map",
         Comment: "One voicemail workflow execution per manifest row, as many at once as the engines serve.",
         ItemReader: {
           Resource: "arn:aws:states:::s3:getObject",
           ReaderConfig: { InputType: "CSV", CSVHeaderLocation: "FIRST_ROW" },
-          Parameters: { "Bucket.$": "$.detail.bucket.name", "Key.$": "$.detail.object.key" },
+          Parameters: { "Bucket.$": "$.bucket", "Key.$": "$.key" },
         },
         // The manifest's arrival is each voicemail's event time: a job's end-to-end time then
-        // includes its wait for a place in the batch.
+        // includes its wait for a place in the batch. A row's key is taken as the manifest spells
+        // it: the child's event has no `reason`, so Ingest reads exactly that key.
         ItemSelector: {
-          "bucket.$": "$.detail.bucket.name",
+          "bucket.$": "$.bucket",
           "key.$": "$$.Map.Item.Value.key",
           "eventTime.$": "$.time",
         },
@@ -142,7 +168,7 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
         ToleratedFailurePercentage: 100,
         ResultWriter: {
           Resource: "arn:aws:states:::s3:putObject",
-          Parameters: { "Bucket.$": "$.detail.bucket.name", Prefix: BATCH_RESULTS_PREFIX },
+          Parameters: { "Bucket.$": "$.bucket", Prefix: BATCH_RESULTS_PREFIX },
         },
         ResultPath: null,
         End: true,

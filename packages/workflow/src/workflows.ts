@@ -1,7 +1,12 @@
 import { JobReport, PromptsReport } from "@voxtrail/core";
 import type { z } from "zod";
 import type { AslDefinition } from "./asl-definition";
-import { FUNCTION_SIZES, type FunctionSize, PROMPT_FUNCTION_SIZES } from "./function-sizes";
+import {
+  BATCH_FUNCTION_SIZES,
+  FUNCTION_SIZES,
+  type FunctionSize,
+  PROMPT_FUNCTION_SIZES,
+} from "./function-sizes";
 import { jobIdFor, type SourceIdentity } from "./job-id";
 import { BATCH_INCOMING_PREFIX, keys, VOICEMAIL_INCOMING_PREFIX } from "./key-layout";
 import { buildPromptsDefinition, PROMPT_FUNCTIONS, type PromptFunction } from "./prompts-definition";
@@ -13,7 +18,11 @@ import {
   voicemailRulePattern,
 } from "./rule-pattern";
 import { STAGE_FUNCTIONS, type StageFunction } from "./stages";
-import { buildVoicemailBatchDefinition } from "./voicemail-batch-definition";
+import {
+  BATCH_FUNCTIONS,
+  type BatchFunction,
+  buildVoicemailBatchDefinition,
+} from "./voicemail-batch-definition";
 import { buildVoicemailDefinition, type TranscriptionMode } from "./voicemail-definition";
 
 /**
@@ -110,19 +119,27 @@ export const PROMPTS_WORKFLOW = {
 
 /**
  * The voicemail batch workflow: a manifest of voicemail keys under `incoming/batches/` runs the
- * voicemail workflow once per key. It has no functions of its own.
+ * voicemail workflow once per key. Its one function, OpenBatch, decodes the manifest's key from
+ * the S3 event for the Map's ItemReader.
  */
 export const BATCH_WORKFLOW = {
   name: "voicemail-batch",
-  functions: [] as const,
-  entryFiles: {},
-  sizes: {},
+  functions: BATCH_FUNCTIONS,
+  entryFiles: { openBatch: "open-batch" },
+  sizes: BATCH_FUNCTION_SIZES,
   incomingPrefix: BATCH_INCOMING_PREFIX,
   rulePattern: voicemailBatchRulePattern,
-  /** The ASL document running `voicemailStateMachineArn` per key, `maxConcurrency` at once. */
-  definition: (voicemailStateMachineArn: string, maxConcurrency: number): AslDefinition =>
-    buildVoicemailBatchDefinition({ voicemailStateMachineArn, maxConcurrency }),
-} as const satisfies Workflow<never>;
+  /**
+   * The ASL document opening the manifest with `functionArns` and running `voicemailStateMachineArn`
+   * per key, `maxConcurrency` at once.
+   */
+  definition: (
+    functionArns: Record<BatchFunction, string>,
+    voicemailStateMachineArn: string,
+    maxConcurrency: number,
+  ): AslDefinition =>
+    buildVoicemailBatchDefinition({ functionArns, voicemailStateMachineArn, maxConcurrency }),
+} as const satisfies Workflow<BatchFunction>;
 
 /** Every workflow, by name. */
 export const WORKFLOWS = {
@@ -130,3 +147,11 @@ export const WORKFLOWS = {
   prompts: PROMPTS_WORKFLOW,
   batch: BATCH_WORKFLOW,
 } as const;
+
+/** Every workflow's functions: what a stage deploys for its workflows. */
+export type WorkflowFunction = FunctionOf<(typeof WORKFLOWS)[keyof typeof WORKFLOWS]>;
+
+/** {@link WorkflowFunction}, as a list, in {@link WORKFLOWS} order. */
+export const WORKFLOW_FUNCTIONS: readonly WorkflowFunction[] = Object.values(WORKFLOWS).flatMap(
+  (workflow) => workflow.functions,
+);

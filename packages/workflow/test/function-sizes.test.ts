@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   type AslDefinition,
+  BATCH_FUNCTIONS,
   buildPromptsDefinition,
+  buildVoicemailBatchDefinition,
   buildVoicemailDefinition,
   FUNCTION_SIZES,
   FUNCTION_TIMEOUT_MARGIN_SECONDS,
@@ -11,14 +13,16 @@ import {
   STAGE_FUNCTIONS,
   type StageFunction,
 } from "../src";
-import { PROMPT_FUNCTION_SIZES } from "../src/function-sizes";
+import { BATCH_FUNCTION_SIZES, PROMPT_FUNCTION_SIZES } from "../src/function-sizes";
 
 const arnOf = (fn: string) => `arn:aws:lambda:us-east-1:123456789012:function:${fn}`;
 
 /** Every Task state of `states`, Map item processors included, as [Resource, TimeoutSeconds]. */
 function tasks(states: AslDefinition["States"]): Array<[string, unknown]> {
   return Object.values(states).flatMap((state): Array<[string, unknown]> => {
-    if (state.Type === "Task") return [[String(state.Resource), state.TimeoutSeconds]];
+    if (state.Type === "Task" && String(state.Resource).startsWith("arn:aws:lambda:")) {
+      return [[String(state.Resource), state.TimeoutSeconds]];
+    }
     const processor = state.ItemProcessor as { States?: AslDefinition["States"] } | undefined;
     return processor?.States ? tasks(processor.States) : [];
   });
@@ -50,13 +54,21 @@ describe("function timeouts and Task timeouts", () => {
     >,
     maxConcurrency: 4,
   });
+  const batch = buildVoicemailBatchDefinition({
+    functionArns: { openBatch: arnOf("openBatch") },
+    voicemailStateMachineArn: "arn:aws:states:us-east-1:123456789012:stateMachine:voicemail",
+    maxConcurrency: 4,
+  });
   const all = [
     ...timeoutsOf(voicemail, STAGE_FUNCTIONS, FUNCTION_SIZES),
     ...timeoutsOf(prompts, PROMPT_FUNCTIONS, PROMPT_FUNCTION_SIZES),
+    ...timeoutsOf(batch, BATCH_FUNCTIONS, BATCH_FUNCTION_SIZES),
   ];
 
   it("has every deployed function invoked by a Task state with a TimeoutSeconds", () => {
-    expect(new Set(all.map((t) => t.fn))).toEqual(new Set([...STAGE_FUNCTIONS, ...PROMPT_FUNCTIONS]));
+    expect(new Set(all.map((t) => t.fn))).toEqual(
+      new Set([...STAGE_FUNCTIONS, ...PROMPT_FUNCTIONS, ...BATCH_FUNCTIONS]),
+    );
     for (const { fn, taskSeconds } of all) expect(typeof taskSeconds, fn).toBe("number");
   });
 
@@ -70,6 +82,7 @@ describe("function timeouts and Task timeouts", () => {
     expect(FUNCTION_SIZES.transcribe).toEqual({ memory: "1024 MB", timeout: "290 seconds" });
     expect(FUNCTION_SIZES.recordFailure.timeout).toBe("20 seconds");
     expect(PROMPT_FUNCTION_SIZES.preparePrompts.timeout).toBe("890 seconds");
+    expect(BATCH_FUNCTION_SIZES.openBatch).toEqual({ memory: "256 MB", timeout: "20 seconds" });
   });
 
   it("refuses a Task timeout that leaves the function no time", () => {

@@ -1,5 +1,6 @@
-import { LOCAL_FUNCTION_ARNS, LOCAL_PROMPT_FUNCTION_ARNS } from "@voxtrail/local";
+import { LOCAL_BATCH_FUNCTION_ARNS, LOCAL_FUNCTION_ARNS, LOCAL_PROMPT_FUNCTION_ARNS } from "@voxtrail/local";
 import {
+  BATCH_FUNCTIONS,
   buildPromptsDefinition,
   buildVoicemailBatchDefinition,
   buildVoicemailDefinition,
@@ -39,9 +40,15 @@ export function definitionCommand(
     return `${JSON.stringify(buildPromptsDefinition({ functionArns, maxConcurrency }), null, 2)}\n`;
   }
   if (name === "batch") {
+    const functionArns = arns(BATCH_FUNCTIONS, LOCAL_BATCH_FUNCTION_ARNS);
     const voicemailStateMachineArn = options["state-machine"] ?? PLACEHOLDER_VOICEMAIL_STATE_MACHINE;
     const maxConcurrency = concurrencyOf(options.concurrency);
-    return `${JSON.stringify(buildVoicemailBatchDefinition({ voicemailStateMachineArn, maxConcurrency }), null, 2)}\n`;
+    const definition = buildVoicemailBatchDefinition({
+      functionArns,
+      voicemailStateMachineArn,
+      maxConcurrency,
+    });
+    return `${JSON.stringify(definition, null, 2)}\n`;
   }
   throw new UsageError(
     `unknown workflow ${JSON.stringify(name ?? "")}: expected "voicemail", "prompts" or "batch"`,

@@ -1,6 +1,7 @@
-import { type DuplicateDelivery, InvalidInput } from "@voxtrail/core";
+import type { DuplicateDelivery } from "@voxtrail/core";
 import { type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
 import type { StageNeeds } from "../kernel/stage-definition";
+import { requireStageBucket } from "../stage-bucket";
 import type { IngestInput } from "../state";
 import { claimJob, type RunEnding } from "./job-claim";
 
@@ -11,10 +12,10 @@ export type ClaimedJob =
 
 /**
  * How a workflow's first stage opens its job: the upload the event names must be in the stage's
- * own bucket (`InvalidInput` otherwise, before anything is read), its job id comes from the
- * upload's identity (`jobIdOf`), and the job is claimed for this execution (`claimJob` with the
- * workflow's `ending`). A delivery of an upload whose job another execution owns is logged and
- * answered `{ jobId, duplicate }`, having written nothing.
+ * own bucket (`requireStageBucket`: `InvalidInput` otherwise, before anything is read), its job
+ * id comes from the upload's identity (`jobIdOf`), and the job is claimed for this execution
+ * (`claimJob` with the workflow's `ending`). A delivery of an upload whose job another execution
+ * owns is logged and answered `{ jobId, duplicate }`, having written nothing.
  *
  * @example
  * const job = await openClaimedJob(input, deps, { jobIdOf: jobIdFor, ending: voicemailRunEnding });
@@ -25,10 +26,7 @@ export async function openClaimedJob(
   deps: StageNeeds<"executions">,
   workflow: { jobIdOf: (identity: SourceIdentity) => string; ending: RunEnding },
 ): Promise<ClaimedJob> {
-  const { bucket } = input.event.detail;
-  if (bucket.name !== deps.store.bucket) {
-    throw new InvalidInput(`event names bucket ${bucket.name}, but this stage reads ${deps.store.bucket}`);
-  }
+  requireStageBucket(input.event, deps.store);
   const identity = sourceIdentityOf(input.event);
   const jobId = workflow.jobIdOf(identity);
   const claim = await claimJob(deps.store, deps.executions, workflow.ending, {

@@ -46,28 +46,32 @@ export interface Attempt<D> extends Invocation<D> {
  * How an invocation begins, decided by the stage's {@link StageDefinition.open}: the job it works
  * on (a logger key, and the job its activity record belongs to) and either the attempt to record
  * (its inputs, and whatever `open` worked out that `run` needs, as `carry`) or, for an invocation
- * that is no attempt (a duplicate delivery, a rerun with nothing to do), its result.
+ * that is no attempt (a duplicate delivery, a rerun with nothing to do), its result. An invocation
+ * that works on no job (OpenBatch: a batch is many jobs, each claimed by its own Ingest) is never
+ * an attempt: it has its result and no `jobId`.
  */
-export type Opening<O, C> = {
-  jobId: string;
-  /** More logger keys than `jobId` (e.g. a prompt's id). */
-  logKeys?: Record<string, string>;
-} & (
-  | {
-      inputs: ArtifactRef[];
-      /** The name the attempt's records go under, when not the stage's (one per prompt). */
-      recordAs?: string;
-      /** The steps this attempt may follow in the job's chain, when not the stage's `follows`. */
-      follows?: readonly string[];
-      /**
-       * When the work the attempt completes began, if an earlier invocation began it (ISO): the
-       * record covers it from then (a transcription job's read step, from its start).
-       */
-      startedAt?: string;
-      carry: C;
-    }
-  | { done: O }
-);
+export type Opening<O, C> =
+  | ({
+      jobId: string;
+      /** More logger keys than `jobId` (e.g. a prompt's id). */
+      logKeys?: Record<string, string>;
+    } & (
+      | {
+          inputs: ArtifactRef[];
+          /** The name the attempt's records go under, when not the stage's (one per prompt). */
+          recordAs?: string;
+          /** The steps this attempt may follow in the job's chain, when not the stage's `follows`. */
+          follows?: readonly string[];
+          /**
+           * When the work the attempt completes began, if an earlier invocation began it (ISO): the
+           * record covers it from then (a transcription job's read step, from its start).
+           */
+          startedAt?: string;
+          carry: C;
+        }
+      | { done: O }
+    ))
+  | { done: O; jobId?: never; logKeys?: never };
 
 /**
  * One stage, defined once: the kernel ({@link stageHandler}) builds its Lambda handler from this.

@@ -82,7 +82,7 @@ async function runStage<D extends KernelDependencies, I, O, C>(
     clock,
   };
   const opening = await definition.open(input, invocation);
-  deps.logger.appendKeys({ jobId: opening.jobId, ...opening.logKeys });
+  if (opening.jobId !== undefined) deps.logger.appendKeys({ jobId: opening.jobId, ...opening.logKeys });
   if ("done" in opening) return opening.done;
   const recordAs = opening.recordAs ?? definition.name;
   if (definition.recorded === false) {

@@ -52,6 +52,18 @@ const SETUP_KEY = "AKREHEARSALSETUP";
 /** The voicemail the rehearsal uploads: a damaged order whose record is in the bundled records. */
 const VOICEMAIL = "damaged-order.wav";
 /**
+ * The names the rehearsal uploads its voicemail, prompts manifest and batch manifest under, in
+ * each run's folder: a space, `+`, `%` and a non-ASCII letter, all of which S3's events
+ * form-encode (docs/architecture.md, "Object keys in S3 events"). The workflows succeed only if
+ * every reader agrees on the key: Ingest and PreparePrompts (decoding the event), OpenBatch and
+ * the batch's ItemReader, and each batch child's Ingest (the manifest's row, as it is).
+ */
+export const UPLOAD_NAMES = {
+  voicemail: "a b+c%ü.wav",
+  prompts: "menu b+c%ü.csv",
+  batch: "list b+c%ü.csv",
+} as const;
+/**
  * Milliseconds each Wait state waits in the rehearsal, instead of the definition's time: the
  * transcription job's poll loop waits 10 s between polls as deployed; the stand-in finishes a job
  * in seconds, and 90 polls of this wait (the loop's limit) still leave it 45 s.
@@ -376,8 +388,8 @@ export class Rehearsal {
     const firstCall = this.#calls.length;
     // Every run names its own objects, so a later run in the same stage is a new job, not a duplicate.
     const tag = `rehearsal-${++this.#runs}`;
-    const voicemailKey = keys.incomingVoicemail(`${tag}/${VOICEMAIL}`);
-    const manifestKey = `${PROMPTS_INCOMING_PREFIX}${tag}.csv`;
+    const voicemailKey = keys.incomingVoicemail(`${tag}/${UPLOAD_NAMES.voicemail}`);
+    const manifestKey = `${PROMPTS_INCOMING_PREFIX}${tag}/${UPLOAD_NAMES.prompts}`;
     let voicemailEvent: unknown;
     let promptsEvent: unknown;
     for (const workflow of workflows) {
@@ -433,7 +445,7 @@ export class Rehearsal {
           break;
         case "batch":
           event = await this.#upload(
-            `${BATCH_INCOMING_PREFIX}${tag}.csv`,
+            `${BATCH_INCOMING_PREFIX}${tag}/${UPLOAD_NAMES.batch}`,
             ["key", voicemailKey, keys.incomingVoicemail(`${tag}/missing.wav`)].join("\n"),
             "text/csv",
           );

@@ -3,7 +3,7 @@ import type { ActivityRecord, Transcriber } from "@voxtrail/core";
 import { SimulatedTranscriber } from "@voxtrail/providers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { CallRecord } from "../../src/rehearsal/authorizing-proxy";
-import { Rehearsal, type RehearsalReport } from "../../src/rehearsal/rehearsal";
+import { Rehearsal, type RehearsalReport, UPLOAD_NAMES } from "../../src/rehearsal/rehearsal";
 import { evaluateStage } from "../../src/rehearsal/stage-evaluation";
 import type { StagePlan } from "../../src/rehearsal/stage-plan";
 
@@ -20,11 +20,6 @@ const EVERY_WORKFLOW_AS_EXPECTED = [
   ["batch", true, "SUCCEEDED"],
   ["lineageIndexUpdate", true, "SUCCEEDED"],
 ];
-
-/** Runs every workflow of `stage` under its deployed policies and returns the report. */
-async function rehearse(stage: string): Promise<RehearsalReport> {
-  return (await rehearseStage(stage)).report;
-}
 
 /**
  * {@link rehearse}, with the plan it ran (its bucket stays in moto_server, with what the run wrote);
@@ -78,13 +73,48 @@ const decisionsOf = (calls: CallRecord[], principal: string) =>
 
 describe("the dev stage rehearsed under the policies it deploys", () => {
   let report: RehearsalReport;
+  let plan: StagePlan;
   beforeAll(async () => {
-    report = await rehearse("dev");
+    ({ report, plan } = await rehearseStage("dev"));
   }, 600_000);
 
   it("runs a voicemail, duplicate deliveries (after and during), a non-audio file, prompts, a rerun, a batch", () => {
     expect(report.runs.map((run) => [run.workflow, run.ok, run.status])).toEqual(EVERY_WORKFLOW_AS_EXPECTED);
     expect(report.ok).toBe(true);
+  });
+
+  it("reads each upload under the key it was given, though S3's event form-encodes it: Ingest, PreparePrompts, OpenBatch's ItemReader and the batch child's Ingest agree", () => {
+    const object = (key: string) => `arn:aws:s3:::${plan.bucket}/${key}`;
+    const voicemail = object(`incoming/voicemail/rehearsal-1/${UPLOAD_NAMES.voicemail}`);
+    const reads = (principal: string) =>
+      new Set(
+        decisionsOf(report.calls, principal)
+          .filter((d) => d.action.startsWith("s3:GetObject") && d.resource.startsWith(object("incoming/")))
+          .map((d) => d.resource),
+      );
+    expect(reads("StageIngest")).toContain(voicemail);
+    expect(reads("PromptPreparePrompts")).toEqual(
+      new Set([object(`incoming/prompts/rehearsal-1/${UPLOAD_NAMES.prompts}`)]),
+    );
+    const batch = plan.stateMachines.find((m) => m.logicalName === "VoicemailBatch")?.name ?? "";
+    // The ItemReader read the manifest at the key OpenBatch decoded; each item heads its row's key.
+    expect(reads(batch)).toEqual(
+      new Set([
+        object(`incoming/batches/rehearsal-1/${UPLOAD_NAMES.batch}`),
+        voicemail,
+        object("incoming/voicemail/rehearsal-1/missing.wav"),
+      ]),
+    );
+    const openBatch = plan.functions.find((f) => f.component === "BatchOpenBatch");
+    expect(decisionsOf(report.calls, batch)).toContainEqual(
+      expect.objectContaining({ action: "lambda:InvokeFunction", resource: openBatch?.arn, allowed: true }),
+    );
+    // OpenBatch itself calls nothing: it answers from its event.
+    expect(decisionsOf(report.calls, "BatchOpenBatch")).toEqual([]);
+    // The batch's row named the voicemail the first run ingested: the same job, a duplicate.
+    expect(report.runs.find((run) => run.workflow === "batch")?.outcome).toBe(
+      "SUCCEEDED [FAILED S3.NoSuchKeyException, duplicate]",
+    );
   });
 
   it("authorizes every call with one of the caller's own statements, and refuses none", () => {
