@@ -1,4 +1,5 @@
 import { DescribeExecutionCommand, ListExecutionsCommand, type SFNClient } from "@aws-sdk/client-sfn";
+import { InvalidInput } from "@voxtrail/core";
 import { ObjectCreatedEvent, type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
 
 /** An execution of the voicemail state machine that an S3 "Object Created" event started. */
@@ -67,7 +68,15 @@ export class ExecutionFinder {
       return undefined;
     }
     const event = ObjectCreatedEvent.safeParse(json);
-    return event.success ? { executionArn, startDate, source: sourceIdentityOf(event.data) } : undefined;
+    if (!event.success) return undefined;
+    try {
+      return { executionArn, startDate, source: sourceIdentityOf(event.data) };
+    } catch (error) {
+      // Another upload's event whose key is not valid form encoding names none of ours: its own
+      // execution fails in Ingest, named; following ours goes on.
+      if (error instanceof InvalidInput) return undefined;
+      throw error;
+    }
   }
 }
 
