@@ -1,7 +1,7 @@
 /**
  * Each Lambda function's bundle as it deploys, beside a bundle that only constructs an `S3Client`:
  * every entry of the voicemail and prompts workflows is built with esbuild and exactly the options
- * sst builds it with (stacks/bundling.ts), then its size, the heavy packages the metafile shows it
+ * sst builds it with (@voxtrail/workflow function-bundling.ts), then its size, the heavy packages the metafile shows it
  * holds, and the time a fresh `node` takes to import it (module top level only: no handler runs,
  * no credentials, no network). Each round imports the function's bundle and the S3-only bundle
  * one after the other, in alternating order, so the shared machine's noise hits both sides; the
@@ -15,12 +15,13 @@ import { promisify } from "node:util";
 import {
   type BundledFunction,
   FUNCTION_ENTRIES,
+  FUNCTION_ESBUILD_OPTIONS,
+  FUNCTION_ESM_BANNER,
   PROVIDER_PACKAGES,
   type ProviderPackage,
   stageMismatch,
 } from "@voxtrail/workflow";
 import { build } from "esbuild";
-import { ESBUILD_OPTIONS } from "../stacks/bundling";
 import { median } from "./stats";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -30,17 +31,6 @@ export const HEAVY_PACKAGES = [...PROVIDER_PACKAGES, "zod", "sst"] as const;
 
 /** One of {@link HEAVY_PACKAGES}. */
 export type HeavyPackage = (typeof HEAVY_PACKAGES)[number];
-
-// sst puts a banner like this one on every ESM function bundle so that the CommonJS code bundled in it
-// (`require` of Node built-ins, `__dirname`) works in an ES module; without it the bundles would
-// not import under plain node.
-const SST_ESM_BANNER = [
-  `import { createRequire as topLevelCreateRequire } from "module";`,
-  "const require = topLevelCreateRequire(import.meta.url);",
-  `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url";`,
-  "const __filename = topLevelFileUrlToPath(import.meta.url);",
-  `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url));`,
-].join("\n");
 
 /** One built bundle: where it was written, its size, and the {@link HEAVY_PACKAGES} in it. */
 export interface Bundle {
@@ -56,13 +46,13 @@ export interface Bundle {
  */
 export async function buildBundle(entry: string, outfile: string): Promise<Bundle> {
   const { metafile } = await build({
-    ...ESBUILD_OPTIONS,
+    ...FUNCTION_ESBUILD_OPTIONS,
     absWorkingDir: ROOT,
     entryPoints: [entry],
     outfile,
     write: true,
     metafile: true,
-    banner: { js: SST_ESM_BANNER },
+    banner: { js: FUNCTION_ESM_BANNER },
   });
   const outputs = Object.values(metafile.outputs);
   if (outputs.length !== 1 || !outputs[0])

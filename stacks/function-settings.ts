@@ -1,12 +1,13 @@
 import {
   CARTESIA_SECRET,
+  FUNCTION_BUNDLING,
   FUNCTION_ENVIRONMENT,
+  FUNCTION_RUNTIME,
   type FunctionSize,
   PIPELINE_METRICS,
   type ProviderSelection,
   providerDeclaration,
 } from "@voxtrail/workflow";
-import { FUNCTION_BUNDLING, FUNCTION_RUNTIME } from "./bundling";
 import { type ArnScope, DEPLOYED_FUNCTIONS, type DeployedFunction, type IamStatement } from "./permissions";
 import type { DeployedSonicEndpoint } from "./sonic-endpoint";
 import { boundaryPolicyJson, type StageConfig, selectionEnvironment, stageSelection } from "./stage-config";
@@ -105,7 +106,7 @@ export function functionSettings({
 
 /**
  * One Lambda function of the stage: a handler under packages/functions/src/lambda/, on
- * `FUNCTION_RUNTIME` and bundled with `FUNCTION_BUNDLING` (stacks/bundling.ts), with its size,
+ * `FUNCTION_RUNTIME` and bundled with `FUNCTION_BUNDLING` (@voxtrail/workflow), with its size,
  * the shared environment (plus `environment`), the Cartesia key only when it calls Cartesia, and
  * exactly `permissions` (stacks/permissions.ts) instead of `link`'s whole-bucket access.
  *

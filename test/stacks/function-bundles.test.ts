@@ -1,5 +1,15 @@
 import { rm } from "node:fs/promises";
-import { type BundledFunction, FUNCTION_ENTRIES, STAGE_PROVIDERS, stageMismatch } from "@voxtrail/workflow";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  type BundledFunction,
+  FUNCTION_ENTRIES,
+  FUNCTION_ESBUILD_OPTIONS,
+  FUNCTION_ESM_BANNER,
+  STAGE_PROVIDERS,
+  stageMismatch,
+} from "@voxtrail/workflow";
+import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Bundle, buildFunctionBundles, bundleDir, packageLabel } from "../../bench/bundle-sizes";
 
@@ -15,7 +25,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe("Lambda function bundles (esbuild as sst builds them, stacks/bundling.ts)", () => {
+describe("Lambda function bundles (esbuild as sst builds them, packages/workflow/src/function-bundling.ts)", () => {
   const cases = FUNCTION_ENTRIES.map(({ fn }): [BundledFunction, string] => [
     fn,
     STAGE_PROVIDERS[fn].map(packageLabel).join(" + "),
@@ -26,5 +36,29 @@ describe("Lambda function bundles (esbuild as sst builds them, stacks/bundling.t
       unexpected: [],
       missing: [],
     });
+  });
+});
+
+describe("named errors in a function bundle", () => {
+  it("keep their class names, which Step Functions' Retry and Catch match, though the bundle is minified", async () => {
+    const outfile = join(dir, "named-errors.mjs");
+    await build({
+      ...FUNCTION_ESBUILD_OPTIONS,
+      banner: { js: FUNCTION_ESM_BANNER },
+      absWorkingDir: fileURLToPath(new URL("../../", import.meta.url)),
+      stdin: {
+        contents: `import * as core from "@voxtrail/core";
+export const named = Object.entries(core)
+  .filter(([, value]) => typeof value === "function" && value.prototype instanceof core.VoxtrailError)
+  .map(([exported, ErrorClass]) => [exported, Reflect.construct(ErrorClass, ["message"]).name]);`,
+        resolveDir: fileURLToPath(new URL("../../", import.meta.url)),
+        loader: "ts",
+      },
+      outfile,
+      logLevel: "silent",
+    });
+    const { named } = (await import(pathToFileURL(outfile).href)) as { named: Array<[string, string]> };
+    expect(named.length).toBeGreaterThan(20);
+    expect(named.filter(([exported, name]) => exported !== name)).toEqual([]);
   });
 });

@@ -3,6 +3,12 @@
  * layout, the event rule patterns, function sizes and environment, and the provider selection.
  */
 export type { AslDefinition } from "./asl-definition";
+export {
+  FUNCTION_BUNDLING,
+  FUNCTION_ESBUILD_OPTIONS,
+  FUNCTION_ESM_BANNER,
+  FUNCTION_RUNTIME,
+} from "./function-bundling";
 export { type BundledFunction, FUNCTION_ENTRIES } from "./function-entries";
 export { CARTESIA_SECRET, FUNCTION_ENVIRONMENT } from "./function-environment";
 export { FUNCTION_SIZES, type FunctionSize } from "./function-sizes";

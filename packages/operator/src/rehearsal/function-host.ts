@@ -2,13 +2,10 @@ import { type ChildProcess, fork } from "node:child_process";
 import { createCipheriv } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { buildTaskRootBundle, type TaskRootBundle } from "./function-bundle";
 import type { FunctionPlan } from "./stage-plan";
 
-const ROOT = resolve(import.meta.dirname, "../../../..");
-const PROCESS_ENTRY = join(import.meta.dirname, "function-process.ts");
-/** tsx's loader, by absolute URL: an environment's working directory is its task root, not the repository. */
-const TSX_LOADER = import.meta.resolve("tsx");
 /** Execution environments one function may have at once (Lambda scales out per concurrent invocation). */
 const MAX_ENVIRONMENTS = 4;
 
@@ -39,7 +36,8 @@ interface Environment {
 
 /**
  * Hosts one deployed function as Lambda would: each execution environment is a child process
- * (function-process.ts) with exactly the environment variables the stacks give the function, plus
+ * (function-process.ts) importing the function's bundle, built as sst builds it into the task root
+ * (function-bundle.ts), with exactly the environment variables the stacks give the function, plus
  * what the Lambda runtime sets (region, function name, the role session's credentials, the task
  * root) and `AWS_ENDPOINT_URL` pointing the SDK at the rehearsal's proxy. Its working directory
  * is a task root holding `resource.enc`, encrypted with the function's `SST_KEY` as sst's build
@@ -54,6 +52,8 @@ interface Environment {
 export class FunctionHost {
   readonly #environments: Environment[] = [];
   readonly #taskRoot: string;
+  /** The function's bundle in its task root, built once, before its first environment starts. */
+  readonly #bundle: Promise<TaskRootBundle>;
   #nextId = 0;
 
   constructor(
@@ -63,11 +63,15 @@ export class FunctionHost {
   ) {
     this.#taskRoot = mkdtempSync(join(tmpdir(), `voxtrail-rehearsal-${plan.component}-`));
     writeFileSync(join(this.#taskRoot, "resource.enc"), encryptedLinks(plan));
+    this.#bundle = buildTaskRootBundle(plan.handler, this.#taskRoot);
+    // A build that fails is reported by the first invocation, not as an unhandled rejection.
+    this.#bundle.catch(() => undefined);
   }
 
   /** Invokes the function with `event`; resolves its output or rejects with a {@link FunctionError}. */
   async invoke(event: unknown): Promise<unknown> {
-    const environment = this.#environments.find((e) => !e.busy) ?? this.#start();
+    const bundle = await this.#bundle;
+    const environment = this.#environments.find((e) => !e.busy) ?? this.#start(bundle);
     environment.busy = true;
     try {
       await environment.ready;
@@ -90,18 +94,18 @@ export class FunctionHost {
     rmSync(this.#taskRoot, { recursive: true, force: true });
   }
 
-  #start(): Environment {
+  #start(bundle: TaskRootBundle): Environment {
     if (this.#environments.length >= MAX_ENVIRONMENTS) {
       throw new FunctionError("Lambda.TooManyRequestsException", `${this.plan.component}: concurrency limit`);
     }
-    const [modulePath, exportName] = splitHandler(this.plan.handler);
+    const exportName = this.plan.handler.slice(this.plan.handler.lastIndexOf(".") + 1);
     const child = fork(
-      PROCESS_ENTRY,
-      [JSON.stringify({ modulePath, exportName, redirects: this.network.redirects })],
+      bundle.runtime,
+      [JSON.stringify({ modulePath: bundle.handler, exportName, redirects: this.network.redirects })],
       {
         cwd: this.#taskRoot,
         env: this.#variables(),
-        execArgv: ["--import", TSX_LOADER],
+        execArgv: [],
         stdio: ["ignore", "pipe", "pipe", "ipc"],
       },
     );
@@ -144,7 +148,6 @@ export class FunctionHost {
       AWS_SECRET_ACCESS_KEY: "rehearsal-secret",
       AWS_SESSION_TOKEN: "rehearsal-session",
       AWS_ENDPOINT_URL: this.network.awsEndpoint,
-      NODE_PATH: join(ROOT, "node_modules"),
     };
   }
 
@@ -194,12 +197,6 @@ export class FunctionHost {
       });
     });
   }
-}
-
-/** `packages/functions/src/lambda/ingest.handler` -> the module's absolute path and the export. */
-function splitHandler(handler: string): [string, string] {
-  const dot = handler.lastIndexOf(".");
-  return [join(ROOT, `${handler.slice(0, dot)}.ts`), handler.slice(dot + 1)];
 }
 
 /** The function's linked resources as sst's build writes `resource.enc`: AES-256-GCM, zero nonce, tag last. */

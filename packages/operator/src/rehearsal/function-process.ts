@@ -1,8 +1,9 @@
 /**
  * One Lambda execution environment of the rehearsal: a child process started by
- * function-host.ts with the function's deployed environment, in a task directory holding what
- * sst bundles beside the handler (`resource.enc`). It imports the handler module once, as the
- * Lambda runtime does, and answers invocations sent over IPC one at a time.
+ * function-host.ts with the function's deployed environment, in a task directory holding the
+ * function's bundle and what sst puts beside it (`resource.enc`); built to plain JavaScript there
+ * (function-bundle.ts). It imports the handler module once, as the Lambda runtime does, and
+ * answers invocations sent over IPC one at a time.
  *
  * argv[2] is JSON: the handler's module path and export, and the hosts whose HTTPS traffic the
  * rehearsal redirects to local stand-ins (a network-level redirect, like a hosts file: the code
