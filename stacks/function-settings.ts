@@ -10,6 +10,7 @@ import { FUNCTION_BUNDLING, FUNCTION_RUNTIME } from "./bundling";
 import { type ArnScope, DEPLOYED_FUNCTIONS, type DeployedFunction, type IamStatement } from "./permissions";
 import type { DeployedSonicEndpoint } from "./sonic-endpoint";
 import { boundaryPolicyJson, type StageConfig, selectionEnvironment, stageSelection } from "./stage-config";
+import { lambdaTrustPolicy } from "./trust-policies";
 
 /** What every function of the stage runs with: where it runs, its providers, its boundary policy. */
 export interface FunctionSettings {
@@ -107,7 +108,9 @@ export function functionSettings({
  * One Lambda function of the stage: a handler under packages/functions/src/lambda/, on
  * `FUNCTION_RUNTIME` and bundled with `FUNCTION_BUNDLING` (stacks/bundling.ts), with its size,
  * the shared environment (plus `environment`), the Cartesia key only when it calls Cartesia, and
- * exactly `permissions` (stacks/permissions.ts) instead of `link`'s whole-bucket access.
+ * exactly `permissions` (stacks/permissions.ts) instead of `link`'s whole-bucket access. Its role
+ * (sst's, with `AWSLambdaBasicExecutionRole` attached for its log group) may be assumed by Lambda
+ * alone ({@link lambdaTrustPolicy}).
  *
  * @example
  * stageFunction("StageIngest", settings, { entry: "ingest", size: FUNCTION_SIZES.ingest, callsCartesia: false, permissions });
@@ -136,6 +139,7 @@ export function stageFunction(
       .all([settings.environment, $util.output(options.environment ?? {})])
       .apply(([shared, own]) => ({ ...shared, ...own })),
     permissions: options.permissions,
+    transform: { role: { assumeRolePolicy: JSON.stringify(lambdaTrustPolicy()) } },
     ...(options.reservedConcurrency === undefined
       ? {}
       : { concurrency: { reserved: options.reservedConcurrency } }),
