@@ -106,6 +106,7 @@ export function deployWorkflow<F extends DeployedFunction>(
 
   const stateMachine = workflowStateMachine(args.ids.stateMachine, {
     name: stateMachineName($app.name, $app.stage, workflow),
+    scope: settings.scope,
     definition: target
       .apply((resolved) => $util.output(args.definition(resolved)))
       .apply((definition) => JSON.stringify(definition)),
@@ -113,6 +114,7 @@ export function deployWorkflow<F extends DeployedFunction>(
   });
   startOnUpload(args.ids.rule, args.ids.target, {
     pattern: bucket.name.apply((bucketName) => workflow.rulePattern(bucketName)),
+    scope: settings.scope,
     stateMachine,
   });
   return { stateMachine, functions };

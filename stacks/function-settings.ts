@@ -11,6 +11,7 @@ import {
 import { type ArnScope, DEPLOYED_FUNCTIONS, type DeployedFunction, type IamStatement } from "./permissions";
 import type { DeployedSonicEndpoint } from "./sonic-endpoint";
 import { boundaryPolicyJson, type StageConfig, selectionEnvironment, stageSelection } from "./stage-config";
+import { lambdaTrustPolicy } from "./trust-policies";
 
 /** What every function of the stage runs with: where it runs, its providers, its boundary policy. */
 export interface FunctionSettings {
@@ -108,7 +109,9 @@ export function functionSettings({
  * One Lambda function of the stage: a handler under packages/functions/src/lambda/, on
  * `FUNCTION_RUNTIME` and bundled with `FUNCTION_BUNDLING` (@voxtrail/workflow), with its size,
  * the shared environment (plus `environment`), the Cartesia key only when it calls Cartesia, and
- * exactly `permissions` (stacks/permissions.ts) instead of `link`'s whole-bucket access.
+ * exactly `permissions` (stacks/permissions.ts) instead of `link`'s whole-bucket access. Its role
+ * (sst's, with `AWSLambdaBasicExecutionRole` attached for its log group) may be assumed by Lambda
+ * alone ({@link lambdaTrustPolicy}).
  *
  * @example
  * stageFunction("StageIngest", settings, { entry: "ingest", size: FUNCTION_SIZES.ingest, callsCartesia: false, permissions });
@@ -137,6 +140,7 @@ export function stageFunction(
       .all([settings.environment, $util.output(options.environment ?? {})])
       .apply(([shared, own]) => ({ ...shared, ...own })),
     permissions: options.permissions,
+    transform: { role: { assumeRolePolicy: JSON.stringify(lambdaTrustPolicy()) } },
     ...(options.reservedConcurrency === undefined
       ? {}
       : { concurrency: { reserved: options.reservedConcurrency } }),

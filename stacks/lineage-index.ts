@@ -17,6 +17,7 @@ import {
   lineageIndexReaderPermissions,
   policyDocument,
 } from "./permissions";
+import { scheduleTrustPolicy } from "./trust-policies";
 
 /**
  * How often the compactor runs: an auditor's Athena answers lag the jobs by at most this much (a
@@ -68,6 +69,10 @@ export function lineageIndex({ bucket, settings }: { bucket: sst.aws.Bucket; set
   const schedule = new sst.aws.CronV2("LineageIndex", {
     function: compactor,
     schedule: LINEAGE_INDEX_SCHEDULE,
+    // Only EventBridge Scheduler may assume its role, for the account's default schedule group.
+    transform: {
+      role: { assumeRolePolicy: settings.scope.apply((scope) => JSON.stringify(scheduleTrustPolicy(scope))) },
+    },
   });
   const database = new aws.glue.CatalogDatabase("LineageIndexDatabase", {
     name: lineageIndexDatabaseName($app.name, $app.stage),

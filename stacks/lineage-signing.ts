@@ -1,6 +1,7 @@
 import { FUNCTION_ENVIRONMENT, type FunctionSize } from "@voxtrail/workflow";
 import { type FunctionSettings, stageFunction } from "./function-settings";
 import { accountKeyPolicy, lineageSignerPermissions } from "./permissions";
+import { scheduleTrustPolicy } from "./trust-policies";
 
 /**
  * How often the signer runs: hourly, as CloudTrail delivers its digest files. A job finished
@@ -56,6 +57,10 @@ export function lineageSigning({ bucket, settings }: { bucket: sst.aws.Bucket; s
   const schedule = new sst.aws.CronV2("LineageDigests", {
     function: signer,
     schedule: LINEAGE_SIGNING_SCHEDULE,
+    // Only EventBridge Scheduler may assume its role, for the account's default schedule group.
+    transform: {
+      role: { assumeRolePolicy: settings.scope.apply((scope) => JSON.stringify(scheduleTrustPolicy(scope))) },
+    },
   });
   return { key, signer, schedule };
 }

@@ -20,6 +20,7 @@ export function mockArn(type: string, name: string): string {
   if (service === "sfn") return `arn:aws:states:${MOCK_REGION}:${MOCK_ACCOUNT}:stateMachine:${name}`;
   if (service === "iam") return `arn:aws:iam::${MOCK_ACCOUNT}:${kind.toLowerCase()}/${name}`;
   if (kind === "EventBus") return `arn:aws:events:${MOCK_REGION}:${MOCK_ACCOUNT}:event-bus/${name}`;
+  if (kind === "EventRule") return `arn:aws:events:${MOCK_REGION}:${MOCK_ACCOUNT}:rule/${name}`;
   if (kind === "LogGroup") return `arn:aws:logs:${MOCK_REGION}:${MOCK_ACCOUNT}:log-group:${name}`;
   return `arn:aws:${service}:${MOCK_REGION}:${MOCK_ACCOUNT}:${kind.toLowerCase()}/${name}`;
 }

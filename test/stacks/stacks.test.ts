@@ -447,11 +447,6 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
         roleArn: mockArn("aws:iam/role:Role", `${rule.rule}Role`),
       });
       const role = resource(evaluation, "aws:iam/role:Role", `${rule.rule}Role`);
-      expect(role.assumeRolePolicy).toMatchObject({
-        Statement: [
-          { Action: "sts:AssumeRole", Effect: "Allow", Principal: { Service: "events.amazonaws.com" } },
-        ],
-      });
       const policies = role.inlinePolicies as Array<{ policy: string }>;
       expect(policies.map((p) => JSON.parse(p.policy))).toEqual([
         {
@@ -461,6 +456,60 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
       ]);
     },
   );
+
+  it("lets each role be assumed by the one service that uses it alone, for its own rule, state machine or schedule group", () => {
+    /** Only `service`, and only for `source` in the stage's account (the confused deputy's guard). */
+    const trusting = (service: string, source: string) => ({
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Allow",
+          Principal: { Service: service },
+          Action: "sts:AssumeRole",
+          Condition: {
+            StringEquals: { "aws:SourceAccount": MOCK_ACCOUNT },
+            ArnEquals: { "aws:SourceArn": source },
+          },
+        },
+      ],
+    });
+    const workflows = workflowsOf("ci");
+    const scheduleGroup = `arn:aws:scheduler:${MOCK_REGION}:${MOCK_ACCOUNT}:schedule-group/default`;
+    const expected: Record<string, unknown> = {
+      VoicemailStateMachineRole: trusting("states.amazonaws.com", workflows.voicemail.arn),
+      VoicemailBatchStateMachineRole: trusting("states.amazonaws.com", workflows.batch.arn),
+      PromptsStateMachineRole: trusting("states.amazonaws.com", workflows.prompts.arn),
+      ...Object.fromEntries(
+        RULES.map(({ rule }) => [
+          `${rule}Role`,
+          trusting("events.amazonaws.com", `arn:aws:events:${MOCK_REGION}:${MOCK_ACCOUNT}:rule/${rule}`),
+        ]),
+      ),
+      LineageDigestsRole: trusting("scheduler.amazonaws.com", scheduleGroup),
+      LineageIndexRole: trusting("scheduler.amazonaws.com", scheduleGroup),
+      // A function's: Lambda, with no condition (its guide documents none), and never the account
+      // root, which sst's own trust policy adds on deploy too.
+      ...Object.fromEntries(
+        evaluation.resources
+          .filter((r) => r.type === "aws:lambda/function:Function")
+          .map((fn) => [
+            fn.name.replace(/Function$/, "Role"),
+            {
+              Version: "2012-10-17",
+              Statement: [
+                { Effect: "Allow", Principal: { Service: "lambda.amazonaws.com" }, Action: "sts:AssumeRole" },
+              ],
+            },
+          ]),
+      ),
+    };
+    const roles = evaluation.resources.filter((r) => r.type === "aws:iam/role:Role");
+    expect(roles.map((role) => role.name).sort()).toEqual(Object.keys(expected).sort());
+    for (const role of roles) {
+      const trust = role.inputs.assumeRolePolicy;
+      expect(typeof trust === "string" ? JSON.parse(trust) : trust, role.name).toEqual(expected[role.name]);
+    }
+  });
 
   it("deploys the builder's definition with the stage functions' ARNs under its fixed name, logging without execution data", () => {
     const functionArns = Object.fromEntries(

@@ -3,7 +3,8 @@
  * runs its voicemail, prompts and batch workflows under AWS's rules (rehearsal.ts),
  * `--function-logs FILE` keeps what the functions' environments printed,
  * printing per workflow its outcome and per call the statement that allowed it, or the refusal.
- * Exit 0 when every workflow did what the stage must do and every call could be mapped to IAM.
+ * Exit 0 when every workflow did what the stage must do, every call could be mapped to IAM, and
+ * every role could be assumed by its service alone and let Lambda write its function's logs.
  * Needs `moto_server` and `.sst/platform` (both installed by `bash scripts/setup.sh`); nothing is
  * deployed and no AWS account is used.
  */

@@ -134,11 +134,22 @@ async function auditorReads(
   manifest: IndexManifest,
   { plan, evaluator }: { plan: StagePlan; evaluator: PolicyEvaluator },
 ): Promise<Decision[]> {
+  // An auditor's role, assumed by the account's own people: its trust is the account's to set.
   const auditor: RolePlan = {
     logicalName: "Auditor",
     arn: `arn:aws:iam::${plan.account}:role/voxtrail-rehearsal-auditor`,
+    trustPolicy: {
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Allow",
+          Principal: { AWS: `arn:aws:iam::${plan.account}:root` },
+          Action: "sts:AssumeRole",
+        },
+      ],
+    },
     policies: [index.readerPolicy],
-    managedPolicyArns: [],
+    managedPolicies: [],
   };
   const bucket = `arn:aws:s3:::${plan.bucket}`;
   const glue = (rest: string) => `arn:aws:glue:${plan.region}:${plan.account}:${rest}`;

@@ -1,4 +1,9 @@
-import { getGrantReasons, runSimulation, type Simulation } from "@cloud-copilot/iam-simulate";
+import {
+  getGrantReasons,
+  type RunSimulationResults,
+  runSimulation,
+  type Simulation,
+} from "@cloud-copilot/iam-simulate";
 import type { PolicyDocument, RolePlan } from "./stage-plan";
 
 /** One request as IAM sees it: who, which action, on which resource, with which context keys. */
@@ -8,6 +13,17 @@ export interface AuthorizationRequest {
   resource: string;
   /** Condition keys the service supplies (`s3:prefix`, ...); strings, as IAM compares them. */
   context?: Record<string, string | string[]>;
+}
+
+/**
+ * A service assuming a role: the service principal, and what it tells IAM of the request it acts
+ * for (`aws:SourceAccount`, `aws:SourceArn`), as the role's trust policy is evaluated with it.
+ */
+export interface AssumeRoleRequest {
+  role: RolePlan;
+  /** `lambda.amazonaws.com`, `states.amazonaws.com`, ... */
+  service: string;
+  context?: Record<string, string>;
 }
 
 /** The statement that allowed a request: the role's policy, its 1-based index there, its Sid. */
@@ -32,8 +48,9 @@ export interface Decision {
 
 /**
  * Evaluates requests against the exact policy documents a stage deploys, as IAM would: the role's
- * identity policies and, for the stage's own bucket, the bucket policy (TLS only, lineage
- * protection). Uses `@cloud-copilot/iam-simulate` (AGPL-3.0: a development dependency of the
+ * identity policies (inline, and the AWS managed policies attached to it) and, for the stage's own
+ * bucket, the bucket policy (TLS only, lineage protection); and a service's `sts:AssumeRole` of a
+ * role against the role's trust policy. Uses `@cloud-copilot/iam-simulate` (AGPL-3.0: a development dependency of the
  * rehearsal only, never shipped) in its strict mode, which also checks that the action exists
  * in AWS's Service Authorization Reference and that the resource ARN is of a type the action
  * takes. Every request carries what AWS would see of a Lambda or Step Functions session:
@@ -62,7 +79,7 @@ export class PolicyEvaluator {
     this.#keyPolicies = new Map(Object.entries(options.keyPolicies ?? {}));
   }
 
-  /** IAM's decision on `request`. */
+  /** IAM's decision on `request`, made by the role's session. */
   async authorize(request: AuthorizationRequest): Promise<Decision> {
     const principal = sessionArn(request.role.arn, this.#account);
     const context = {
@@ -75,7 +92,10 @@ export class PolicyEvaluator {
       request.resource === this.#bucketArn || request.resource.startsWith(`${this.#bucketArn}/`);
     const resourcePolicy = onBucket ? this.#bucketPolicy : this.#keyPolicies.get(request.resource);
     const simulation: Simulation = {
-      identityPolicies: request.role.policies.map((p) => ({ name: p.name, policy: p.document })),
+      identityPolicies: [...request.role.policies, ...request.role.managedPolicies].map((p) => ({
+        name: p.name,
+        policy: p.document,
+      })),
       serviceControlPolicies: [],
       resourceControlPolicies: [],
       ...(resourcePolicy ? { resourcePolicy } : {}),
@@ -92,36 +112,76 @@ export class PolicyEvaluator {
       resource: request.resource,
       context: request.context ?? {},
     };
-    const result = await runSimulation(simulation, {});
-    if (result.resultType === "error") {
-      return { ...base, allowed: false, refusal: `not a valid request: ${result.errors.message}` };
-    }
-    if (result.resultType !== "single") {
-      return { ...base, allowed: false, refusal: "a wildcard resource is not a request" };
-    }
-    if (result.overallResult !== "Allowed") {
-      return {
-        ...base,
-        allowed: false,
-        refusal:
-          result.overallResult === "ExplicitlyDenied"
-            ? "an explicit Deny matches"
-            : "no identity-based policy allows the action",
-      };
-    }
-    // The role's own statement when one grants it (a key policy that trusts the account grants
-    // alongside it); a resource policy's only when none does.
-    const grants = getGrantReasons(result.result.analysis);
-    const grant = grants.find((g) => g.policyType !== "resource") ?? grants[0];
-    if (!grant) return { ...base, allowed: true };
-    const policy =
-      grant.policyType === "resource" ? (onBucket ? "bucket policy" : "key policy") : grant.policyIdentifier;
+    return decision(base, await runSimulation(simulation, {}), {
+      resourcePolicy: onBucket ? "bucket policy" : "key policy",
+      noAllow: "no identity-based policy allows the action",
+    });
+  }
+
+  /**
+   * IAM's decision on `request.service` assuming the role: the role's trust policy is the resource
+   * policy, the service principal holds no policy of its own, and the context is what the service
+   * supplies.
+   */
+  async assumeRole(request: AssumeRoleRequest): Promise<Decision> {
+    const context = request.context ?? {};
+    const simulation: Simulation = {
+      identityPolicies: [],
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      resourcePolicy: request.role.trustPolicy,
+      request: {
+        principal: request.service,
+        action: "sts:AssumeRole",
+        resource: { resource: request.role.arn, accountId: this.#account },
+        contextVariables: { "aws:SecureTransport": "true", ...context },
+      },
+    };
+    const base = {
+      role: request.role.logicalName,
+      action: "sts:AssumeRole",
+      resource: request.role.arn,
+      context,
+    };
+    return decision(base, await runSimulation(simulation, {}), {
+      resourcePolicy: "trust policy",
+      noAllow: `its trust policy does not let ${request.service} assume it`,
+    });
+  }
+}
+
+/**
+ * A simulation's result as a {@link Decision}: refused with why, or allowed with the statement
+ * that allowed it, the role's own where one does (a key policy that trusts the account grants
+ * alongside it), the resource policy's (`names.resourcePolicy`) only when none does.
+ */
+function decision(
+  base: Omit<Decision, "allowed">,
+  result: RunSimulationResults,
+  names: { resourcePolicy: string; noAllow: string },
+): Decision {
+  if (result.resultType === "error") {
+    return { ...base, allowed: false, refusal: `not a valid request: ${result.errors.message}` };
+  }
+  if (result.resultType !== "single") {
+    return { ...base, allowed: false, refusal: "a wildcard resource is not a request" };
+  }
+  if (result.overallResult !== "Allowed") {
     return {
       ...base,
-      allowed: true,
-      statement: { policy, index: grant.statementIndex, sid: grant.statementId },
+      allowed: false,
+      refusal: result.overallResult === "ExplicitlyDenied" ? "an explicit Deny matches" : names.noAllow,
     };
   }
+  const grants = getGrantReasons(result.result.analysis);
+  const grant = grants.find((g) => g.policyType !== "resource") ?? grants[0];
+  if (!grant) return { ...base, allowed: true };
+  const policy = grant.policyType === "resource" ? names.resourcePolicy : grant.policyIdentifier;
+  return {
+    ...base,
+    allowed: true,
+    statement: { policy, index: grant.statementIndex, sid: grant.statementId },
+  };
 }
 
 /** The ARN a role's session acts as (Lambda and Step Functions assume the role). */

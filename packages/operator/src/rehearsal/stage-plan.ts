@@ -1,5 +1,6 @@
 import type { AslDefinition } from "@voxtrail/workflow";
 import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../../../stacks/mocks/evaluation";
+import { managedPolicyDocument } from "./managed-policies";
 
 /** An IAM policy document as a role holds it. */
 export interface PolicyDocument {
@@ -13,14 +14,17 @@ export interface NamedPolicy {
   document: PolicyDocument;
 }
 
-/** A role the stacks create: its ARN and the inline policies it holds, as deployed. */
+/** A role the stacks create: its ARN, who may assume it, and the policies it holds, as deployed. */
 export interface RolePlan {
   /** The role's logical name in the stacks (e.g. `StageIngestRole`). */
   logicalName: string;
   arn: string;
+  /** Its trust policy (`assumeRolePolicy`): who may assume it, and on whose behalf. */
+  trustPolicy: PolicyDocument;
+  /** Its inline policies. */
   policies: NamedPolicy[];
-  /** Managed policies attached by ARN (not evaluated: none of them grants a data-plane call here). */
-  managedPolicyArns: string[];
+  /** The AWS managed policies attached to it, each named by its ARN, its document the vendored one (managed-policies.ts). */
+  managedPolicies: NamedPolicy[];
 }
 
 /** One Lambda function as the stacks deploy it. */
@@ -34,6 +38,8 @@ export interface FunctionPlan {
   environment: Record<string, string>;
   timeoutSeconds: number;
   memoryMb: number;
+  /** The log group Lambda writes its output to (`/aws/lambda/<name>`, sst's). */
+  logGroup: string;
   role: RolePlan;
   /** What sst's build encrypts into the bundle's `resource.enc` (linked resources), by name. */
   links: Record<string, unknown>;
@@ -51,6 +57,8 @@ export interface StateMachinePlan {
 /** One EventBridge rule and the target it starts. */
 export interface RulePlan {
   logicalName: string;
+  /** What EventBridge gives as `aws:SourceArn` when it assumes the target's role. */
+  arn: string;
   pattern: unknown;
   targetArn: string;
   role: RolePlan;
@@ -64,6 +72,8 @@ export interface SchedulePlan {
   targetArn: string;
   /** The event the schedule invokes its target with. */
   input: unknown;
+  /** Its schedule group's ARN: what EventBridge Scheduler gives as `aws:SourceArn` when it assumes the role. */
+  groupArn: string;
   role: RolePlan;
 }
 
@@ -143,6 +153,8 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
     const inputs = r.inputs;
     const component = r.name.replace(/Function$/, "");
     const name = String(inputs.name);
+    const logGroup = (inputs.loggingConfig as { logGroup?: string } | undefined)?.logGroup;
+    if (!logGroup) throw new Error(`the stacks give function ${component} no log group`);
     return {
       component,
       name,
@@ -151,6 +163,7 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
       environment: ((inputs.environment as Inputs | undefined)?.variables ?? {}) as Record<string, string>,
       timeoutSeconds: Number(inputs.timeout),
       memoryMb: Number(inputs.memorySize),
+      logGroup,
       role: roleByArn(String(inputs.role)),
       links: builds.get(component) ?? {},
     };
@@ -168,6 +181,7 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
     if (!target) throw new Error(`rule ${r.name} has no target`);
     return {
       logicalName: r.name,
+      arn: mockArn(r.type, typeof r.inputs.name === "string" ? r.inputs.name : r.name),
       pattern: JSON.parse(String(r.inputs.eventPattern)),
       targetArn: String(target.inputs.arn),
       role: roleByArn(String(target.inputs.roleArn)),
@@ -180,6 +194,7 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
       expression: String(r.inputs.scheduleExpression),
       targetArn: target.arn,
       input: JSON.parse(target.input ?? "{}"),
+      groupArn: `arn:aws:scheduler:${MOCK_REGION}:${MOCK_ACCOUNT}:schedule-group/${String(r.inputs.groupName ?? "default")}`,
       role: roleByArn(target.roleArn),
     };
   });
@@ -240,10 +255,16 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
 function rolePlan(logicalName: string, inputs: Inputs): RolePlan {
   const physical = typeof inputs.name === "string" ? inputs.name : logicalName;
   const inline = (inputs.inlinePolicies ?? []) as Array<{ name: string; policy: string }>;
+  // A document given as an object (`aws.iam.assumeRolePolicyForPrincipal`) or as its JSON.
+  const trust = inputs.assumeRolePolicy;
   return {
     logicalName,
     arn: mockArn("aws:iam/role:Role", physical),
+    trustPolicy: (typeof trust === "string" ? JSON.parse(trust) : trust) as PolicyDocument,
     policies: inline.map((p) => ({ name: p.name, document: JSON.parse(p.policy) as PolicyDocument })),
-    managedPolicyArns: (inputs.managedPolicyArns ?? []) as string[],
+    managedPolicies: ((inputs.managedPolicyArns ?? []) as string[]).map((arn) => ({
+      name: arn,
+      document: managedPolicyDocument(arn, logicalName),
+    })),
   };
 }

@@ -21,7 +21,13 @@ const object = (key: string) => `arn:aws:s3:::${bucket}/${key}`;
 const role: RolePlan = {
   logicalName: "WorkerRole",
   arn: `arn:aws:iam::${account}:role/worker`,
-  managedPolicyArns: [],
+  trustPolicy: {
+    Version: "2012-10-17",
+    Statement: [
+      { Effect: "Allow", Principal: { Service: "lambda.amazonaws.com" }, Action: "sts:AssumeRole" },
+    ],
+  },
+  managedPolicies: [],
   policies: [
     {
       name: "inline",

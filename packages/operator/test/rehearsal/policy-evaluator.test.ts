@@ -9,7 +9,13 @@ const keyArn = `arn:aws:kms:us-east-1:${account}:key/1234abcd-12ab-34cd-56ef-123
 const signer: RolePlan = {
   logicalName: "SignerRole",
   arn: `arn:aws:iam::${account}:role/signer`,
-  managedPolicyArns: [],
+  trustPolicy: {
+    Version: "2012-10-17",
+    Statement: [
+      { Effect: "Allow", Principal: { Service: "lambda.amazonaws.com" }, Action: "sts:AssumeRole" },
+    ],
+  },
+  managedPolicies: [],
   policies: [
     {
       name: "inline",
@@ -65,5 +71,52 @@ describe("the rehearsal's IAM evaluation of a KMS key", () => {
 
   it("refuses the role's own statement where the key policy does not trust the account, as KMS does", async () => {
     expect(await sign(trustsAnotherRole)).toMatchObject({ allowed: false });
+  });
+});
+
+describe("the rehearsal's IAM evaluation of a service assuming a role", () => {
+  const machine = `arn:aws:states:us-east-1:${account}:stateMachine:voicemail`;
+  const role: RolePlan = {
+    ...signer,
+    trustPolicy: {
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Allow",
+          Principal: { Service: "states.amazonaws.com" },
+          Action: "sts:AssumeRole",
+          Condition: {
+            StringEquals: { "aws:SourceAccount": account },
+            ArnEquals: { "aws:SourceArn": machine },
+          },
+        },
+      ],
+    },
+  };
+  const assume = (service: string, sourceAccount: string, sourceArn: string) =>
+    new PolicyEvaluator({ account, bucket: "b", bucketPolicy: undefined }).assumeRole({
+      role,
+      service,
+      context: { "aws:SourceAccount": sourceAccount, "aws:SourceArn": sourceArn },
+    });
+
+  it("lets the trusted service assume it for its own source, allowed by the trust policy", async () => {
+    expect(await assume("states.amazonaws.com", account, machine)).toMatchObject({
+      allowed: true,
+      action: "sts:AssumeRole",
+      resource: role.arn,
+      statement: { policy: "trust policy", index: 1 },
+    });
+  });
+
+  it("refuses another service, and the trusted one for another account or resource", async () => {
+    expect(await assume("lambda.amazonaws.com", account, machine)).toMatchObject({
+      allowed: false,
+      refusal: "its trust policy does not let lambda.amazonaws.com assume it",
+    });
+    expect(await assume("states.amazonaws.com", "999999999999", machine)).toMatchObject({ allowed: false });
+    expect(await assume("states.amazonaws.com", account, `${machine}-other`)).toMatchObject({
+      allowed: false,
+    });
   });
 });

@@ -132,6 +132,20 @@ describe("the dev stage rehearsed under the policies it deploys", () => {
     expect(byPrincipal.get("PromptSynthesizePrompt")).toBe("PromptSynthesizePromptRole");
   });
 
+  it("has each role assumed by its service, and each function's logs written as its role, every one allowed", () => {
+    const assumed = report.calls.filter((call) => call.service === "sts");
+    expect(assumed).toHaveLength(
+      plan.functions.length + plan.stateMachines.length + plan.rules.length + plan.schedules.length,
+    );
+    expect(assumed.find((call) => call.operation === "AssumeRole for rule VoicemailArrived")).toMatchObject({
+      principal: "events.amazonaws.com",
+      allowed: true,
+      decisions: [{ role: "VoicemailArrivedRole", statement: { policy: "trust policy", index: 1 } }],
+    });
+    const logs = report.calls.filter((call) => call.service === "logs");
+    expect(logs.map((call) => call.allowed)).toEqual(plan.functions.map(() => true));
+  });
+
   it("exercises what the findings were about: both Sonic actions, ListBucket before a probe of a missing key", () => {
     const actions = (principal: string) =>
       report.calls
