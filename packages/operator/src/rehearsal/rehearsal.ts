@@ -725,11 +725,21 @@ export class Rehearsal {
     const reached = new Promise<void>((resolve) => {
       reach = resolve;
     });
+    // The held invocations fail once every execution is aborted, so nothing waits on them (their
+    // Task states' timers among it): an aborted execution runs no further state.
+    let unhold: (error: Error) => void = () => undefined;
+    const released = new Promise<never>((_, reject) => {
+      unhold = reject;
+    });
+    released.catch(() => undefined);
+    const end = () => {
+      stop.abort();
+      unhold(new Error("the execution was stopped"));
+    };
     this.#beforeInvoke = async (functionArn) => {
       if (functionArn !== held) return;
       reach();
-      // Never made: the execution is aborted while its invocation waits here.
-      await new Promise<never>(() => undefined);
+      await released;
     };
     this.#stopping = stop.signal;
     try {
@@ -741,9 +751,10 @@ export class Rehearsal {
         if (entry.map) await stopMapRun(entry.map, entry.context);
         await stopSyncChildren(entry.plan, entry.context, (name) => this.#executions.running(name));
       }
-      stop.abort();
+      end();
       return await delivered;
     } finally {
+      end();
       this.#beforeInvoke = undefined;
       this.#stopping = undefined;
     }
