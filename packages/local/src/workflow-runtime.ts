@@ -260,6 +260,8 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
         onTransition: hooks.onTransition,
         ...this.timing,
       });
+      // Only a stop aborts an execution, and nothing here stops one.
+      if (execution.status === "ABORTED") throw new Error(`${execution.executionArn} was aborted`);
       const report = await this.#readReport(jobId);
       const result: WorkflowJobResult<z.infer<R>> = {
         key,

@@ -46,6 +46,20 @@ describe("LocalStateMachine running the voicemail definition", () => {
     ]);
   });
 
+  it("stops when its signal aborts, as StopExecution does: ABORTED, no later stage called", async () => {
+    const stop = new AbortController();
+    const { byArn, calls } = handlers({
+      transcribe: async () => {
+        stop.abort();
+        throw new Error("stopped while transcribing");
+      },
+    });
+    const machine = new LocalStateMachine("test", definition, byArn);
+    const result = await machine.start(event, { signal: stop.signal });
+    expect(result).toMatchObject({ status: "ABORTED" });
+    expect(calls.map((c) => c.fn)).toEqual(["ingest", "transcribe"]);
+  });
+
   it("ends a duplicate delivery after Ingest, calling no other stage", async () => {
     const duplicate = { jobId: "job-1", duplicate: { reason: "completed", executionId: "e-0", run: 1 } };
     const { byArn, calls } = handlers({ ingest: async () => duplicate });

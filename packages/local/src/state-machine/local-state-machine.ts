@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { StageHandler } from "@voxtrail/functions";
 import { type AslDefinition, functionTimeoutSeconds } from "@voxtrail/workflow";
 import type { Context } from "aws-lambda";
-import { ExecutionError, StateMachine } from "aws-local-stepfunctions";
+import { ExecutionAbortedError, ExecutionError, StateMachine } from "aws-local-stepfunctions";
 import { RunningExecutions } from "./running-executions";
 
 /** A stage entered or left, as the local engine's event log reports it. */
@@ -30,10 +30,11 @@ export interface ExecutionEvent {
   Cause?: unknown;
 }
 
-/** How an execution ended. */
+/** How an execution ended: `ABORTED` when it was stopped ({@link StartOptions.signal}). */
 export type ExecutionResult =
   | { status: "SUCCEEDED"; executionArn: string; output: unknown }
-  | { status: "FAILED"; executionArn: string; error: string; cause: string };
+  | { status: "FAILED"; executionArn: string; error: string; cause: string }
+  | { status: "ABORTED"; executionArn: string };
 
 /** Options of one execution. */
 export interface StartOptions {
@@ -45,6 +46,8 @@ export interface StartOptions {
   waitMs?: number;
   /** Called for every event of the engine's log, payloads included, e.g. to audit state payloads. */
   onEvent?: (event: ExecutionEvent) => void;
+  /** Stops the execution when aborted, as StopExecution does: no further state runs. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -112,10 +115,14 @@ export class LocalStateMachine {
       },
     });
     const forwarding = forwardEvents(execution.eventLogs, options);
+    const stop = () => execution.abort();
+    options.signal?.addEventListener("abort", stop, { once: true });
     try {
+      if (options.signal?.aborted) execution.abort();
       const output = await execution.result;
       return { status: "SUCCEEDED", executionArn, output };
     } catch (error) {
+      if (error instanceof ExecutionAbortedError) return { status: "ABORTED", executionArn };
       if (!(error instanceof ExecutionError)) throw error;
       const failure = error.cause as { name?: string; message?: string } | undefined;
       return {
@@ -125,6 +132,7 @@ export class LocalStateMachine {
         cause: failure?.message ?? "",
       };
     } finally {
+      options.signal?.removeEventListener("abort", stop);
       await forwarding;
       this.running.end(executionArn);
     }

@@ -1,4 +1,14 @@
-import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  PutObjectCommand,
+  type S3Client,
+  UploadPartCommand,
+} from "@aws-sdk/client-s3";
 import type { StageHandler } from "@voxtrail/functions";
 import { type AslDefinition, LOCAL_ITEMS_FIELD, localMapDefinition } from "@voxtrail/workflow";
 import type { Decision, PolicyEvaluator } from "./policy-evaluator";
@@ -119,39 +129,94 @@ export function feeding(
   };
 }
 
+/** A Map Run's results file, its multipart upload begun when the Map started. */
+export interface ResultUpload {
+  /** Writes the results and the manifest when the Map ends. */
+  complete(iterations: number): Promise<void>;
+  /** Discards the upload when the Map Run is aborted. */
+  abort(): Promise<void>;
+}
+
 /**
- * What the ResultWriter writes when the Map ends, as the state machine's role, through the proxy:
- * the Map Run's manifest and its results file under the configured prefix (Step Functions writes
- * them in multipart uploads, which S3 authorizes as `s3:PutObject`).
+ * What the ResultWriter does, as the state machine's role, through the proxy. AWS's ResultWriter
+ * guidance ("IAM policies for ResultWriter",
+ * https://docs.aws.amazon.com/step-functions/latest/dg/input-output-resultwriter.html) grants
+ * `s3:PutObject`, `s3:GetObject`, `s3:ListMultipartUploadParts` and `s3:AbortMultipartUpload` on
+ * the prefix; how Step Functions spends them is not documented, so the rehearsal writes as a
+ * multipart upload would: the Map Run's results file is an upload begun when the Map starts
+ * (CreateMultipartUpload, `s3:PutObject`); when the Map ends its part is uploaded (UploadPart),
+ * the parts listed before completing (ListParts, `s3:ListMultipartUploadParts`) and the upload
+ * completed (`s3:PutObject`), the file read back for the manifest's size (HeadObject,
+ * `s3:GetObject`) and `manifest.json` written (`s3:PutObject`); when the Map Run is aborted the
+ * upload is discarded (AbortMultipartUpload, `s3:AbortMultipartUpload`).
  */
-export async function writeResults(
+export async function startResults(
   map: DistributedMap,
   context: MapContext,
   mapInput: unknown,
-  iterations: number,
-): Promise<void> {
+): Promise<ResultUpload> {
   const { Bucket, Prefix } = resolve(map.writer.parameters, mapInput) as { Bucket: string; Prefix: string };
   const run = `${Prefix.replace(/\/?$/, "/")}${crypto.randomUUID()}/`;
-  context.record(context.machine.name, `${map.name}: ResultWriter s3:putObject (sent through the proxy)`, []);
-  await context.s3.send(
-    new PutObjectCommand({
-      Bucket,
-      Key: `${run}SUCCEEDED_0.json`,
-      Body: JSON.stringify({ iterations }),
-      ContentType: "application/json",
-    }),
+  const Key = `${run}SUCCEEDED_0.json`;
+  context.record(context.machine.name, `${map.name}: ResultWriter (multipart, sent through the proxy)`, []);
+  const { UploadId } = await context.s3.send(
+    new CreateMultipartUploadCommand({ Bucket, Key, ContentType: "application/json" }),
   );
-  await context.s3.send(
-    new PutObjectCommand({
-      Bucket,
-      Key: `${run}manifest.json`,
-      Body: JSON.stringify({
-        DestinationBucket: Bucket,
-        ResultFiles: { SUCCEEDED: [{ Key: `${run}SUCCEEDED_0.json` }] },
-      }),
-      ContentType: "application/json",
-    }),
+  return {
+    async complete(iterations) {
+      const part = await context.s3.send(
+        new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 1, Body: JSON.stringify({ iterations }) }),
+      );
+      const listed = await context.s3.send(new ListPartsCommand({ Bucket, Key, UploadId }));
+      if (listed.Parts?.[0]?.ETag !== part.ETag) throw new Error(`${Key}: its part was not uploaded`);
+      await context.s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket,
+          Key,
+          UploadId,
+          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+        }),
+      );
+      const written = await context.s3.send(new HeadObjectCommand({ Bucket, Key }));
+      await context.s3.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: `${run}manifest.json`,
+          Body: JSON.stringify({
+            DestinationBucket: Bucket,
+            ResultFiles: { SUCCEEDED: [{ Key, Size: written.ContentLength }] },
+          }),
+          ContentType: "application/json",
+        }),
+      );
+    },
+    async abort() {
+      await context.s3.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
+    },
+  };
+}
+
+/**
+ * What Step Functions asks of the role when an execution running the Map is stopped: it aborts
+ * the Map Run, stopping its running child executions (`states:StopExecution`, "IAM policies for
+ * using Distributed Map states",
+ * https://docs.aws.amazon.com/step-functions/latest/dg/iam-policies-eg-dist-map.html; both forms
+ * of a child's name, as {@link withItems} asks), recorded under the state machine's name.
+ */
+export async function stopMapRun(map: DistributedMap, context: MapContext): Promise<Decision[]> {
+  const executions = context.machine.arn.replace(":stateMachine:", ":execution:");
+  const run = crypto.randomUUID();
+  const decisions = await Promise.all(
+    [`${executions}:${run}`, `${executions}/${map.name}:${run}`].map((resource) =>
+      context.evaluator.authorize({ role: context.machine.role, action: "states:StopExecution", resource }),
+    ),
   );
+  context.record(
+    context.machine.name,
+    `${map.name}: Map Run aborted, its child executions stopped`,
+    decisions,
+  );
+  return decisions;
 }
 
 /** ASL Parameters resolved against `input` (`"Key.$": "$.a.b"` paths only). */

@@ -32,18 +32,20 @@ import {
   distributedMapOf,
   feeding,
   type MapContext,
+  type ResultUpload,
+  startResults,
+  stopMapRun,
   withItems,
-  writeResults,
 } from "./distributed-map";
 import { FunctionHost } from "./function-host";
 import { indexedForAthena } from "./index-for-athena";
 import { platformCalls } from "./platform-calls";
 import { type Decision, PolicyEvaluator } from "./policy-evaluator";
-import { taskHandlers } from "./service-integrations";
+import { createStateMachine, stopSyncChildren, taskHandlers } from "./service-integrations";
 import { signedDigest } from "./signed-digest";
 import { deployKeys } from "./signing-keys";
 import { REJECTED_VOICE_ID, startSonicStandIn } from "./sonic-stand-in";
-import type { StagePlan } from "./stage-plan";
+import { rolesOf, type StagePlan, type StateMachinePlan } from "./stage-plan";
 import { RehearsalExecutions, startStepFunctionsStandIn } from "./step-functions-stand-in";
 import { startTranscribeStandIn } from "./transcribe-stand-in";
 
@@ -81,7 +83,9 @@ export const REHEARSED_WORKFLOWS = [
   "invalidAudio",
   "prompts",
   "promptsRerun",
+  "promptsStopped",
   "batch",
+  "batchStopped",
   "lineageIndexUpdate",
 ] as const;
 export type RehearsedWorkflow = (typeof REHEARSED_WORKFLOWS)[number];
@@ -101,7 +105,9 @@ const PREREQUISITES: Record<RehearsedWorkflow, readonly RehearsedWorkflow[]> = {
   invalidAudio: [],
   prompts: [],
   promptsRerun: ["prompts"],
+  promptsStopped: [],
   batch: ["voicemail"],
+  batchStopped: [],
   lineageIndexUpdate: ["voicemail"],
 };
 
@@ -123,6 +129,18 @@ const SCHEDULED: Partial<Record<RehearsedWorkflow, string>> = {
   lineageDigest: "packages/functions/src/lambda/sign-lineage.handler",
   lineageIndex: "packages/functions/src/lambda/compact-lineage-index.handler",
   lineageIndexUpdate: "packages/functions/src/lambda/compact-lineage-index.handler",
+};
+
+/**
+ * The workflows whose execution is stopped (StopExecution) while it runs, each with the function
+ * whose invocation holds it there: a prompts job in its Distributed Map, a synthesis under way; a
+ * batch in its Map, its `.sync:2` voicemail execution about to ingest. Step Functions then stops
+ * what the execution started, as its role (the Map Run's child executions, the `.sync:2`
+ * executions) and the ResultWriter discards its upload.
+ */
+const STOPPED_AT: Partial<Record<RehearsedWorkflow, string>> = {
+  promptsStopped: "PromptSynthesizePrompt",
+  batchStopped: "StageIngest",
 };
 
 /** How one workflow run ended, against what the stage should do. */
@@ -155,7 +173,8 @@ export interface RehearsalReport {
   calls: CallRecord[];
   /**
    * Every workflow did what the stage must do, every call was one the rehearsal could map to IAM,
-   * and every role could be assumed by its service alone and let Lambda write its function's logs.
+   * none was refused (a refusal the workflow absorbs, a branch taken instead, still fails it), and
+   * every role could be assumed by its service alone and let Lambda write its function's logs.
    */
   ok: boolean;
 }
@@ -195,13 +214,20 @@ export class Rehearsal {
   readonly #closers: Array<() => Promise<void>> = [];
   readonly #machines = new Map<
     string,
-    { machine: LocalStateMachine; map?: { map: DistributedMap; context: MapContext } }
+    {
+      machine: LocalStateMachine;
+      plan: StateMachinePlan;
+      context: MapContext;
+      map?: DistributedMap;
+    }
   >();
   readonly #executions: RehearsalExecutions;
   /** IAM for the whole stage: every role's deployed policies, and the bucket policy. */
   readonly #evaluator: PolicyEvaluator;
   readonly #hosts = new Map<string, FunctionHost>();
   #beforeInvoke: ((functionArn: string) => Promise<void>) | undefined;
+  /** Aborted when the execution being run is stopped: every execution started meanwhile stops with it. */
+  #stopping: AbortSignal | undefined;
   /** Each Distributed Map execution's item results, by execution ARN. */
   readonly #items = new Map<string, unknown[]>();
   #setup!: S3Client;
@@ -350,7 +376,12 @@ export class Rehearsal {
         handlers[resource] = feeding(map, mapContext, handlers[resource] as StageHandler<unknown>);
       }
       const machine = new LocalStateMachine(machinePlan.name, definition, handlers, this.#executions);
-      this.#machines.set(machinePlan.arn, { machine, ...(map ? { map: { map, context: mapContext } } : {}) });
+      this.#machines.set(machinePlan.arn, {
+        machine,
+        plan: machinePlan,
+        context: mapContext,
+        ...(map ? { map } : {}),
+      });
     }
     this.redirects.push(
       `AWS SDK clients -> ${proxy.url} (AWS_ENDPOINT_URL): the rehearsal's IAM proxy in front of moto_server and the stand-ins`,
@@ -403,6 +434,7 @@ export class Rehearsal {
     const manifestKey = `${PROMPTS_INCOMING_PREFIX}${tag}/${UPLOAD_NAMES.prompts}`;
     let voicemailEvent: unknown;
     let promptsEvent: unknown;
+    await this.#createStateMachines();
     for (const workflow of workflows) {
       this.log(`${workflow}: running`);
       this.#workflow = workflow;
@@ -454,6 +486,13 @@ export class Rehearsal {
         case "promptsRerun":
           event = promptsEvent ?? (await this.#upload(manifestKey, PROMPTS_MANIFEST, "text/csv"));
           break;
+        case "promptsStopped":
+          event = await this.#upload(
+            `${PROMPTS_INCOMING_PREFIX}${tag}/stopped-${UPLOAD_NAMES.prompts}`,
+            PROMPTS_MANIFEST,
+            "text/csv",
+          );
+          break;
         case "batch":
           event = await this.#upload(
             `${BATCH_INCOMING_PREFIX}${tag}/${UPLOAD_NAMES.batch}`,
@@ -461,11 +500,29 @@ export class Rehearsal {
             "text/csv",
           );
           break;
+        case "batchStopped": {
+          // A voicemail uploaded without its event delivered: only the batch runs it.
+          const stoppedKey = keys.incomingVoicemail(`${tag}/stopped-${VOICEMAIL}`);
+          await this.#upload(
+            stoppedKey,
+            await readFile(join(BUNDLED_VOICEMAILS_DIR, VOICEMAIL)),
+            "audio/wav",
+          );
+          event = await this.#upload(
+            `${BATCH_INCOMING_PREFIX}${tag}/stopped-${UPLOAD_NAMES.batch}`,
+            ["key", stoppedKey].join("\n"),
+            "text/csv",
+          );
+          break;
+        }
       }
+      const stoppedAt = STOPPED_AT[workflow];
       const results =
         workflow === "duplicateWhileRunning"
           ? await this.#deliverAgainWhileRunning(event)
-          : [await this.#deliver(event)];
+          : stoppedAt
+            ? [await this.#deliverAndStop(event, stoppedAt)]
+            : [await this.#deliver(event)];
       const result = results[0];
       const expected = EXPECTED_OUTCOMES[workflow];
       const outcome = results
@@ -492,7 +549,7 @@ export class Rehearsal {
       calls,
       ok:
         runs.every((run) => run.ok) &&
-        !calls.some((call) => call.unmapped) &&
+        !calls.some((call) => call.unmapped || !call.allowed) &&
         platform.every((c) => c.allowed),
     };
   }
@@ -569,26 +626,29 @@ export class Rehearsal {
   }
 
   /**
-   * Takes statement `index` (1-based) of the role's policy `policy` away until the returned
-   * function puts it back: the next runs are authorized without it.
+   * Takes statement `index` (1-based) of the role's policy `policy` away, or puts `replacement` in
+   * its place, until the returned function puts it back: the next runs are authorized without it.
    */
-  withoutStatement(statement: StatementRef): () => void {
-    const role = this.plan.functions
-      .map((f) => f.role)
-      .concat(
-        this.plan.stateMachines.map((m) => m.role),
-        this.plan.rules.map((r) => r.role),
-        this.plan.schedules.map((s) => s.role),
-      )
-      .find((r) => r.logicalName === statement.role);
-    const document = role?.policies.find((p) => p.name === statement.policy)?.document;
-    const removed = document?.Statement.splice(statement.index - 1, 1);
+  withoutStatement(statement: StatementRef, replacement?: Record<string, unknown>): () => void {
+    const document = rolesOf(this.plan)
+      .get(statement.role)
+      ?.policies.find((p) => p.name === statement.policy)?.document;
+    const removed = document?.Statement.splice(statement.index - 1, 1, ...(replacement ? [replacement] : []));
     if (!document || removed?.length !== 1) throw new Error(`no statement ${JSON.stringify(statement)}`);
     // The role's functions start cold: nothing a warm environment read under the old policy counts.
     for (const host of this.#hosts.values()) {
       if (host.plan.role.logicalName === statement.role) void host.recycle();
     }
-    return () => document.Statement.splice(statement.index - 1, 0, ...removed);
+    return () => document.Statement.splice(statement.index - 1, replacement ? 1 : 0, ...removed);
+  }
+
+  /**
+   * What Step Functions asks of each state machine's role as the stage creates or updates it
+   * ({@link createStateMachine}), at the start of every run: a run is of the stage as deployed
+   * under the policies then in place.
+   */
+  async #createStateMachines(): Promise<void> {
+    for (const { plan, context } of this.#machines.values()) await createStateMachine(plan, context);
   }
 
   /** Records IAM decisions the rehearsal made itself (Step Functions' and EventBridge's calls). */
@@ -664,6 +724,54 @@ export class Rehearsal {
     }
   }
 
+  /**
+   * Delivers `event`, holds its execution at every invocation of the function `component` (as a
+   * StopExecution would find it, that work under way), and stops it: Step Functions stops what the
+   * execution started, as its state machine's role ({@link stopMapRun}, {@link stopSyncChildren}),
+   * and every execution started meanwhile ends ABORTED, the held invocations never made.
+   */
+  async #deliverAndStop(event: unknown, component: string): Promise<ExecutionResult | undefined> {
+    const held = this.plan.functions.find((f) => f.component === component)?.arn;
+    const stop = new AbortController();
+    let reach: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => {
+      reach = resolve;
+    });
+    // The held invocations fail once every execution is aborted, so nothing waits on them (their
+    // Task states' timers among it): an aborted execution runs no further state.
+    let unhold: (error: Error) => void = () => undefined;
+    const released = new Promise<never>((_, reject) => {
+      unhold = reject;
+    });
+    released.catch(() => undefined);
+    const end = () => {
+      stop.abort();
+      unhold(new Error("the execution was stopped"));
+    };
+    this.#beforeInvoke = async (functionArn) => {
+      if (functionArn !== held) return;
+      reach();
+      await released;
+    };
+    this.#stopping = stop.signal;
+    try {
+      const delivered = this.#deliver(event);
+      await Promise.race([reached, delivered]);
+      const target = this.plan.rules.find((rule) => matchesPattern(event, rule.pattern as EventPattern));
+      const entry = target && this.#machines.get(target.targetArn);
+      if (entry) {
+        if (entry.map) await stopMapRun(entry.map, entry.context);
+        await stopSyncChildren(entry.plan, entry.context, (name) => this.#executions.running(name));
+      }
+      end();
+      return await delivered;
+    } finally {
+      end();
+      this.#beforeInvoke = undefined;
+      this.#stopping = undefined;
+    }
+  }
+
   /** EventBridge: every rule whose pattern matches starts its target, as the rule's role. */
   async #deliver(event: unknown): Promise<ExecutionResult | undefined> {
     let result: ExecutionResult | undefined;
@@ -687,16 +795,16 @@ export class Rehearsal {
   async #execute(arn: string, input: unknown): Promise<ExecutionResult> {
     const entry = this.#machines.get(arn);
     if (!entry) throw new Error(`the stage deploys no state machine ${arn}`);
-    const { machine } = entry;
-    const { map, context } = entry.map ?? {};
-    const pending: Promise<void>[] = [];
+    const { machine, map, context } = entry;
+    const signal = this.#stopping;
     const writeFailures: unknown[] = [];
     const items: unknown[] = [];
     const caught = new Map<string, number>();
-    let mapInput: unknown;
+    let upload: Promise<ResultUpload> | undefined;
+    let written: Promise<void> | undefined;
     let iterations = 0;
     let start = input;
-    if (map && context && !map.feeder) {
+    if (map && !map.feeder) {
       try {
         start = await withItems(map, context, input);
       } catch (error) {
@@ -708,9 +816,13 @@ export class Rehearsal {
     }
     const result = await machine.start(start, {
       waitMs: WAIT_MS,
+      ...(signal ? { signal } : {}),
       onEvent: (event) => {
-        if (!map || !context) return;
-        if (event.type === "StateEntered" && event.state?.name === map.name) mapInput = event.state.input;
+        if (!map) return;
+        if (event.type === "StateEntered" && event.state?.name === map.name) {
+          upload = startResults(map, context, event.state.input);
+          upload.catch(() => undefined);
+        }
         if (event.type === "MapIterationSucceeded" || event.type === "MapIterationFailed") iterations++;
         // A Task whose error was caught exits too (StateCaught, then StateExited): its Catch target,
         // not it, ends the item.
@@ -720,14 +832,17 @@ export class Rehearsal {
           if ((caught.get(name) ?? 0) > 0) caught.set(name, (caught.get(name) ?? 0) - 1);
           else items.push(event.state?.output);
         }
-        if (event.type === "StateExited" && event.state?.name === map.name) {
-          pending.push(
-            writeResults(map, context, mapInput, iterations).catch((error) => void writeFailures.push(error)),
-          );
+        if (event.type === "StateExited" && event.state?.name === map.name && upload) {
+          const count = iterations;
+          written = upload
+            .then((results) => results.complete(count))
+            .catch((error) => void writeFailures.push(error));
         }
       },
     });
-    await Promise.all(pending);
+    // A Map that did not end (its execution stopped, or failed in it) leaves its upload discarded.
+    await (written ??
+      upload?.then((results) => results.abort()).catch((error) => void writeFailures.push(error)));
     this.#items.set(result.executionArn, items);
     if (result.status === "SUCCEEDED" && writeFailures.length > 0) {
       // ... and when its ResultWriter cannot write the results.
@@ -739,7 +854,7 @@ export class Rehearsal {
         cause: String(writeFailures[0]),
       };
     }
-    if (result.status === "FAILED") this.#executions.finished(result.executionArn, "FAILED");
+    if (result.status !== "SUCCEEDED") this.#executions.finished(result.executionArn, result.status);
     return result;
   }
 }
@@ -777,7 +892,9 @@ const EXPECTED_OUTCOMES: Record<RehearsedWorkflow, string> = {
   invalidAudio: "FAILED IngestFailed: InvalidAudio",
   prompts: "SUCCEEDED 2 succeeded, 1 failed, 0 not run, 1 bad",
   promptsRerun: "SUCCEEDED 2 succeeded, 1 failed, 0 not run, 1 bad",
+  promptsStopped: "ABORTED",
   batch: "SUCCEEDED [FAILED S3.NoSuchKeyException, duplicate]",
+  batchStopped: "ABORTED",
 };
 
 /**
@@ -810,6 +927,7 @@ function meets(outcome: string, expected: string): boolean {
  * job's totals; a batch's item outcomes (`duplicate`, `SUCCEEDED`, `FAILED <error>`), sorted.
  */
 function describe(result: ExecutionResult, items: unknown[] | undefined): string {
+  if (result.status === "ABORTED") return "ABORTED";
   if (result.status === "FAILED") return `FAILED ${result.error}: ${result.cause}`;
   const output = result.output as
     | { duplicate?: unknown; totals?: { succeeded: number; failed: number; notRun: number; badRows: number } }

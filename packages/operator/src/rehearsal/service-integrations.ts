@@ -46,12 +46,13 @@ export class IntegrationError extends Error {
  * the integration: `lambda:InvokeFunction` for a Lambda task; `s3:GetObject` for
  * `aws-sdk:s3:headObject` (HeadObject API reference: HEAD needs GetObject), sent through the
  * proxy as the role; `states:StartExecution` on the child and `states:DescribeExecution` on its
- * execution for `startExecution.sync:2` ("Policies for Step Functions", synchronous);
- * `transcribe:GetTranscriptionJob` on the job for `aws-sdk:transcribe:getTranscriptionJob` (an AWS
- * SDK integration calls the API as the role, so IAM authorizes the action named after the call),
- * sent through the proxy as the role to the Transcribe stand-in. The
- * `.sync` pattern's managed-rule actions (`events:PutRule`, ...) are not exercised: Step Functions
- * creates that rule once per account.
+ * execution for `startExecution.sync:2` ("IAM policies for AWS Step Functions", synchronous,
+ * https://docs.aws.amazon.com/step-functions/latest/dg/stepfunctions-iam.html; its
+ * `states:StopExecution` is {@link stopSyncChildren}'s and its managed rule's `events:` actions
+ * {@link createStateMachine}'s); `transcribe:GetTranscriptionJob` on the job for
+ * `aws-sdk:transcribe:getTranscriptionJob` (an AWS SDK integration calls the API as the role, so
+ * IAM authorizes the action named after the call), sent through the proxy as the role to the
+ * Transcribe stand-in.
  *
  * @example
  * new LocalStateMachine(plan.name, definition, taskHandlers(plan, definition, context), executions);
@@ -174,7 +175,74 @@ async function startExecutionSync(machine: StateMachinePlan, context: Integratio
   });
   if (child.status === "FAILED")
     throw new IntegrationError("States.TaskFailed", `${child.error}: ${child.cause}`);
+  if (child.status === "ABORTED")
+    throw new IntegrationError("States.TaskFailed", "the execution was aborted");
   return { ExecutionArn: child.executionArn, Status: "SUCCEEDED", Output: JSON.stringify(child.output) };
+}
+
+/** The rule Step Functions manages for `.sync` integrations with Step Functions itself. */
+const SYNC_EXECUTION_RULE = "StepFunctionsGetEventsForStepFunctionsExecutionRule";
+
+/**
+ * What Step Functions asks of the state machine's role when the state machine is created or
+ * updated (as the stage deploys it), recorded under its name: for a definition that runs another
+ * state machine with `startExecution.sync:2`, the EventBridge rule it manages to learn when those
+ * executions end, `events:DescribeRule`, `events:PutRule` and `events:PutTargets` on
+ * `rule/StepFunctionsGetEventsForStepFunctionsExecutionRule` ("IAM policies for AWS Step
+ * Functions", synchronous, https://docs.aws.amazon.com/step-functions/latest/dg/stepfunctions-iam.html).
+ * That it is asked at creation, not per execution: a role without them fails CreateStateMachine
+ * with "is not authorized to create managed-rule" (nasa/cumulus#2693,
+ * terraform-aws-modules/terraform-aws-step-functions#41). A definition with no such task asks nothing.
+ */
+export async function createStateMachine(
+  machine: StateMachinePlan,
+  context: Pick<IntegrationContext, "evaluator" | "record">,
+): Promise<Decision[]> {
+  if (!taskResources(machine.definition.States).includes(INTEGRATIONS.startExecutionSync)) return [];
+  const [, , , region, account] = machine.arn.split(":");
+  const rule = `arn:aws:events:${region}:${account}:rule/${SYNC_EXECUTION_RULE}`;
+  const decisions = await Promise.all(
+    ["events:DescribeRule", "events:PutRule", "events:PutTargets"].map((action) =>
+      context.evaluator.authorize({ role: machine.role, action, resource: rule }),
+    ),
+  );
+  context.record(machine.name, "CreateStateMachine: the managed rule of startExecution.sync:2", decisions);
+  return decisions;
+}
+
+/**
+ * What Step Functions asks of the role when an execution waiting on `startExecution.sync:2` is
+ * stopped: it stops each child execution still running (`states:StopExecution` on the child's
+ * execution, "IAM policies for AWS Step Functions", synchronous), recorded under the state
+ * machine's name. `running` gives the running executions of a state machine, by name.
+ */
+export async function stopSyncChildren(
+  machine: StateMachinePlan,
+  context: Pick<IntegrationContext, "evaluator" | "record">,
+  running: (stateMachineName: string) => string[],
+): Promise<Decision[]> {
+  const children = syncTargets(machine.definition.States).flatMap((arn) => running(arn.split(":")[6] ?? ""));
+  const decisions = await Promise.all(
+    children.map((resource) =>
+      context.evaluator.authorize({ role: machine.role, action: "states:StopExecution", resource }),
+    ),
+  );
+  if (decisions.length > 0)
+    context.record(machine.name, "StopExecution: its startExecution.sync:2 executions stopped", decisions);
+  return decisions;
+}
+
+/** The state machines a definition runs with `startExecution.sync:2`, by ARN, at any depth. */
+function syncTargets(states: AslDefinition["States"]): string[] {
+  return Object.values(states).flatMap((state): string[] => {
+    if (state.Type === "Task" && state.Resource === INTEGRATIONS.startExecutionSync)
+      return [String((state.Parameters as { StateMachineArn?: string } | undefined)?.StateMachineArn)];
+    const nested = [
+      state.ItemProcessor ?? state.Iterator,
+      ...((state.Branches as unknown[] | undefined) ?? []),
+    ] as Array<{ States?: AslDefinition["States"] } | undefined>;
+    return nested.flatMap((machine) => (machine?.States ? syncTargets(machine.States) : []));
+  });
 }
 
 /** Every Task state's Resource, at any depth (Map item processors, Parallel branches). */

@@ -121,6 +121,25 @@ export interface StagePlan {
   lineageIndex: LineageIndexPlan | undefined;
 }
 
+/**
+ * Every role the stage deploys (functions, state machines, rules, schedules), by logical name.
+ *
+ * @example
+ * rolesOf(plan).get("StageIngestRole")?.policies;
+ */
+export function rolesOf(plan: StagePlan): Map<string, RolePlan> {
+  return new Map(
+    plan.functions
+      .map((f) => f.role)
+      .concat(
+        plan.stateMachines.map((m) => m.role),
+        plan.rules.map((r) => r.role),
+        plan.schedules.map((s) => s.role),
+      )
+      .map((role) => [role.logicalName, role]),
+  );
+}
+
 type Inputs = Record<string, unknown>;
 
 /**

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { RunningExecutions } from "@voxtrail/local/state-machine";
 
 /** How an execution the rehearsal ran ended, or that it still runs. */
-export type ExecutionStatus = "RUNNING" | "SUCCEEDED" | "FAILED";
+export type ExecutionStatus = "RUNNING" | "SUCCEEDED" | "FAILED" | "ABORTED";
 
 /**
  * The executions the rehearsal's state machines run, with ARNs in the stage's account and region
@@ -39,6 +39,13 @@ export class RehearsalExecutions extends RunningExecutions {
 
   override async isRunning(executionArn: string): Promise<boolean> {
     return this.#status.get(executionArn) === "RUNNING";
+  }
+
+  /** The executions of the state machine named `machineName` that still run. */
+  running(machineName: string): string[] {
+    return [...this.#status]
+      .filter(([arn, status]) => status === "RUNNING" && arn.split(":")[6] === machineName)
+      .map(([arn]) => arn);
   }
 
   /** The execution's status, or undefined when the rehearsal never ran it. */

@@ -17,7 +17,9 @@ const EVERY_WORKFLOW_AS_EXPECTED = [
   ["invalidAudio", true, "FAILED"],
   ["prompts", true, "SUCCEEDED"],
   ["promptsRerun", true, "SUCCEEDED"],
+  ["promptsStopped", true, "ABORTED"],
   ["batch", true, "SUCCEEDED"],
+  ["batchStopped", true, "ABORTED"],
   ["lineageIndexUpdate", true, "SUCCEEDED"],
 ];
 
@@ -78,7 +80,7 @@ describe("the dev stage rehearsed under the policies it deploys", () => {
     ({ report, plan } = await rehearseStage("dev"));
   }, 600_000);
 
-  it("runs a voicemail, duplicate deliveries (after and during), a non-audio file, prompts, a rerun, a batch", () => {
+  it("runs a voicemail, duplicate deliveries (after and during), a non-audio file, prompts, a rerun, a batch, each Map stopped", () => {
     expect(report.runs.map((run) => [run.workflow, run.ok, run.status])).toEqual(EVERY_WORKFLOW_AS_EXPECTED);
     expect(report.ok).toBe(true);
   });
@@ -94,7 +96,10 @@ describe("the dev stage rehearsed under the policies it deploys", () => {
       );
     expect(reads("StageIngest")).toContain(voicemail);
     expect(reads("PromptPreparePrompts")).toEqual(
-      new Set([object(`incoming/prompts/rehearsal-1/${UPLOAD_NAMES.prompts}`)]),
+      new Set([
+        object(`incoming/prompts/rehearsal-1/${UPLOAD_NAMES.prompts}`),
+        object(`incoming/prompts/rehearsal-1/stopped-${UPLOAD_NAMES.prompts}`),
+      ]),
     );
     const batch = plan.stateMachines.find((m) => m.logicalName === "VoicemailBatch")?.name ?? "";
     // The ItemReader read the manifest at the key OpenBatch decoded; each item heads its row's key.
@@ -103,6 +108,9 @@ describe("the dev stage rehearsed under the policies it deploys", () => {
         object(`incoming/batches/rehearsal-1/${UPLOAD_NAMES.batch}`),
         voicemail,
         object("incoming/voicemail/rehearsal-1/missing.wav"),
+        // The batch stopped while its voicemail execution ran.
+        object(`incoming/batches/rehearsal-1/stopped-${UPLOAD_NAMES.batch}`),
+        object("incoming/voicemail/rehearsal-1/stopped-damaged-order.wav"),
       ]),
     );
     const openBatch = plan.functions.find((f) => f.component === "BatchOpenBatch");
