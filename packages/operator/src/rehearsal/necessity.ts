@@ -90,9 +90,11 @@ export async function replayEachGrant(plan: StagePlan, calls: readonly CallRecor
   }
   const replays: GrantReplay[] = [];
   for (const ref of exercised.values()) {
-    const statement = roles.get(ref.role)?.policies.find((p) => p.name === ref.policy)?.document.Statement[
-      ref.index - 1
-    ] as Statement;
+    // The stage's own policies only: an AWS managed policy or a trust policy is not ours to trim
+    // (the trust policies are checked as a whole, statement-drop.ts and role-trust.test.ts).
+    const policy = roles.get(ref.role)?.policies.find((p) => p.name === ref.policy);
+    if (!policy) continue;
+    const statement = policy.document.Statement[ref.index - 1] as Statement;
     for (const kind of ["action", "resource"] as const) {
       const field = kind === "action" ? "Action" : "Resource";
       const values = [statement[field]].flat() as string[];
