@@ -12,7 +12,7 @@ export const FUNCTION_RUNTIME = "nodejs22.x";
  * sst's `nodejs` options for every function: minified ESM, no source map, no code splitting, and
  * (through `esbuild`, which sst passes to its esbuild build) class and function names kept:
  * every named error takes its class's name (`new.target.name`), which Step Functions' Retry and
- * Catch match, and minifying alone renames classes (`InvalidAudio` became `l`).
+ * Catch match, and minifying alone renames classes (`InvalidAudio` became a single letter).
  */
 export const FUNCTION_BUNDLING = {
   format: "esm",
