@@ -16,7 +16,7 @@ import {
   type TranscribeEndpointFaults,
 } from "@voxtrail/local";
 import { DirectoryStore } from "@voxtrail/storage";
-import { keys, MAX_TRANSCRIPTION_POLLS, TRANSCRIPTION_JOB_STATES } from "@voxtrail/workflow";
+import { keys, MAX_TRANSCRIPTION_WAITS, TRANSCRIPTION_JOB_STATES } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** One voicemail through the workflow with Transcribe as a job, against a stand-in showing `faults`. */
@@ -34,32 +34,39 @@ const runs: Record<string, TranscriptionRun> = {};
 /** The stand-ins stay up until the end: the erasure test deletes a job on one. */
 const endpoints: TranscribeEndpoint[] = [];
 
-/** Wait states of a job that transcribes: 90 polls of 200 ms leave pocketsphinx 18 s for a short call. */
-const TRANSCRIBING_WAIT_MS = 200;
+/** A wait for a job's event: longer than pocketsphinx takes on a short call, so the event ends it. */
+const TRANSCRIBING_WAIT_MS = 60_000;
 
 async function runWith(
   name: string,
   faults: TranscribeEndpointFaults,
-  waitMs = TRANSCRIBING_WAIT_MS,
+  transcriptionWaitMs = TRANSCRIBING_WAIT_MS,
+  { deliverEvents = true } = {},
 ): Promise<TranscriptionRun> {
   const storeDir = join(workDir, name, "store");
   const inputs = join(workDir, name, "inputs");
   await mkdir(inputs, { recursive: true });
   await copyFile(join(BUNDLED_VOICEMAILS_DIR, "no-message.wav"), join(inputs, "call.wav"));
   const store = new DirectoryStore({ root: storeDir });
-  const endpoint = await startTranscribeEndpoint({ store, faults });
+  // The stage's rule on Transcribe's job events, delivering to the runtime started below.
+  let runtime: LocalRuntime | undefined;
+  const endpoint = await startTranscribeEndpoint({
+    store,
+    faults,
+    onJobStateChange: (event) => (deliverEvents ? runtime?.deliverTranscriptionEvent(event) : undefined),
+  });
   endpoints.push(endpoint);
   const client = new TranscribeClient({
     endpoint: endpoint.url,
     region: "eu-west-1",
     credentials: { accessKeyId: "test", secretAccessKey: "test" },
   });
-  const runtime = await LocalRuntime.start({
+  runtime = await LocalRuntime.start({
     storeDir,
     providers: { ...ALL_LOCAL, transcriber: "amazon-transcribe" },
     providerClients: { transcribe: client },
     retryIntervalMs: 10,
-    waitMs,
+    transcriptionWaitMs,
   });
   const transitions: JobProgress[] = [];
   try {
@@ -89,12 +96,15 @@ beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), "voxtrail-transcription-job-"));
   // One at a time: each runs pocketsphinx at most once, on a short voicemail.
   runs.lostStartAnswer = await runWith("lost-start-answer", { loseStartAnswers: 1 });
-  // Four: more than the SDK's own three attempts, so one poll fails and the state machine retries it.
-  runs.throttledPolls = await runWith("throttled-polls", { throttleGets: 4 });
+  // Four: more than the SDK's own three attempts, so the await step's look fails and the state
+  // machine retries it.
+  runs.throttledLooks = await runWith("throttled-looks", { throttleGets: 4 });
+  // The job's event never arrives: the wait's safety net looks at the job and finds it ended.
+  runs.lostEvent = await runWith("lost-event", {}, 2000, { deliverEvents: false });
   runs.failedJob = await runWith("failed-job", {
     failJobsWith: "The media format provided does not match the detected media format.",
   });
-  runs.stalledJob = await runWith("stalled-job", { stallJobs: true }, 1);
+  runs.stalledJob = await runWith("stalled-job", { stallJobs: true }, 10);
   runs.refusedStart = await runWith("refused-start", {
     refuseStarts: "The specified S3 URI is not valid audio.",
   });
@@ -105,7 +115,7 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-describe("Transcribe as an Amazon Transcribe job (start, wait, read), against the local stand-in", () => {
+describe("Transcribe as an Amazon Transcribe job (start, wait for its event, read), against the local stand-in", () => {
   it("a start whose answer was lost finds its own job on retry: one job, one transcript, one record", () => {
     const run = runs.lostStartAnswer as TranscriptionRun;
     expect(run.result.status).toBe("SUCCEEDED");
@@ -134,11 +144,23 @@ describe("Transcribe as an Amazon Transcribe job (start, wait, read), against th
     );
   });
 
-  it("throttled polls are retried by the state machine, and the job still completes", () => {
-    const run = runs.throttledPolls as TranscriptionRun;
+  it("is resumed by the job's event: one wait, one look at the job before it and one by the read", () => {
+    const run = runs.lostStartAnswer as TranscriptionRun;
+    expect(transcribeRecords(run)[0]?.serviceJob?.waits).toBe(1);
+    expect(run.endpoint.requests().GetTranscriptionJob).toBe(2);
+  });
+
+  it("a throttled look at the job is retried by the state machine, and the job still completes", () => {
+    const run = runs.throttledLooks as TranscriptionRun;
     expect(run.result.status).toBe("SUCCEEDED");
-    expect(retriedStates(run)).toEqual([TRANSCRIPTION_JOB_STATES.poll]);
+    expect(retriedStates(run)).toEqual([TRANSCRIPTION_JOB_STATES.await]);
     expect(run.endpoint.requests().GetTranscriptionJob).toBeGreaterThanOrEqual(5);
+  });
+
+  it("a lost event costs a wait: its safety net looks at the job again and finds it ended", () => {
+    const run = runs.lostEvent as TranscriptionRun;
+    expect(run.result.status).toBe("SUCCEEDED");
+    expect(transcribeRecords(run)[0]?.serviceJob?.waits).toBeGreaterThanOrEqual(2);
   });
 
   it("a job that ends FAILED fails the stage with the service's reason, recorded once", () => {
@@ -156,17 +178,20 @@ describe("Transcribe as an Amazon Transcribe job (start, wait, read), against th
     ]);
   });
 
-  it(`a job that never ends fails the stage with TranscriptionTimedOut after ${MAX_TRANSCRIPTION_POLLS} polls`, () => {
+  it(`a job that never ends fails the stage with TranscriptionTimedOut after ${MAX_TRANSCRIPTION_WAITS} waits`, () => {
     const run = runs.stalledJob as TranscriptionRun;
     expect(run.result).toMatchObject({ status: "FAILED", error: { error: "TranscribeFailed" } });
-    expect(run.result.error?.cause).toMatch(/^TranscriptionTimedOut: .*IN_PROGRESS after 90 polls/);
-    expect(run.endpoint.requests().GetTranscriptionJob).toBe(MAX_TRANSCRIPTION_POLLS);
+    expect(run.result.error?.cause).toMatch(
+      new RegExp(`^TranscriptionTimedOut: .*IN_PROGRESS after ${MAX_TRANSCRIPTION_WAITS} waits`),
+    );
+    // One look per wait, and the read step's.
+    expect(run.endpoint.requests().GetTranscriptionJob).toBe(MAX_TRANSCRIPTION_WAITS + 1);
     expect(transcribeRecords(run)).toMatchObject([
       { outcome: "failed", error: { name: "TranscriptionTimedOut" } },
     ]);
   });
 
-  it("a start the service refuses fails the stage at once, the refusal recorded and nothing polled", () => {
+  it("a start the service refuses fails the stage at once, the refusal recorded and nothing looked at", () => {
     const run = runs.refusedStart as TranscriptionRun;
     expect(run.result).toMatchObject({ status: "FAILED", error: { error: "TranscribeFailed" } });
     expect(run.result.error?.cause).toMatch(/^TranscriptionRefused: /);

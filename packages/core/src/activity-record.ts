@@ -53,7 +53,12 @@ export const ServiceJobIdentity = z.object({ service: z.string(), name: z.string
 export const ServiceJob = ServiceJobIdentity.extend({
   input: z.string(),
   output: z.string(),
-  /** How often the workflow asked the service how the job stood. */
+  /**
+   * How many waits for the job's end the workflow began: 1 when its state-change event came
+   * within the first (transcription-job-states.ts).
+   */
+  waits: z.number().int().nonnegative().optional(),
+  /** Records written before the workflow waited for events: how often it polled the job. */
   polls: z.number().int().nonnegative().optional(),
 });
 export type ServiceJob = z.infer<typeof ServiceJob>;

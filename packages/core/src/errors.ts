@@ -152,18 +152,27 @@ export class BoundaryViolation extends VoxtrailError {
 }
 
 /**
- * Error names the workflow retries with backoff and jitter: our transient errors plus the
- * Lambda service errors AWS recommends retrying.
+ * Error names that say a service has no capacity now: the workflow waits them out with long
+ * backoff and full jitter (`RETRY_CLASSES.throttled`, packages/workflow/src/retry-policies.ts).
+ * `Lambda.TooManyRequestsException` is Lambda's when a function's reserved concurrency (a gate
+ * in front of a service) is all in use.
  */
-export const TRANSIENT_ERROR_NAMES = [
+export const THROTTLED_ERROR_NAMES = [
   SynthesisThrottled.name,
-  SynthesisStreamInterrupted.name,
   ReasoningThrottled.name,
   TranscriptionThrottled.name,
+  "Lambda.TooManyRequestsException",
+] as const;
+
+/**
+ * Error names a quick retry cures: a reply stream cut mid-way, and the Lambda service errors AWS
+ * recommends retrying (`RETRY_CLASSES.transient`).
+ */
+export const TRANSIENT_ERROR_NAMES = [
+  SynthesisStreamInterrupted.name,
   "Lambda.ServiceException",
   "Lambda.AWSLambdaException",
   "Lambda.SdkClientException",
-  "Lambda.TooManyRequestsException",
 ] as const;
 
 /** The event bus did not accept an event. */

@@ -57,6 +57,7 @@ export {
   SynthesisRejected,
   SynthesisStreamInterrupted,
   SynthesisThrottled,
+  THROTTLED_ERROR_NAMES,
   TRANSIENT_ERROR_NAMES,
   TranscriptionFailed,
   TranscriptionJobFailed,
@@ -99,7 +100,9 @@ export type {
   Synthesizer,
   Transcriber,
   TranscriptionJobRequest,
+  TranscriptionJobStatus,
   TranscriptionService,
+  WorkflowCallback,
 } from "./providers";
 export { isSchemaMismatch, readJson } from "./read-json";
 export { systemErrorMeaning } from "./system-errors";

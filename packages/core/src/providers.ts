@@ -51,8 +51,35 @@ export interface TranscriptionService {
    * `TranscriptionThrottled` when it has no capacity now.
    */
   start(request: TranscriptionJobRequest): Promise<"started" | "already-started">;
+  /**
+   * How the job stands now, as the service reports it (status and its own times; no caller data).
+   * `TranscriptionThrottled` when the service's request rate is used up.
+   */
+  describe(jobName: string, options?: { signal?: AbortSignal }): Promise<TranscriptionJobStatus>;
   /** The transcript in the job's output document; `TranscriptionFailed` for another shape. */
   transcriptOf(document: unknown, context: { language: string; audioMs: number }): Transcript;
+}
+
+/** A transcription job as the service reports it: where it stands, and its own times (ISO 8601). */
+export interface TranscriptionJobStatus {
+  status: "QUEUED" | "IN_PROGRESS" | "COMPLETED" | "FAILED";
+  /** The service's reason, when the job failed. */
+  failureReason?: string;
+  createdAt?: string;
+  startedAt?: string;
+  completedAt?: string;
+}
+
+/**
+ * Resumes a workflow that waits on a task token (Step Functions' callback pattern,
+ * `.waitForTaskToken`): the waiting Task state ends with `output` as its result.
+ */
+export interface WorkflowCallback {
+  /**
+   * Sends `output` to the task waiting on `taskToken`: `resumed`, or `gone` when no task waits on
+   * it any more (its wait timed out, its execution ended, or it was resumed already).
+   */
+  resume(taskToken: string, output: Record<string, unknown>): Promise<"resumed" | "gone">;
 }
 
 /** Finds the business record a voicemail refers to. */

@@ -6,6 +6,7 @@ import {
   ReasoningThrottled,
   SynthesisStreamInterrupted,
   SynthesisThrottled,
+  THROTTLED_ERROR_NAMES,
   TRANSIENT_ERROR_NAMES,
   VoxtrailError,
 } from "../src";
@@ -18,12 +19,18 @@ describe("named errors", () => {
     expect(new BoundaryViolation("x").name).toBe("BoundaryViolation");
   });
 
-  it("retry exactly the transient ones", () => {
-    expect(TRANSIENT_ERROR_NAMES).toContain(new SynthesisThrottled("429").name);
+  it("retry exactly the throttled and the transient ones, each in one class", () => {
+    expect(THROTTLED_ERROR_NAMES).toContain(new SynthesisThrottled("429").name);
+    expect(THROTTLED_ERROR_NAMES).toContain(new ReasoningThrottled("throttled").name);
+    expect(THROTTLED_ERROR_NAMES).toContain("Lambda.TooManyRequestsException");
     expect(TRANSIENT_ERROR_NAMES).toContain(new SynthesisStreamInterrupted("reset").name);
-    expect(TRANSIENT_ERROR_NAMES).toContain(new ReasoningThrottled("throttled").name);
-    expect(TRANSIENT_ERROR_NAMES).not.toContain(new InvalidAudio("x").name);
-    expect(TRANSIENT_ERROR_NAMES).not.toContain(new ReasoningInvalidOutput("x").name);
+    expect(
+      THROTTLED_ERROR_NAMES.filter((name) => (TRANSIENT_ERROR_NAMES as readonly string[]).includes(name)),
+    ).toEqual([]);
+    for (const names of [THROTTLED_ERROR_NAMES, TRANSIENT_ERROR_NAMES] as readonly (readonly string[])[]) {
+      expect(names).not.toContain(new InvalidAudio("x").name);
+      expect(names).not.toContain(new ReasoningInvalidOutput("x").name);
+    }
     for (const retryable of [SynthesisThrottled, SynthesisStreamInterrupted, ReasoningThrottled]) {
       expect(new retryable("x").retryable).toBe(true);
     }

@@ -12,6 +12,7 @@ import type {
   Synthesizer,
   Transcriber,
   TranscriptionService,
+  WorkflowCallback,
 } from "@voxtrail/core";
 
 /**
@@ -27,6 +28,11 @@ export interface StageDependencies {
    * handlers/read-transcription.ts) instead of calling `transcriber`.
    */
   transcriptionService?: TranscriptionService;
+  /**
+   * What resumes the workflow waiting for a transcription job (Step Functions' `SendTaskSuccess`
+   * in Lambda, the local state machine's task tokens locally): given with `transcriptionService`.
+   */
+  workflowCallback?: WorkflowCallback;
   reasoner: Reasoner;
   /**
    * A lookup that reads its records on first use (S3's) has `load()`: Reason calls it before

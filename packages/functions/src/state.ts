@@ -50,22 +50,9 @@ export const TranscribeInput = JobState;
 export type TranscribeInput = z.infer<typeof TranscribeInput>;
 
 /**
- * A transcription job as `GetTranscriptionJob` describes it (the fields read; timestamps are epoch
- * seconds in the API's JSON, or ISO strings).
- */
-export const DescribedTranscriptionJob = z.looseObject({
-  TranscriptionJobStatus: z.string(),
-  FailureReason: z.string().optional(),
-  CreationTime: z.union([z.number(), z.string()]).optional(),
-  StartTime: z.union([z.number(), z.string()]).optional(),
-  CompletionTime: z.union([z.number(), z.string()]).optional(),
-});
-export type DescribedTranscriptionJob = z.infer<typeof DescribedTranscriptionJob>;
-
-/**
  * The transcription job the start step began, at `$.transcription`: its name, where its output
- * goes, when it was requested, how often the workflow has polled it, and (once polled) how the
- * service describes it. Pointers only.
+ * goes, when it was requested, how many of its waits ended without its event, and (once its event
+ * or the await step's look resumed the workflow) the status it ended with. Pointers only.
  */
 export const TranscriptionState = z.object({
   jobName: z.string(),
@@ -74,9 +61,10 @@ export const TranscriptionState = z.object({
   requestedAt: z.string(),
   /** How long the start step's invocation ran, to the request: the read step records it. */
   startStepMs: z.number().nonnegative(),
-  polls: z.object({ count: z.number().int().nonnegative() }),
-  /** The last `GetTranscriptionJob` response, as the workflow's poll stored it. */
-  described: z.object({ TranscriptionJob: DescribedTranscriptionJob }).optional(),
+  /** Waits that ran out without the job's event (the workflow's `CountTranscriptionWait`). */
+  waits: z.object({ count: z.number().int().nonnegative() }),
+  /** What resumed the workflow sent: the job's status then (absent when it stopped waiting). */
+  ended: z.object({ status: z.string() }).optional(),
 });
 export type TranscriptionState = z.infer<typeof TranscriptionState>;
 
@@ -84,12 +72,34 @@ export type TranscriptionState = z.infer<typeof TranscriptionState>;
 export const StartTranscriptionInput = z.object({ step: z.literal("start"), job: JobState });
 export type StartTranscriptionInput = z.infer<typeof StartTranscriptionInput>;
 
+/**
+ * Input of the await step: the job state with the transcription job, and the task token the
+ * workflow waits on (`$$.Task.Token`).
+ */
+export const AwaitTranscriptionInput = z.object({
+  step: z.literal("await"),
+  job: JobState.extend({ transcription: TranscriptionState }),
+  taskToken: z.string().min(1),
+});
+export type AwaitTranscriptionInput = z.infer<typeof AwaitTranscriptionInput>;
+
 /** Input of the read step: the job state with the transcription job the workflow waited for. */
 export const ReadTranscriptionInput = z.object({
   step: z.literal("read"),
   job: JobState.extend({ transcription: TranscriptionState }),
 });
 export type ReadTranscriptionInput = z.infer<typeof ReadTranscriptionInput>;
+
+/**
+ * Input of the resume step: what the rule on Amazon Transcribe's "Transcribe Job State Change"
+ * event passes (its input transformer picks the job's name and status from the event's `detail`).
+ */
+export const ResumeTranscriptionInput = z.object({
+  step: z.literal("resume"),
+  jobName: z.string().min(1),
+  status: z.string().min(1),
+});
+export type ResumeTranscriptionInput = z.infer<typeof ResumeTranscriptionInput>;
 /** Input of Reason. */
 export const ReasonInput = JobState.extend({ transcribe: TranscribeResult });
 export type ReasonInput = z.infer<typeof ReasonInput>;

@@ -1,3 +1,4 @@
+import { InvalidInput } from "@voxtrail/core";
 import type { BatchFunction, PromptFunction, StageFunction } from "@voxtrail/workflow";
 import type { StageDependencies } from "./dependencies";
 import { finalizeStage } from "./handlers/finalize";
@@ -68,8 +69,9 @@ export function workflowHandlers<F extends string, D extends KernelDependencies>
 }
 
 /**
- * The voicemail workflow's handlers over `deps`. With a transcription service in `deps`, the
- * Transcribe function runs its job's start and read steps (handlers/transcription-job.ts).
+ * The voicemail workflow's handlers over `deps`. With a transcription service in `deps` (and what
+ * resumes the workflow waiting for its job), the Transcribe function runs its job's steps
+ * (handlers/transcription-job.ts); a service without a callback is `InvalidInput`.
  *
  * @example
  * const handlers = createStageHandlers(deps);
@@ -77,8 +79,15 @@ export function workflowHandlers<F extends string, D extends KernelDependencies>
  */
 export function createStageHandlers(deps: StageDependencies): Record<StageFunction, StageHandler<unknown>> {
   const handlers = workflowHandlers<StageFunction, StageDependencies>(VOICEMAIL_STAGE_DEFINITIONS, deps);
-  const { transcriptionService } = deps;
-  if (transcriptionService) handlers.transcribe = transcriptionJobHandler({ ...deps, transcriptionService });
+  const { transcriptionService, workflowCallback } = deps;
+  if (transcriptionService) {
+    if (!workflowCallback) {
+      throw new InvalidInput(
+        "a transcription service needs a workflow callback: the workflow waits for its jobs",
+      );
+    }
+    handlers.transcribe = transcriptionJobHandler({ ...deps, transcriptionService, workflowCallback });
+  }
   return handlers;
 }
 

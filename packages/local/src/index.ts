@@ -35,7 +35,11 @@ export {
   type StateTransition,
 } from "./state-machine/local-state-machine";
 export { RunningExecutions } from "./state-machine/running-executions";
-export { transcribeIntegration } from "./state-machine/transcribe-integration";
+export { TaskTokens } from "./state-machine/task-tokens";
 export type { TranscribeEndpointFaults } from "./transcribe-endpoint/faults";
 export { answer, readJsonRequest, ServiceError } from "./transcribe-endpoint/json-protocol";
-export { startTranscribeEndpoint, type TranscribeEndpoint } from "./transcribe-endpoint/server";
+export {
+  startTranscribeEndpoint,
+  type TranscribeEndpoint,
+  type TranscribeJobStateChange,
+} from "./transcribe-endpoint/server";

@@ -9,6 +9,7 @@ import {
   type Synthesizer,
   type Transcriber,
   type TranscriptionService,
+  type WorkflowCallback,
 } from "@voxtrail/core";
 import { loadBoundaryPolicy, type StageDependencies } from "@voxtrail/functions";
 import {
@@ -62,6 +63,8 @@ export interface LocalDependencyOptions {
   replyFormat?: AudioFormat;
   /** Which executions are running, for duplicate-job claims (the local state machine's table). */
   executions: ExecutionLiveness;
+  /** What resumes the workflow waiting for a transcription job (the local state machine's tokens). */
+  workflowCallback?: WorkflowCallback;
   /** The boundary policy to enforce; the `local` stage's (config/boundary-policy/local.json) by default. */
   boundaryPolicy?: BoundaryPolicy;
   /** Without `boundaryPolicy`: the stage environment whose policy file to enforce (`local` by default). */
@@ -104,6 +107,7 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
     store,
     transcriber: engines.transcriber ?? built(providers.transcriber),
     ...(transcriptionService ? { transcriptionService } : {}),
+    ...(options.workflowCallback ? { workflowCallback: options.workflowCallback } : {}),
     reasoner: engines.reasoner ?? built(providers.reasoner),
     records: built(providers.records),
     synthesizer: engines.synthesizer ?? built(providers.synthesizer),

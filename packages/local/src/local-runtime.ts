@@ -115,6 +115,15 @@ export class LocalRuntime {
     await this.store.head(keys.incomingVoicemail(file.name));
   }
 
+  /**
+   * Delivers an Amazon Transcribe "Transcribe Job State Change" event to the workflows waiting
+   * for their jobs, as the stage's rule does (`WorkflowRuntime.deliverTranscriptionEvent`): for a
+   * Transcribe endpoint the caller started and gave as a client.
+   */
+  deliverTranscriptionEvent(event: unknown): void {
+    this.runtime.deliverTranscriptionEvent(event);
+  }
+
   /** Stops the local endpoint, if one was started. */
   async close(): Promise<void> {
     await this.runtime.close();

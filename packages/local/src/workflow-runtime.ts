@@ -6,14 +6,19 @@ import {
   readJson,
 } from "@voxtrail/core";
 import type { StageDependencies, StageHandler } from "@voxtrail/functions";
-import type { ProviderClients } from "@voxtrail/providers";
+import { DEFAULT_TRANSCRIBE_JOB_PREFIX, type ProviderClients } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
 import {
   type AslDefinition,
+  type EventPattern,
+  functionTimeoutSeconds,
   type JobWorkflow,
   ObjectCreatedEvent,
   type ProviderSelection,
+  STAGE_TIMEOUT_SECONDS,
   sourceIdentityOf,
+  transcriptionEndedInput,
+  transcriptionEndedPattern,
 } from "@voxtrail/workflow";
 import type { z } from "zod";
 import { BUNDLED_RECORDS_FILE } from "./bundled-fixtures";
@@ -21,8 +26,13 @@ import { matchesPattern } from "./events/event-pattern";
 import { ALL_LOCAL, type LocalDependencyOptions, localDependencies } from "./local-dependencies";
 import { localFunctionArns } from "./local-functions";
 import { type SonicEndpoint, type SonicEndpointOptions, startSonicEndpoint } from "./sonic-endpoint/server";
-import { LocalStateMachine, type StateTransition } from "./state-machine/local-state-machine";
+import {
+  invokeLikeLambda,
+  LocalStateMachine,
+  type StateTransition,
+} from "./state-machine/local-state-machine";
 import { RunningExecutions } from "./state-machine/running-executions";
+import { TaskTokens } from "./state-machine/task-tokens";
 import { type LocalTranscription, localTranscription } from "./transcribe-endpoint/local-transcription";
 
 /** Options of a local workflow runtime. */
@@ -54,10 +64,11 @@ export interface WorkflowRuntimeOptions {
   /** How to start the local Sonic endpoint (its engine, injected faults) when synthesis is local. */
   endpoint?: Pick<SonicEndpointOptions, "engine" | "faults" | "chunkMs">;
   /**
-   * Milliseconds each Wait state waits instead of the definition's seconds (a transcription job's
-   * polls); {@link LOCAL_WAIT_MS} by default.
+   * Milliseconds one wait for a transcription job's event lasts before the workflow looks at the
+   * job itself, instead of the definition's `TRANSCRIPTION_WAIT_SECONDS`;
+   * {@link LOCAL_TRANSCRIPTION_WAIT_MS} by default.
    */
-  waitMs?: number;
+  transcriptionWaitMs?: number;
   /**
    * Aborted when the process is interrupted (the CLI's, on SIGINT or SIGTERM): every stage attempt
    * in flight fails at once with `AttemptInterrupted` and is recorded, and no later one begins, so
@@ -67,11 +78,11 @@ export interface WorkflowRuntimeOptions {
 }
 
 /**
- * How long a Wait state waits locally. The local Transcribe endpoint ends a job in seconds, and a
- * poll loop's bound is its polls times this wait: 90 polls of 1 s give pocketsphinx 90 s for a
- * voicemail on a busy machine.
+ * How long one wait for a transcription job's event lasts locally. The local endpoint sends every
+ * job's event, so this is only the safety net's period: MAX_TRANSCRIPTION_WAITS waits of a minute
+ * give pocketsphinx ten minutes for a voicemail on a busy machine.
  */
-export const LOCAL_WAIT_MS = 1000;
+export const LOCAL_TRANSCRIPTION_WAIT_MS = 60_000;
 
 /**
  * A workflow as the local runtime runs it: its descriptor, its handlers and the definition to run.
@@ -169,7 +180,9 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
     private readonly machine: LocalStateMachine,
     private readonly endpoint: SonicEndpoint | undefined,
     private readonly transcription: LocalTranscription,
-    private readonly timing: { retryIntervalMs: number | undefined; waitMs: number },
+    private readonly timing: { retryIntervalMs: number | undefined; callbackWaitMs: number },
+    /** The rule on Transcribe's job events and the function it targets, when jobs are waited for. */
+    private readonly transcriptionRule: { pattern: EventPattern; target: StageHandler<unknown> } | undefined,
   ) {}
 
   /**
@@ -189,10 +202,16 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
         : undefined;
     let transcription: LocalTranscription | undefined;
     try {
-      transcription = await localTranscription(store, providers, options.providerClients);
+      // The rule on Transcribe's job events targets the Transcribe function, once it exists.
+      let transcriptionEnded: (event: unknown) => void = () => {};
+      transcription = await localTranscription(store, providers, options.providerClients, (event) =>
+        transcriptionEnded(event),
+      );
       const running = new RunningExecutions();
+      const tokens = new TaskTokens();
       const deps = await localDependencies({
         executions: running,
+        workflowCallback: tokens,
         store,
         recordsFile: options.recordsFile ?? BUNDLED_RECORDS_FILE,
         providers,
@@ -211,16 +230,41 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
       const { workflow } = local;
       const functionArns = localFunctionArns(workflow.functions);
       const handlers = local.handlers(deps);
-      const handlersByArn = {
-        ...Object.fromEntries(workflow.functions.map((fn) => [functionArns[fn], handlers[fn]])),
-        ...transcription.integrations,
-      };
+      const handlersByArn = Object.fromEntries(
+        workflow.functions.map((fn) => [functionArns[fn], handlers[fn]]),
+      );
       const definition = local.definition(functionArns, providers);
-      const machine = new LocalStateMachine(`voxtrail-${workflow.name}`, definition, handlersByArn, running);
-      return new WorkflowRuntime(workflow, deps, machine, endpoint, transcription, {
-        retryIntervalMs: options.retryIntervalMs,
-        waitMs: options.waitMs ?? LOCAL_WAIT_MS,
-      });
+      const machine = new LocalStateMachine(
+        `voxtrail-${workflow.name}`,
+        definition,
+        handlersByArn,
+        running,
+        tokens,
+      );
+      const transcribe = (handlers as Record<string, StageHandler<unknown> | undefined>).transcribe;
+      const transcriptionRule =
+        transcribe && deps.transcriptionService
+          ? {
+              pattern: transcriptionEndedPattern(
+                providers.transcribeJobPrefix ?? DEFAULT_TRANSCRIBE_JOB_PREFIX,
+              ),
+              target: transcribe,
+            }
+          : undefined;
+      const runtime = new WorkflowRuntime(
+        workflow,
+        deps,
+        machine,
+        endpoint,
+        transcription,
+        {
+          retryIntervalMs: options.retryIntervalMs,
+          callbackWaitMs: options.transcriptionWaitMs ?? LOCAL_TRANSCRIPTION_WAIT_MS,
+        },
+        transcriptionRule,
+      );
+      transcriptionEnded = (event) => runtime.deliverTranscriptionEvent(event);
+      return runtime;
     } catch (error) {
       await endpoint?.close();
       await transcription?.close();
@@ -276,6 +320,26 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
     } finally {
       hooks.onEnd?.();
     }
+  }
+
+  /**
+   * Delivers an Amazon Transcribe "Transcribe Job State Change" event as the stage's rule does:
+   * when it matches the rule's pattern (a job of this selection's prefix that ended), the
+   * Transcribe function's resume step gets the rule's transformed input, asynchronously, as
+   * EventBridge invokes a Lambda target (a failure is logged, by name, and not the sender's).
+   * The local endpoint this runtime started delivers its own; one a caller started, the caller.
+   */
+  deliverTranscriptionEvent(event: unknown): void {
+    const rule = this.transcriptionRule;
+    if (!rule || !matchesPattern(event, rule.pattern)) return;
+    invokeLikeLambda(
+      rule.target,
+      localFunctionArns(["transcribe"]).transcribe,
+      functionTimeoutSeconds(STAGE_TIMEOUT_SECONDS.Transcribe),
+      transcriptionEndedInput(event),
+    ).catch((error: Error) =>
+      this.deps.logger.error("the resume step failed on a transcription job event", { error: error.name }),
+    );
   }
 
   /** Stops the local endpoints, if any were started. */

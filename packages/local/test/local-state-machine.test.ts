@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { SUCCEEDED_VOICEMAIL_STATES } from "../../../test/support/voicemail-state-path";
 import { LOCAL_FUNCTION_ARNS } from "../src/local-functions";
 import { LocalStateMachine, type StateTransition } from "../src/state-machine/local-state-machine";
+import { TaskTokens } from "../src/state-machine/task-tokens";
 
 /** Handlers that record what they were given; each stage's behaviour can be replaced. */
 function handlers(overrides: Partial<Record<string, StageHandler<unknown>>> = {}) {
@@ -113,5 +114,58 @@ describe("LocalStateMachine running the voicemail definition", () => {
     const { byArn } = handlers();
     delete byArn[LOCAL_FUNCTION_ARNS.reason];
     expect(() => new LocalStateMachine("test", definition, byArn)).toThrow(/no local handler/);
+  });
+});
+
+describe("LocalStateMachine running the voicemail definition with Transcribe as a service job", () => {
+  const serviceJob = buildVoicemailDefinition({
+    functionArns: LOCAL_FUNCTION_ARNS,
+    transcription: "service-job",
+  });
+
+  /** The Transcribe function's steps: start answers a job, await resumes as `onAwait` says, read a transcript. */
+  function transcribeSteps(onAwait: (taskToken: string, tokens: TaskTokens) => void, tokens: TaskTokens) {
+    const steps: string[] = [];
+    const transcribe: StageHandler<unknown> = async (input) => {
+      const { step, taskToken } = input as { step: string; taskToken?: string };
+      steps.push(step);
+      if (step === "start") return { jobName: "job", waits: { count: 0 } };
+      if (step === "await") onAwait(taskToken as string, tokens);
+      return step === "read"
+        ? { from: "read" }
+        : { ignored: "a callback Task's function result is not its output" };
+    };
+    return { steps, transcribe };
+  }
+
+  it("waits on a fresh token per wait until it is resumed, and goes on with what resumed it", async () => {
+    const tokens = new TaskTokens();
+    const seen: string[] = [];
+    const { steps, transcribe } = transcribeSteps((token) => {
+      seen.push(token);
+      setTimeout(() => void tokens.resume(token, { status: "COMPLETED" }), 20);
+    }, tokens);
+    const { byArn, calls } = handlers({ transcribe });
+    const machine = new LocalStateMachine("test", serviceJob, byArn, undefined, tokens);
+    const result = await machine.start(event, { callbackWaitMs: 5_000 });
+    expect(result.status).toBe("SUCCEEDED");
+    expect(steps).toEqual(["start", "await", "read"]);
+    expect(seen[0]).toMatch(/^local-task-token-/);
+    const read = calls.find((call) => (call.input as { step?: string }).step === "read");
+    expect(read?.input).toMatchObject({ job: { transcription: { ended: { status: "COMPLETED" } } } });
+    expect(await tokens.resume(seen[0] as string, { status: "COMPLETED" })).toBe("gone");
+  });
+
+  it("counts each wait that times out, waits again on a new token, and stops waiting after the limit", async () => {
+    const tokens = new TaskTokens();
+    const seen = new Set<string>();
+    const { steps, transcribe } = transcribeSteps((token) => seen.add(token), tokens);
+    const { byArn } = handlers({ transcribe });
+    const machine = new LocalStateMachine("test", serviceJob, byArn, undefined, tokens);
+    const result = await machine.start(event, { callbackWaitMs: 5 });
+    expect(result.status).toBe("SUCCEEDED");
+    expect(steps.filter((step) => step === "await")).toHaveLength(10);
+    expect(seen.size).toBe(10);
+    expect(steps.at(-1)).toBe("read");
   });
 });

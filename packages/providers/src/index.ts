@@ -16,7 +16,7 @@ export { LocalReasoner } from "./reasoning/local-reasoner";
 export { JsonlRecordLookup } from "./records/jsonl-record-lookup";
 export { SonicSageMakerSynthesizer, SonicSynthesisStream } from "./synthesis/sonic-sagemaker";
 export { TimedSynthesisStream } from "./synthesis/timed-synthesis-stream";
-export { AmazonTranscribe } from "./transcription/amazon-transcribe";
+export { AmazonTranscribe, DEFAULT_TRANSCRIBE_JOB_PREFIX } from "./transcription/amazon-transcribe";
 export type { ReferenceLengths } from "./transcription/number-length";
 export {
   FEMALE_VOICE_ADAPTATION,

@@ -61,6 +61,13 @@ export {
   transcriptionModeOf,
 } from "./provider-selection";
 export {
+  DEFAULT_RETRY,
+  RETRY_CLASSES,
+  type RetryClass,
+  type RetryPolicy,
+  retryHorizonSeconds,
+} from "./retry-policies";
+export {
   type EventPattern,
   promptsRulePattern,
   voicemailBatchRulePattern,
@@ -87,10 +94,15 @@ export {
 } from "./stages";
 export { SYNTHESIZER_LANGUAGES, speaksLanguage } from "./synthesizer-languages";
 export {
-  GET_TRANSCRIPTION_JOB_RESOURCE,
-  MAX_TRANSCRIPTION_POLLS,
+  TRANSCRIPTION_ENDED_INPUT,
+  transcriptionEndedInput,
+  transcriptionEndedPattern,
+} from "./transcription-events";
+export {
+  MAX_TRANSCRIPTION_WAITS,
   TRANSCRIPTION_JOB_STATES,
-  TRANSCRIPTION_POLL_SECONDS,
+  TRANSCRIPTION_WAIT_SECONDS,
+  WAIT_FOR_TASK_TOKEN_LAMBDA,
 } from "./transcription-job-states";
 export {
   BATCH_FUNCTIONS,
@@ -100,7 +112,7 @@ export {
   type BatchFunction,
   buildVoicemailBatchDefinition,
 } from "./voicemail-batch-definition";
-export { buildVoicemailDefinition, failState } from "./voicemail-definition";
+export { buildVoicemailDefinition, executionTimeoutSeconds, failState } from "./voicemail-definition";
 export {
   BATCH_WORKFLOW,
   type FunctionOf,

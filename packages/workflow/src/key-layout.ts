@@ -20,6 +20,8 @@ export const KEY_FOLDERS = {
   lineageDigests: "lineage-digests/",
   /** The lineage edge index: derived from the summaries, rebuilt from the records at will. */
   lineageIndex: "lineage-index/",
+  /** The task tokens of workflows waiting for a transcription job's end: no caller data. */
+  transcriptionWaits: "transcription-waits/",
 } as const;
 
 /** Prefix under which a voicemail's arrival starts the voicemail workflow. */
@@ -92,6 +94,11 @@ export const keys = {
     key.startsWith(KEY_FOLDERS.reports) && key.endsWith(".json")
       ? key.slice(KEY_FOLDERS.reports.length, -".json".length)
       : undefined,
+  /**
+   * Where the workflow waiting for transcription job `jobName` leaves its task token, for the
+   * job's state-change event to find (transcription-job-states.ts).
+   */
+  transcriptionWait: (jobName: string) => `${KEY_FOLDERS.transcriptionWaits}${jobName}.json`,
   /** An outcome event the local runtime keeps instead of sending it to an event bus. */
   event: (jobId: string, eventId: string) => `${KEY_FOLDERS.events}${jobId}/${eventId}.json`,
   /** A job's erasure record: what was erased, when, and why. */

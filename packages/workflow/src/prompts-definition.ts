@@ -1,11 +1,6 @@
 import type { AslDefinition } from "./asl-definition";
-import {
-  DEFAULT_RETRY,
-  DUPLICATE_CHOICE,
-  DUPLICATE_STATE,
-  type RetryPolicy,
-  retrier,
-} from "./voicemail-definition";
+import { functionRetries } from "./retry-policies";
+import { DUPLICATE_CHOICE, DUPLICATE_STATE } from "./voicemail-definition";
 
 /** The Lambda functions the prompts workflow calls. */
 export const PROMPT_FUNCTIONS = [
@@ -48,7 +43,6 @@ export interface PromptsDefinitionOptions {
    * does; the report then lists its row as `not-run`.
    */
   toleratedFailurePercentage?: number;
-  retry?: RetryPolicy;
 }
 
 /** The execution facts PreparePrompts receives from the context object. */
@@ -75,7 +69,7 @@ export function buildPromptsDefinition(options: PromptsDefinitionOptions): AslDe
   if (!(Number.isInteger(options.maxConcurrency) && options.maxConcurrency >= 1)) {
     throw new RangeError("maxConcurrency must be a positive integer");
   }
-  const retry = [retrier(options.retry ?? DEFAULT_RETRY)];
+  const retry = functionRetries();
   const arns = options.functionArns;
   return {
     Comment: "voxtrail IVR prompts: validate a manifest, synthesize each prompt, write the batch report.",

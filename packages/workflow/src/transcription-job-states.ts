@@ -1,41 +1,42 @@
 import type { AslDefinition } from "./asl-definition";
 
-/** The aws-sdk service integration the workflow polls a transcription job with. */
-export const GET_TRANSCRIPTION_JOB_RESOURCE = "arn:aws:states:::aws-sdk:transcribe:getTranscriptionJob";
+/**
+ * The Lambda integration that waits for a task token: Step Functions invokes the function with
+ * the state's `Payload` and then waits, without polling, until someone calls `SendTaskSuccess` or
+ * `SendTaskFailure` with the token, or the state's `TimeoutSeconds` pass ("Wait for a Callback
+ * with Task Token", https://docs.aws.amazon.com/step-functions/latest/dg/connect-to-resource.html#connect-wait-token).
+ */
+export const WAIT_FOR_TASK_TOKEN_LAMBDA = "arn:aws:states:::lambda:invoke.waitForTaskToken";
 
 /** The states a transcription job adds after `Transcribe` (its start), in the order they run. */
 export const TRANSCRIPTION_JOB_STATES = {
-  wait: "WaitForTranscription",
-  poll: "GetTranscriptionJob",
-  ended: "TranscriptionEnded",
-  count: "CountTranscriptionPoll",
+  await: "AwaitTranscription",
+  count: "CountTranscriptionWait",
+  waitedEnough: "TranscriptionWaitedEnough",
   read: "ReadTranscription",
 } as const;
 
 /**
- * Seconds between polls of a transcription job: how long a finished job may wait to be noticed,
- * against four state transitions a poll (Wait, Task, Choice, Pass). Not measured against real
- * Transcribe job times (none can be run here).
+ * Seconds one wait for the job's end lasts before the workflow looks for itself: the safety net
+ * for a lost "Transcribe Job State Change" event. Each wait costs one `GetTranscriptionJob` (the
+ * await step's look), so 10,000 queued jobs ask about 5.6 times a second at most.
  */
-export const TRANSCRIPTION_POLL_SECONDS = 10;
+export const TRANSCRIPTION_WAIT_SECONDS = 1800;
 
 /**
- * Polls after which the workflow stops waiting and the read step fails the job with
- * `TranscriptionTimedOut`: 90 polls of 10 s, 15 minutes, well inside the execution's hour.
+ * Waits after which the workflow stops waiting and the read step fails the job with
+ * `TranscriptionTimedOut`: 10 waits of 30 minutes, 5 hours. Sized for Transcribe's queue: 10,000
+ * queued jobs (its queue's default size) served at 90% of 250 concurrent jobs take about
+ * 10,000 x 90 s / 225 = 67 minutes for two-minute voicemails, and 3.7 hours if each job took
+ * 5 minutes (docs/volume.md).
  */
-export const MAX_TRANSCRIPTION_POLLS = 90;
-
-/**
- * Errors of GetTranscriptionJob worth retrying, as Step Functions names an aws-sdk integration's
- * errors (`<Service>.<Exception>`): the account's request rate, and the service's own failures.
- */
-const TRANSIENT_POLL_ERRORS = ["Transcribe.LimitExceededException", "Transcribe.InternalFailureException"];
+export const MAX_TRANSCRIPTION_WAITS = 10;
 
 /** What the transcription job's states are built from: the Transcribe function and the stage's shared pieces. */
 export interface TranscriptionJobStateOptions {
-  /** The Transcribe function's ARN: it runs the job's start and read steps. */
+  /** The Transcribe function's ARN: it runs the job's start, await and read steps. */
   functionArn: string;
-  /** The Task timeout of the Transcribe function's states. */
+  /** The Task timeout of the Transcribe function's direct invocations (start, read). */
   timeoutSeconds: number;
   /** The Retry rules of a Lambda task. */
   retry: Record<string, unknown>[];
@@ -46,96 +47,81 @@ export interface TranscriptionJobStateOptions {
 }
 
 /**
- * The `Transcribe` stage as a transcription job on Amazon Transcribe (Step Functions has no `.sync`
- * integration for it): `Transcribe` invokes the function's start step (its result at
- * `$.transcription`), then a loop of `WaitForTranscription` -> `GetTranscriptionJob` (the aws-sdk
- * integration, the state machine's role calling it; the response at `$.transcription.described`)
- * -> `TranscriptionEnded`, a Choice that goes on to `ReadTranscription` once the job is COMPLETED
- * or FAILED or after {@link MAX_TRANSCRIPTION_POLLS} polls, and otherwise counts the poll
- * (`States.MathAdd`) and waits again. `ReadTranscription` invokes the read step, whose result is
- * Transcribe's usual `$.transcribe`, so the stages after it are unchanged. Every failure goes to
- * the stage's failure recorder.
+ * The `Transcribe` stage as a job on Amazon Transcribe, waiting for its end without polling:
+ * `Transcribe` invokes the function's start step (the job is queued by Transcribe when the
+ * account's concurrent jobs are all busy; its result at `$.transcription`); `AwaitTranscription`
+ * invokes the await step with a task token (`lambda:invoke.waitForTaskToken`), which stores the
+ * token where the job's state-change event finds it, looks at the job once and resumes the
+ * workflow itself when the job has already ended. Otherwise the workflow sleeps until the
+ * "Transcribe Job State Change" event reaches the function's resume step (an EventBridge rule,
+ * stacks/transcription-events.ts), which sends `SendTaskSuccess` with the job's status (at
+ * `$.transcription.ended`). A wait that outlasts {@link TRANSCRIPTION_WAIT_SECONDS} (a lost event)
+ * is counted and waits again, looking once more; after {@link MAX_TRANSCRIPTION_WAITS} it goes on to
+ * `ReadTranscription`, whose read step then fails the job as `TranscriptionTimedOut`. The read step
+ * describes the job and turns its output into `transcript.json`; its result is Transcribe's usual
+ * `$.transcribe`, so the stages after it are unchanged. Every failure goes to the stage's failure
+ * recorder.
  *
  * @example
  * Object.assign(states, transcriptionJobStates({ functionArn, timeoutSeconds: 300, retry, catcher, next: "Reason" }));
  */
 export function transcriptionJobStates(options: TranscriptionJobStateOptions): AslDefinition["States"] {
-  const step = (name: "start" | "read") => ({ step: name, "job.$": "$" });
-  const status = "$.transcription.described.TranscriptionJob.TranscriptionJobStatus";
+  const invoke = (step: "start" | "read", resultPath: string, next: string) => ({
+    Type: "Task",
+    Resource: options.functionArn,
+    Parameters: { step, "job.$": "$" },
+    ResultPath: resultPath,
+    TimeoutSeconds: options.timeoutSeconds,
+    Retry: options.retry,
+    Catch: options.catcher,
+    Next: next,
+  });
   return {
     Transcribe: {
+      Comment:
+        "Starts the Amazon Transcribe job, queued when the account's jobs are all busy (the start step).",
+      ...invoke("start", "$.transcription", TRANSCRIPTION_JOB_STATES.await),
+    },
+    [TRANSCRIPTION_JOB_STATES.await]: {
       Type: "Task",
-      Comment: "Starts the Amazon Transcribe job (the transcribe handler's start step).",
-      Resource: options.functionArn,
-      Parameters: step("start"),
-      ResultPath: "$.transcription",
-      TimeoutSeconds: options.timeoutSeconds,
+      Comment:
+        "Waits for the job's state-change event (the await step stores the token and looks once; the resume step sends it back).",
+      Resource: WAIT_FOR_TASK_TOKEN_LAMBDA,
+      Parameters: {
+        FunctionName: options.functionArn,
+        Payload: { step: "await", "job.$": "$", "taskToken.$": "$$.Task.Token" },
+      },
+      ResultPath: "$.transcription.ended",
+      TimeoutSeconds: TRANSCRIPTION_WAIT_SECONDS,
       Retry: options.retry,
-      Catch: options.catcher,
-      Next: TRANSCRIPTION_JOB_STATES.wait,
-    },
-    [TRANSCRIPTION_JOB_STATES.wait]: {
-      Type: "Wait",
-      Comment: "Gives the transcription job time to run.",
-      Seconds: TRANSCRIPTION_POLL_SECONDS,
-      Next: TRANSCRIPTION_JOB_STATES.poll,
-    },
-    [TRANSCRIPTION_JOB_STATES.poll]: {
-      Type: "Task",
-      Comment: "Asks Amazon Transcribe how the job stands (no caller data: status, times, URIs).",
-      Resource: GET_TRANSCRIPTION_JOB_RESOURCE,
-      Parameters: { "TranscriptionJobName.$": "$.transcription.jobName" },
-      ResultPath: "$.transcription.described",
-      TimeoutSeconds: 30,
-      Retry: [
-        {
-          ErrorEquals: TRANSIENT_POLL_ERRORS,
-          IntervalSeconds: 5,
-          BackoffRate: 2,
-          MaxAttempts: 5,
-          MaxDelaySeconds: 60,
-          JitterStrategy: "FULL",
-        },
+      Catch: [
+        { ErrorEquals: ["States.Timeout"], ResultPath: null, Next: TRANSCRIPTION_JOB_STATES.count },
+        ...options.catcher,
       ],
-      Catch: options.catcher,
-      Next: TRANSCRIPTION_JOB_STATES.ended,
-    },
-    [TRANSCRIPTION_JOB_STATES.ended]: {
-      Type: "Choice",
-      Comment: "Read the result once the job has ended, or once the workflow has waited long enough.",
-      Choices: [
-        {
-          Or: [
-            { Variable: status, StringEquals: "COMPLETED" },
-            { Variable: status, StringEquals: "FAILED" },
-          ],
-          Next: TRANSCRIPTION_JOB_STATES.read,
-        },
-        {
-          Variable: "$.transcription.polls.count",
-          NumericGreaterThanEquals: MAX_TRANSCRIPTION_POLLS - 1,
-          Next: TRANSCRIPTION_JOB_STATES.read,
-        },
-      ],
-      Default: TRANSCRIPTION_JOB_STATES.count,
+      Next: TRANSCRIPTION_JOB_STATES.read,
     },
     [TRANSCRIPTION_JOB_STATES.count]: {
       Type: "Pass",
-      Comment: "Counts the poll.",
-      Parameters: { "count.$": "States.MathAdd($.transcription.polls.count, 1)" },
-      ResultPath: "$.transcription.polls",
-      Next: TRANSCRIPTION_JOB_STATES.wait,
+      Comment: "Counts a wait that ended without the job's event.",
+      Parameters: { "count.$": "States.MathAdd($.transcription.waits.count, 1)" },
+      ResultPath: "$.transcription.waits",
+      Next: TRANSCRIPTION_JOB_STATES.waitedEnough,
+    },
+    [TRANSCRIPTION_JOB_STATES.waitedEnough]: {
+      Type: "Choice",
+      Comment: "Waits again, or stops waiting and lets the read step say the job ran too long.",
+      Choices: [
+        {
+          Variable: "$.transcription.waits.count",
+          NumericGreaterThanEquals: MAX_TRANSCRIPTION_WAITS,
+          Next: TRANSCRIPTION_JOB_STATES.read,
+        },
+      ],
+      Default: TRANSCRIPTION_JOB_STATES.await,
     },
     [TRANSCRIPTION_JOB_STATES.read]: {
-      Type: "Task",
-      Comment: "Reads the job's output into the transcript (the transcribe handler's read step).",
-      Resource: options.functionArn,
-      Parameters: step("read"),
-      ResultPath: "$.transcribe",
-      TimeoutSeconds: options.timeoutSeconds,
-      Retry: options.retry,
-      Catch: options.catcher,
-      Next: options.next,
+      Comment: "Reads the job's output into the transcript (the read step).",
+      ...invoke("read", "$.transcribe", options.next),
     },
   };
 }

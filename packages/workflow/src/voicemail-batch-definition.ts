@@ -1,5 +1,5 @@
 import type { AslDefinition } from "./asl-definition";
-import { DEFAULT_RETRY, retrier } from "./voicemail-definition";
+import { DEFAULT_RETRY, functionRetries, RETRY_CLASSES, retrier } from "./retry-policies";
 
 /** The Lambda functions the voicemail batch workflow calls. */
 export const BATCH_FUNCTIONS = ["openBatch"] as const;
@@ -96,7 +96,7 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
           "Where the manifest is: the stage's bucket and the event's key, decoded as S3's API takes it.",
         Resource: options.functionArns.openBatch,
         TimeoutSeconds: BATCH_TIMEOUT_SECONDS.openBatch,
-        Retry: [retrier(DEFAULT_RETRY)],
+        Retry: functionRetries(),
         Next: BATCH_STATES.map,
       },
       [BATCH_STATES.map]: {
@@ -152,7 +152,7 @@ export function buildVoicemailBatchDefinition(options: VoicemailBatchDefinitionO
               },
               ResultSelector: { "status.$": "$.Status", "output.$": "$.Output" },
               ResultPath: "$.execution",
-              Retry: [retrier(DEFAULT_RETRY, START_EXECUTION_RETRIED_ERRORS)],
+              Retry: [retrier(RETRY_CLASSES.throttled.policy, START_EXECUTION_RETRIED_ERRORS)],
               Catch: [catchInto(BATCH_STATES.failed)],
               End: true,
             },

@@ -1,5 +1,5 @@
-import { TRANSIENT_ERROR_NAMES } from "@voxtrail/core";
 import type { AslDefinition } from "./asl-definition";
+import { functionRetries, RETRY_CLASSES, retryHorizonSeconds } from "./retry-policies";
 import {
   functionOf,
   RESULT_PATHS,
@@ -8,28 +8,15 @@ import {
   VOICEMAIL_STAGES,
   type VoicemailStage,
 } from "./stages";
-import { transcriptionJobStates } from "./transcription-job-states";
-
-/** How transient errors are retried: exponential backoff with full jitter, capped. */
-export interface RetryPolicy {
-  intervalSeconds: number;
-  backoffRate: number;
-  maxAttempts: number;
-  maxDelaySeconds: number;
-}
-
-/** The retry policy used unless a caller passes another. */
-export const DEFAULT_RETRY: RetryPolicy = {
-  intervalSeconds: 2,
-  backoffRate: 2,
-  maxAttempts: 3,
-  maxDelaySeconds: 30,
-};
+import {
+  MAX_TRANSCRIPTION_WAITS,
+  TRANSCRIPTION_WAIT_SECONDS,
+  transcriptionJobStates,
+} from "./transcription-job-states";
 
 /** Inputs of the builder: the ARN of each stage function. */
 export interface VoicemailDefinitionOptions {
   functionArns: Record<StageFunction, string>;
-  retry?: RetryPolicy;
   /** Seconds a stage may run, for the stages given (tests); `STAGE_TIMEOUT_SECONDS` for the others. */
   timeoutSeconds?: Partial<Record<VoicemailStage, number>>;
   /**
@@ -65,7 +52,6 @@ const EXECUTION_PARAMETERS = { "id.$": "$$.Execution.Id", "startTime.$": "$$.Exe
  * JSON.stringify(definition); // the ASL document for aws.sfn.StateMachine
  */
 export function buildVoicemailDefinition(options: VoicemailDefinitionOptions): AslDefinition {
-  const retry = options.retry ?? DEFAULT_RETRY;
   const states: AslDefinition["States"] = {};
   VOICEMAIL_STAGES.forEach((stage, index) => {
     const next = VOICEMAIL_STAGES[index + 1];
@@ -77,7 +63,7 @@ export function buildVoicemailDefinition(options: VoicemailDefinitionOptions): A
         transcriptionJobStates({
           functionArn: options.functionArns.transcribe,
           timeoutSeconds,
-          retry: [retrier(retry)],
+          retry: functionRetries(),
           catcher,
           next,
         }),
@@ -90,7 +76,7 @@ export function buildVoicemailDefinition(options: VoicemailDefinitionOptions): A
         ...(stage === "Ingest" ? { Parameters: { "event.$": "$", execution: EXECUTION_PARAMETERS } } : {}),
         ...(RESULT_PATHS[stage] ? { ResultPath: RESULT_PATHS[stage] } : {}),
         TimeoutSeconds: timeoutSeconds,
-        Retry: [retrier(retry)],
+        Retry: functionRetries(),
         Catch: catcher,
         ...(next ? { Next: stage === "Ingest" ? DUPLICATE_CHOICE : next } : { End: true }),
       };
@@ -113,7 +99,7 @@ export function buildVoicemailDefinition(options: VoicemailDefinitionOptions): A
       Parameters: { stage, "state.$": "$", execution: EXECUTION_PARAMETERS },
       ResultPath: "$.failureReport",
       TimeoutSeconds: STAGE_TIMEOUT_SECONDS.Finalize,
-      Retry: [retrier(retry)],
+      Retry: functionRetries(),
       Next: failState(stage),
     };
     states[failState(stage)] = {
@@ -127,9 +113,26 @@ export function buildVoicemailDefinition(options: VoicemailDefinitionOptions): A
     Comment:
       "voxtrail voicemail: transcribe a voicemail, reason over it with a record lookup, synthesize a reply.",
     StartAt: VOICEMAIL_STAGES[0],
-    TimeoutSeconds: 3600,
+    TimeoutSeconds: executionTimeoutSeconds(options.transcription ?? "in-function"),
     States: states,
   };
+}
+
+/**
+ * How long a voicemail execution may run, by how Transcribe runs: every stage's own time, plus one
+ * full horizon of waiting out throttled services (RETRY_CLASSES.throttled), plus, for a service
+ * job, every wait for the job ({@link MAX_TRANSCRIPTION_WAITS} x {@link TRANSCRIPTION_WAIT_SECONDS},
+ * a full Transcribe queue), rounded up to the hour. `voxtrail run --stage` follows this long.
+ *
+ * @example
+ * executionTimeoutSeconds("service-job"); // 28800 (8 hours)
+ */
+export function executionTimeoutSeconds(transcription: TranscriptionMode): number {
+  const stages = VOICEMAIL_STAGES.reduce((sum, stage) => sum + STAGE_TIMEOUT_SECONDS[stage], 0);
+  const throttled = retryHorizonSeconds(RETRY_CLASSES.throttled.policy);
+  const transcriptionWaits =
+    transcription === "service-job" ? MAX_TRANSCRIPTION_WAITS * TRANSCRIPTION_WAIT_SECONDS : 0;
+  return Math.ceil((stages + throttled + transcriptionWaits) / 3600) * 3600;
 }
 
 /** Name of the Task state that records a stage's failure. */
@@ -140,22 +143,4 @@ export function recorderState(stage: VoicemailStage): string {
 /** Name of the Fail state a stage's failure ends in. */
 export function failState(stage: VoicemailStage): string {
   return `${stage}Failed`;
-}
-
-/**
- * A Retry rule for `errorNames` (our transient errors by default) under `policy`: exponential
- * backoff with full jitter, capped.
- *
- * @example
- * { Type: "Task", Retry: [retrier(DEFAULT_RETRY)], ... }
- */
-export function retrier(policy: RetryPolicy, errorNames: readonly string[] = TRANSIENT_ERROR_NAMES) {
-  return {
-    ErrorEquals: [...errorNames],
-    IntervalSeconds: policy.intervalSeconds,
-    BackoffRate: policy.backoffRate,
-    MaxAttempts: policy.maxAttempts,
-    MaxDelaySeconds: policy.maxDelaySeconds,
-    JitterStrategy: "FULL",
-  };
 }

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   buildVoicemailDefinition,
-  GET_TRANSCRIPTION_JOB_RESOURCE,
-  MAX_TRANSCRIPTION_POLLS,
+  executionTimeoutSeconds,
+  MAX_TRANSCRIPTION_WAITS,
+  RETRY_CLASSES,
+  retryHorizonSeconds,
   STAGE_FUNCTIONS,
   TRANSCRIPTION_JOB_STATES,
-  TRANSCRIPTION_POLL_SECONDS,
+  TRANSCRIPTION_WAIT_SECONDS,
   transcriptionModeOf,
+  WAIT_FOR_TASK_TOKEN_LAMBDA,
 } from "../src";
 import { recorderState } from "../src/voicemail-definition";
 import { expectValidAsl } from "./expect-valid-asl";
@@ -20,30 +23,22 @@ describe("the voicemail definition with Transcribe as a service job", () => {
 
   it("is valid Amazon States Language", () => expectValidAsl(definition));
 
-  it("starts the job, then waits, polls and decides in a loop, then reads it and goes on to Reason", () => {
+  it("starts the job, waits for its event on a task token, then reads it and goes on to Reason", () => {
     expect(states.Transcribe).toMatchObject({
       Resource: functionArns.transcribe,
       Parameters: { step: "start", "job.$": "$" },
       ResultPath: "$.transcription",
-      Next: TRANSCRIPTION_JOB_STATES.wait,
+      Next: TRANSCRIPTION_JOB_STATES.await,
     });
-    expect(states[TRANSCRIPTION_JOB_STATES.wait]).toMatchObject({
-      Type: "Wait",
-      Seconds: TRANSCRIPTION_POLL_SECONDS,
-      Next: TRANSCRIPTION_JOB_STATES.poll,
-    });
-    expect(states[TRANSCRIPTION_JOB_STATES.poll]).toMatchObject({
-      Resource: GET_TRANSCRIPTION_JOB_RESOURCE,
-      Parameters: { "TranscriptionJobName.$": "$.transcription.jobName" },
-      Next: TRANSCRIPTION_JOB_STATES.ended,
-    });
-    expect(states[TRANSCRIPTION_JOB_STATES.ended]).toMatchObject({
-      Type: "Choice",
-      Default: TRANSCRIPTION_JOB_STATES.count,
-    });
-    expect(states[TRANSCRIPTION_JOB_STATES.count]).toMatchObject({
-      Type: "Pass",
-      Next: TRANSCRIPTION_JOB_STATES.wait,
+    expect(states[TRANSCRIPTION_JOB_STATES.await]).toMatchObject({
+      Resource: WAIT_FOR_TASK_TOKEN_LAMBDA,
+      Parameters: {
+        FunctionName: functionArns.transcribe,
+        Payload: { step: "await", "job.$": "$", "taskToken.$": "$$.Task.Token" },
+      },
+      ResultPath: "$.transcription.ended",
+      TimeoutSeconds: TRANSCRIPTION_WAIT_SECONDS,
+      Next: TRANSCRIPTION_JOB_STATES.read,
     });
     expect(states[TRANSCRIPTION_JOB_STATES.read]).toMatchObject({
       Resource: functionArns.transcribe,
@@ -53,32 +48,64 @@ describe("the voicemail definition with Transcribe as a service job", () => {
     });
   });
 
-  it("stops waiting after MAX_TRANSCRIPTION_POLLS polls: the poll before the last count goes to the read", () => {
-    const choice = states[TRANSCRIPTION_JOB_STATES.ended] as { Choices: Array<Record<string, unknown>> };
-    expect(choice.Choices[1]).toEqual({
-      Variable: "$.transcription.polls.count",
-      NumericGreaterThanEquals: MAX_TRANSCRIPTION_POLLS - 1,
-      Next: TRANSCRIPTION_JOB_STATES.read,
-    });
+  it("polls nowhere: no Wait state and no GetTranscriptionJob integration", () => {
+    const json = JSON.stringify(definition);
+    expect(Object.values(states).filter((state) => state.Type === "Wait")).toEqual([]);
+    expect(json).not.toContain("getTranscriptionJob");
   });
 
-  it("retries throttled polls, and records every failure of the job's states as Transcribe's", () => {
-    const poll = states[TRANSCRIPTION_JOB_STATES.poll] as { Retry: Array<{ ErrorEquals: string[] }> };
-    expect(poll.Retry[0]?.ErrorEquals).toEqual([
-      "Transcribe.LimitExceededException",
-      "Transcribe.InternalFailureException",
-    ]);
-    for (const name of ["Transcribe", TRANSCRIPTION_JOB_STATES.poll, TRANSCRIPTION_JOB_STATES.read]) {
-      expect(states[name]?.Catch).toEqual([
-        { ErrorEquals: ["States.ALL"], ResultPath: "$.failure", Next: recorderState("Transcribe") },
-      ]);
-    }
+  it("counts a wait that timed out (a lost event) and waits again, up to MAX_TRANSCRIPTION_WAITS", () => {
+    const wait = states[TRANSCRIPTION_JOB_STATES.await] as { Catch: Array<Record<string, unknown>> };
+    expect(wait.Catch[0]).toEqual({
+      ErrorEquals: ["States.Timeout"],
+      ResultPath: null,
+      Next: TRANSCRIPTION_JOB_STATES.count,
+    });
+    expect(states[TRANSCRIPTION_JOB_STATES.count]).toMatchObject({
+      Type: "Pass",
+      ResultPath: "$.transcription.waits",
+      Next: TRANSCRIPTION_JOB_STATES.waitedEnough,
+    });
+    expect(states[TRANSCRIPTION_JOB_STATES.waitedEnough]).toEqual(
+      expect.objectContaining({
+        Choices: [
+          {
+            Variable: "$.transcription.waits.count",
+            NumericGreaterThanEquals: MAX_TRANSCRIPTION_WAITS,
+            Next: TRANSCRIPTION_JOB_STATES.read,
+          },
+        ],
+        Default: TRANSCRIPTION_JOB_STATES.await,
+      }),
+    );
+  });
+
+  it("records every other failure of the job's states as Transcribe's", () => {
+    const catcher = {
+      ErrorEquals: ["States.ALL"],
+      ResultPath: "$.failure",
+      Next: recorderState("Transcribe"),
+    };
+    for (const name of ["Transcribe", TRANSCRIPTION_JOB_STATES.read])
+      expect(states[name]?.Catch).toEqual([catcher]);
+    expect(states[TRANSCRIPTION_JOB_STATES.await]?.Catch).toContainEqual(catcher);
+  });
+
+  it("lets an execution outlast a full Transcribe queue and a throttling horizon", () => {
+    const waiting = MAX_TRANSCRIPTION_WAITS * TRANSCRIPTION_WAIT_SECONDS;
+    expect(definition.TimeoutSeconds).toBe(executionTimeoutSeconds("service-job"));
+    expect(definition.TimeoutSeconds).toBeGreaterThan(
+      waiting + retryHorizonSeconds(RETRY_CLASSES.throttled.policy),
+    );
+    expect(buildVoicemailDefinition({ functionArns }).TimeoutSeconds).toBeLessThan(
+      definition.TimeoutSeconds ?? 0,
+    );
   });
 
   it("is chosen by the amazon-transcribe transcriber only", () => {
     expect(transcriptionModeOf({ transcriber: "amazon-transcribe" })).toBe("service-job");
     expect(transcriptionModeOf({ transcriber: "cartesia-ink" })).toBe("in-function");
     expect(transcriptionModeOf({ transcriber: "local" })).toBe("in-function");
-    expect(buildVoicemailDefinition({ functionArns }).States[TRANSCRIPTION_JOB_STATES.wait]).toBeUndefined();
+    expect(buildVoicemailDefinition({ functionArns }).States[TRANSCRIPTION_JOB_STATES.await]).toBeUndefined();
   });
 });

@@ -5,20 +5,22 @@ import {
   type Timing,
   TranscriptionFailed,
   TranscriptionJobFailed,
+  type TranscriptionJobStatus,
   TranscriptionTimedOut,
 } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
 import { defineStage } from "../kernel/stage-definition";
-import { type DescribedTranscriptionJob, ReadTranscriptionInput, type TranscribeResult } from "../state";
+import { ReadTranscriptionInput, type TranscribeResult } from "../state";
 import type { TranscriptionJobNeeds } from "./start-transcription";
 
 /** Longest service failure reason carried into errors and records (they are short service texts). */
 const FAILURE_REASON_CHARS = 300;
 
 /**
- * Transcribe's last step when transcription is a job on a managed service: once the workflow saw
- * the job end (or stopped waiting), reads the service's output document from the job's artifacts
+ * Transcribe's last step when transcription is a job on a managed service: once the workflow was
+ * resumed by the job's end (or stopped waiting), describes the job, reads the service's output
+ * document from the job's artifacts
  * and writes `transcript.json` from it (words, times, confidences, the service as processor). Its
  * activity record covers the transcription from the start step's request to the transcript being
  * durable, names the service job and both S3 locations, and lists the output document and the
@@ -41,7 +43,7 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
     startedAt: job.transcription.requestedAt,
     carry: undefined,
   }),
-  run: async ({ job }, { deps, activity, clock }): Promise<TranscribeResult> => {
+  run: async ({ job }, { deps, activity, clock, signal }): Promise<TranscribeResult> => {
     const { transcription } = job;
     const service = deps.transcriptionService;
     activity.processors.push(service.processor);
@@ -51,9 +53,9 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
       name: transcription.jobName,
       input: transcription.mediaUri,
       output: `s3://${deps.store.bucket}/${transcription.outputKey}`,
-      polls: transcription.polls.count + 1,
+      waits: transcription.waits.count + 1,
     };
-    const described = transcription.described?.TranscriptionJob;
+    const described = await service.describe(transcription.jobName, { signal });
     activity.timings.push(
       {
         name: "transcribe.startStep",
@@ -63,13 +65,13 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
       },
       ...serviceTimings(described),
     );
-    if (described?.TranscriptionJobStatus === "FAILED") {
-      const reason = (described.FailureReason ?? "no reason given").slice(0, FAILURE_REASON_CHARS);
+    if (described.status === "FAILED") {
+      const reason = (described.failureReason ?? "no reason given").slice(0, FAILURE_REASON_CHARS);
       throw new TranscriptionJobFailed(`transcription job ${transcription.jobName} failed: ${reason}`);
     }
-    if (described?.TranscriptionJobStatus !== "COMPLETED") {
+    if (described.status !== "COMPLETED") {
       throw new TranscriptionTimedOut(
-        `transcription job ${transcription.jobName} was still ${described?.TranscriptionJobStatus ?? "unpolled"} after ${transcription.polls.count + 1} polls`,
+        `transcription job ${transcription.jobName} was still ${described.status} after ${transcription.waits.count} waits for its end`,
       );
     }
     const body = await deps.store.getBytes(transcription.outputKey);
@@ -115,12 +117,11 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
  * The service's own account of the job, by its clock: time queued (created to started) and time
  * transcribing (started to completed), where it reports them.
  */
-function serviceTimings(job: DescribedTranscriptionJob | undefined): Timing[] {
-  const at = (time: number | string | undefined) =>
-    time === undefined ? undefined : typeof time === "number" ? time * 1000 : Date.parse(time);
-  const created = at(job?.CreationTime);
-  const started = at(job?.StartTime);
-  const completed = at(job?.CompletionTime);
+function serviceTimings(job: TranscriptionJobStatus): Timing[] {
+  const at = (time: string | undefined) => (time === undefined ? undefined : Date.parse(time));
+  const created = at(job.createdAt);
+  const started = at(job.startedAt);
+  const completed = at(job.completedAt);
   const span = (name: string, start: [string, number | undefined], end: [string, number | undefined]) => {
     const [startEvent, from] = start;
     const [endEvent, to] = end;

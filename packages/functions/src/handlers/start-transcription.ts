@@ -1,15 +1,22 @@
-import type { TranscriptionService } from "@voxtrail/core";
+import type { TranscriptionService, WorkflowCallback } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { StartTranscriptionInput, type TranscriptionState } from "../state";
 
-/** What the transcription job's steps need: the service, and the voicemails' language. */
-export type TranscriptionJobNeeds = StageNeeds<"language"> & { transcriptionService: TranscriptionService };
+/**
+ * What the transcription job's steps need: the service, the voicemails' language, and what
+ * resumes the workflow waiting for the job.
+ */
+export type TranscriptionJobNeeds = StageNeeds<"language"> & {
+  transcriptionService: TranscriptionService;
+  workflowCallback: WorkflowCallback;
+};
 
 /**
  * Transcribe's first step when transcription is a job on a managed service (Amazon Transcribe):
  * starts the job on the normalised audio where it lies in the bucket, with its output written into
- * the job's own artifacts (`transcribe-output.json`), and returns where the workflow finds both.
+ * the job's own artifacts (`transcribe-output.json`), queued by the service when its concurrent
+ * jobs are all busy, and returns where the workflow finds both.
  * The job's name comes from the job id and its run, so a retried start (the function timed out
  * after the service took the request) finds its own job and goes on waiting for it. Its success is
  * recorded by the read step, which covers the transcription from this start; a failed start is
@@ -44,6 +51,6 @@ export const startTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
     clock.mark("transcription.requested");
     const startStepMs = clock.timing("transcribe.startStep", "handler.start", "transcription.requested").ms;
     deps.logger.info("transcription job requested", { transcriptionJob: jobName, started });
-    return { jobName, mediaUri, outputKey, requestedAt, startStepMs, polls: { count: 0 } };
+    return { jobName, mediaUri, outputKey, requestedAt, startStepMs, waits: { count: 0 } };
   },
 });

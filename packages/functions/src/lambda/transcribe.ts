@@ -1,3 +1,4 @@
+import { SFNClient } from "@aws-sdk/client-sfn";
 import { cloudTranscriber, cloudTranscriptionService } from "@voxtrail/providers";
 import { selectionFromEnvironment, transcriptionModeOf } from "@voxtrail/workflow";
 import { transcribeStage } from "../handlers/transcribe";
@@ -5,16 +6,18 @@ import { transcriptionJobHandler } from "../handlers/transcription-job";
 import { stageHandler } from "../kernel/stage-handler";
 import { lambdaDependencies } from "./lambda-dependencies";
 import { lambdaEntry } from "./lambda-handler";
+import { StepFunctionsCallback } from "./step-functions-callback";
 
 /**
  * Lambda entry point of Transcribe: with a service-job transcriber configured (`amazon-transcribe`),
- * the transcription job's start and read steps over the service's client; otherwise the
- * transcriber only.
+ * the transcription job's steps over the service's client, resuming the workflow through Step
+ * Functions' `SendTaskSuccess`; otherwise the transcriber only.
  */
 export const handler = lambdaEntry(async (env) =>
   transcriptionModeOf(selectionFromEnvironment(env)) === "service-job"
-    ? transcriptionJobHandler(
-        await lambdaDependencies(env, { transcriptionService: cloudTranscriptionService }),
-      )
+    ? transcriptionJobHandler({
+        ...(await lambdaDependencies(env, { transcriptionService: cloudTranscriptionService })),
+        workflowCallback: new StepFunctionsCallback(new SFNClient({})),
+      })
     : stageHandler(transcribeStage, await lambdaDependencies(env, { transcriber: cloudTranscriber })),
 );

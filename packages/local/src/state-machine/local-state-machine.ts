@@ -1,10 +1,11 @@
 import "./promise-with-resolvers";
 import { randomUUID } from "node:crypto";
 import type { StageHandler } from "@voxtrail/functions";
-import { type AslDefinition, functionTimeoutSeconds } from "@voxtrail/workflow";
+import { type AslDefinition, functionTimeoutSeconds, WAIT_FOR_TASK_TOKEN_LAMBDA } from "@voxtrail/workflow";
 import type { Context } from "aws-lambda";
 import { ExecutionAbortedError, ExecutionError, StateMachine } from "aws-local-stepfunctions";
 import { RunningExecutions } from "./running-executions";
+import { TaskTokens } from "./task-tokens";
 
 /** A stage entered or left, as the local engine's event log reports it. */
 export interface StateTransition {
@@ -42,8 +43,11 @@ export interface StartOptions {
   onTransition?: (transition: StateTransition) => void;
   /** Milliseconds to wait before each retry, instead of the definition's backoff (tests). */
   retryIntervalMs?: number | undefined;
-  /** Milliseconds each Wait state waits, instead of the definition's time (a local poll loop). */
-  waitMs?: number;
+  /**
+   * Milliseconds each `.waitForTaskToken` Task waits for its token, instead of its `TimeoutSeconds`
+   * (its safety net): when it passes, the Task fails with `States.Timeout`, as on AWS.
+   */
+  callbackWaitMs?: number;
   /** Called for every event of the engine's log, payloads included, e.g. to audit state payloads. */
   onEvent?: (event: ExecutionEvent) => void;
   /** Stops the execution when aborted, as StopExecution does: no further state runs. */
@@ -57,6 +61,12 @@ export interface StartOptions {
  * Errors cross the boundary as Lambda reports them: `Error` is the error's name, `Cause` the JSON
  * `{errorType, errorMessage}`.
  *
+ * A `lambda:invoke.waitForTaskToken` Task invokes the handler of its `FunctionName` with its
+ * `Payload` (its deadline: the function's, from the state that invokes it directly), then waits
+ * for the token `$$.Task.Token` gave it until `tokens` resumes it, or its `TimeoutSeconds` pass
+ * (`States.Timeout`): the callback pattern, which aws-local-stepfunctions lacks. Each evaluation
+ * of `$$.Task.Token` mints a fresh token, as each entry of a Task gets its own on AWS.
+ *
  * The definition is validated once, at construction; the machine is reused for every execution.
  *
  * @example
@@ -65,9 +75,7 @@ export interface StartOptions {
  */
 export class LocalStateMachine {
   readonly #machine: StateMachine;
-  readonly #taskHandlers: Record<string, (input: unknown) => Promise<unknown>>;
-  /** The Wait states at the top level, by name. */
-  readonly #waitStates: string[];
+  readonly #taskHandlers: Record<string, (input: unknown, options: StartOptions) => Promise<unknown>>;
 
   constructor(
     readonly name: string,
@@ -75,22 +83,53 @@ export class LocalStateMachine {
     handlersByArn: Record<string, StageHandler<unknown>>,
     /** The table its executions are entered in while they run (shared with duplicate-job claims). */
     private readonly running: RunningExecutions = new RunningExecutions(),
+    /** The tokens its callback Tasks wait on (shared with the functions that resume them). */
+    private readonly tokens: TaskTokens = new TaskTokens(),
   ) {
     this.#machine = new StateMachine(definition as never, {
       validationOptions: { checkArn: true, checkPaths: true },
     });
     this.#taskHandlers = {};
-    this.#waitStates = Object.keys(definition.States).filter(
-      (name) => definition.States[name]?.Type === "Wait",
-    );
-    for (const [stateName, state] of taskStates(definition.States)) {
+    const tasks = taskStates(definition.States);
+    const functionTimeouts = directFunctionTimeouts(tasks);
+    for (const [stateName, state] of tasks) {
       const arn = String(state.Resource);
+      if (arn === WAIT_FOR_TASK_TOKEN_LAMBDA) {
+        this.#taskHandlers[stateName] = this.#callbackTask(stateName, state, handlersByArn, functionTimeouts);
+        continue;
+      }
       const handler = handlersByArn[arn];
       if (!handler) throw new Error(`no local handler for ${arn} (Task state ${stateName})`);
-      // The function's timeout as the stacks deploy it: the state's, less the margin.
-      const timeoutSeconds = functionTimeoutSeconds(Number(state.TimeoutSeconds ?? 60));
+      const timeoutSeconds = functionTimeouts.get(arn) ?? functionTimeoutSeconds(60);
       this.#taskHandlers[stateName] = (input) => invokeLikeLambda(handler, arn, timeoutSeconds, input);
     }
+  }
+
+  /**
+   * The handler of a `lambda:invoke.waitForTaskToken` Task: begins waiting on the token in its
+   * payload, invokes the function with the payload, and resolves with what resumes the token.
+   */
+  #callbackTask(
+    stateName: string,
+    state: Record<string, unknown>,
+    handlersByArn: Record<string, StageHandler<unknown>>,
+    functionTimeouts: ReadonlyMap<string, number>,
+  ): (input: unknown, options: StartOptions) => Promise<unknown> {
+    const timeoutMs = Number(state.TimeoutSeconds ?? 99_999_999) * 1000;
+    return async (input, options: StartOptions) => {
+      const { FunctionName: arn, Payload: payload } = input as { FunctionName: string; Payload: unknown };
+      const handler = handlersByArn[arn];
+      if (!handler) throw new Error(`no local handler for ${arn} (Task state ${stateName})`);
+      const token = findValue(payload, (value) => this.tokens.isToken(value));
+      if (token === undefined)
+        throw new Error(`Task state ${stateName} passes no $$.Task.Token in its Payload`);
+      // The wait's time runs from the Task's start, the invocation's included, as on AWS.
+      const [, output] = await Promise.all([
+        invokeLikeLambda(handler, arn, functionTimeouts.get(arn) ?? functionTimeoutSeconds(60), payload),
+        this.tokens.wait(token, options.callbackWaitMs ?? timeoutMs),
+      ]);
+      return output;
+    };
   }
 
   /** Starts one execution and resolves when it ends, successfully or not. */
@@ -102,16 +141,25 @@ export class LocalStateMachine {
         : Object.fromEntries(
             Object.keys(this.#taskHandlers).map((state) => [state, options.retryIntervalMs as number]),
           );
-    const waitOverrides =
-      options.waitMs === undefined
-        ? undefined
-        : Object.fromEntries(this.#waitStates.map((state) => [state, options.waitMs as number]));
+    const taskHandlers = Object.fromEntries(
+      Object.entries(this.#taskHandlers).map(([state, handler]) => [
+        state,
+        (input: unknown) => handler(input, options),
+      ]),
+    );
+    const tokens = this.tokens;
     const execution = this.#machine.run(input as never, {
-      context: { Execution: { Id: executionArn, Name: executionArn.split(":").at(-1) } } as never,
+      context: {
+        Execution: { Id: executionArn, Name: executionArn.split(":").at(-1) },
+        Task: {
+          get Token() {
+            return tokens.mint();
+          },
+        },
+      } as never,
       overrides: {
-        taskResourceLocalHandlers: this.#taskHandlers as never,
+        taskResourceLocalHandlers: taskHandlers as never,
         ...(retryOverrides ? { retryIntervalOverrides: retryOverrides } : {}),
-        ...(waitOverrides ? { waitTimeOverrides: waitOverrides } : {}),
       },
     });
     const forwarding = forwardEvents(execution.eventLogs, options);
@@ -165,7 +213,7 @@ async function forwardEvents(
  * (`StageTimedOut`, which the attempt records), not with the state's `States.Timeout`, which
  * stays a backstop. Errors are reported as Lambda reports them.
  */
-async function invokeLikeLambda(
+export async function invokeLikeLambda(
   handler: StageHandler<unknown>,
   functionArn: string,
   timeoutSeconds: number,
@@ -196,6 +244,32 @@ async function invokeLikeLambda(
     reported.name = name;
     throw reported;
   }
+}
+
+/**
+ * The timeout of each function a Task state invokes directly, as the stacks deploy it: the state's
+ * `TimeoutSeconds` less the margin (`functionTimeoutSeconds`).
+ */
+function directFunctionTimeouts(tasks: Array<[string, Record<string, unknown>]>): Map<string, number> {
+  return new Map(
+    tasks
+      .filter(([, state]) => state.Resource !== WAIT_FOR_TASK_TOKEN_LAMBDA)
+      .map(([, state]) => [
+        String(state.Resource),
+        functionTimeoutSeconds(Number(state.TimeoutSeconds ?? 60)),
+      ]),
+  );
+}
+
+/** The first value in `tree` (an object, an array, or a value) that `test` accepts. */
+function findValue(tree: unknown, test: (value: unknown) => boolean): string | undefined {
+  if (test(tree)) return tree as string;
+  if (typeof tree !== "object" || tree === null) return undefined;
+  for (const value of Object.values(tree)) {
+    const found = findValue(value, test);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**

@@ -3,4 +3,4 @@
  * stage's workflow elsewhere (the rehearsal's Step Functions stand-in and its service integrations).
  */
 export { RunningExecutions } from "./running-executions";
-export { transcribeIntegration } from "./transcribe-integration";
+export { TaskTokens } from "./task-tokens";

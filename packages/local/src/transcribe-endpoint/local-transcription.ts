@@ -1,22 +1,26 @@
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore, TranscriptionService } from "@voxtrail/core";
-import type { StageHandler } from "@voxtrail/functions";
 import { AmazonTranscribe, PocketsphinxTranscriber, type ProviderClients } from "@voxtrail/providers";
 import type { ProviderSelection } from "@voxtrail/workflow";
-import { transcribeIntegration } from "../state-machine/transcribe-integration";
+import type { TranscribeJobStateChange } from "./job-state-change";
 import { startTranscribeEndpoint, type TranscribeEndpoint } from "./server";
 
 /** The region the local Transcribe endpoint's client names: what lineage records as the service's. */
 export const LOCAL_TRANSCRIBE_REGION = "us-east-1";
 
+/**
+ * The data-access role the local service names when it starts a job with queueing on: the local
+ * endpoint checks one is given, as Transcribe does, and assumes nothing.
+ */
+export const LOCAL_DATA_ACCESS_ROLE_ARN =
+  "arn:aws:iam::000000000000:role/voxtrail-local-transcribe-data-access";
+
 /** What a local run that transcribes with Amazon Transcribe needs besides its functions. */
 export interface LocalTranscription {
-  /** The Transcribe client the start step and the poll use (undefined: the selection needs none). */
+  /** The Transcribe client the job's steps use (undefined: the selection needs none). */
   client?: TranscribeClient;
   /** The service over the local endpoint, labelled as the stand-in it is; unset with a given client. */
   service?: TranscriptionService;
-  /** The handler of the workflow's GetTranscriptionJob Task, when it has one. */
-  integrations: Record<string, StageHandler<unknown>>;
   /** Stops the local endpoint, if one was started. */
   close(): Promise<void>;
 }
@@ -27,8 +31,9 @@ export interface LocalTranscription {
  * Transcribe's API over the embedded recogniser and reads and writes `store` (its `s3://` URIs are
  * the store's), with a client on it and the service over it, labelled as the stand-in it is (its
  * boundary stays the client's `transcribe@us-east-1`, so the stage's boundary policy is checked as
- * in the cloud; its model and endpoint say the audio went to pocketsphinx here); and the workflow's
- * poll answered with that client.
+ * in the cloud; its model and endpoint say the audio went to pocketsphinx here), starting jobs with
+ * queueing on; each job's end goes to `onJobStateChange` as Transcribe's EventBridge event. With a
+ * given client, its endpoint's events are the caller's to deliver.
  *
  * @example
  * const transcription = await localTranscription(store, selection, clients);
@@ -38,14 +43,16 @@ export async function localTranscription(
   store: ObjectStore,
   selection: Pick<ProviderSelection, "transcriber" | "transcribeJobPrefix">,
   clients: ProviderClients = {},
+  onJobStateChange: (event: TranscribeJobStateChange) => void = () => {},
 ): Promise<LocalTranscription> {
-  if (selection.transcriber !== "amazon-transcribe") return { integrations: {}, close: async () => {} };
-  if (clients.transcribe) {
-    const client = clients.transcribe;
-    return { client, integrations: transcribeIntegration(client), close: async () => {} };
-  }
+  if (selection.transcriber !== "amazon-transcribe") return { close: async () => {} };
+  if (clients.transcribe) return { client: clients.transcribe, close: async () => {} };
   const recogniser = new PocketsphinxTranscriber();
-  const endpoint: TranscribeEndpoint = await startTranscribeEndpoint({ store, transcriber: recogniser });
+  const endpoint: TranscribeEndpoint = await startTranscribeEndpoint({
+    store,
+    transcriber: recogniser,
+    onJobStateChange,
+  });
   const client = new TranscribeClient({
     endpoint: endpoint.url,
     region: LOCAL_TRANSCRIBE_REGION,
@@ -54,6 +61,7 @@ export async function localTranscription(
   const service = await AmazonTranscribe.create({
     client,
     ...(selection.transcribeJobPrefix ? { jobNamePrefix: selection.transcribeJobPrefix } : {}),
+    dataAccessRoleArn: LOCAL_DATA_ACCESS_ROLE_ARN,
     describedAs: {
       model: `${recogniser.processor.model} behind Amazon Transcribe's batch API (local stand-in); not Amazon Transcribe`,
       version: recogniser.processor.version,
@@ -63,7 +71,6 @@ export async function localTranscription(
   return {
     client,
     service,
-    integrations: transcribeIntegration(client),
     close: async () => {
       await endpoint.settled();
       await endpoint.close();

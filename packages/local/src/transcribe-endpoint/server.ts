@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { ObjectStore, Transcriber } from "@voxtrail/core";
 import { PocketsphinxTranscriber } from "@voxtrail/providers";
 import type { TranscribeEndpointFaults } from "./faults";
+import type { TranscribeJobStateChange } from "./job-state-change";
 import { answer, readJsonRequest, ServiceError } from "./json-protocol";
 import { TranscriptionJobs } from "./transcription-jobs";
 
@@ -16,9 +17,12 @@ export interface TranscribeEndpointOptions {
   accountId?: string;
   /** Failures to show, for tests (none by default). */
   faults?: TranscribeEndpointFaults;
+  /** Called with each job's "Transcribe Job State Change" event when it ends (EventBridge's part). */
+  onJobStateChange?: (event: TranscribeJobStateChange) => void;
 }
 
 export type { TranscribeEndpointFaults } from "./faults";
+export type { TranscribeJobStateChange } from "./job-state-change";
 
 /** A running local Transcribe endpoint. */
 export interface TranscribeEndpoint {
@@ -57,6 +61,7 @@ export async function startTranscribeEndpoint(
     options.transcriber ?? new PocketsphinxTranscriber(),
     options.accountId ?? "000000000000",
     faults,
+    options.onJobStateChange,
   );
   const requests: Record<string, number> = {};
   const server = createServer((req, res) => {

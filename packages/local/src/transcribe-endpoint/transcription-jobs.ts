@@ -2,6 +2,7 @@ import { normalizeForTranscription } from "@voxtrail/audio";
 import { InvalidAudio, type ObjectStore, type Transcriber } from "@voxtrail/core";
 import { openTempDir, removeTempDir } from "@voxtrail/functions/kernel";
 import type { TranscribeEndpointFaults } from "./faults";
+import { jobStateChange, type TranscribeJobStateChange } from "./job-state-change";
 import { ServiceError } from "./json-protocol";
 import { transcribeOutputDocument } from "./transcribe-output-document";
 
@@ -42,6 +43,8 @@ export class TranscriptionJobs {
     private readonly transcriber: Transcriber,
     private readonly accountId: string,
     private readonly faults: Pick<TranscribeEndpointFaults, "failJobsWith" | "stallJobs"> = {},
+    /** Called with each job's "Transcribe Job State Change" event when it ends. */
+    private readonly onJobStateChange: (event: TranscribeJobStateChange) => void = () => {},
   ) {}
 
   /** `StartTranscriptionJob`: checks the request, records the job, and runs it in the background. */
@@ -130,6 +133,13 @@ export class TranscriptionJobs {
             : "Internal failure";
     }
     job.CompletionTime = Date.now() / 1000;
+    this.onJobStateChange(
+      jobStateChange(
+        job as TranscriptionJob & { TranscriptionJobStatus: "COMPLETED" | "FAILED" },
+        this.accountId,
+        "us-east-1",
+      ),
+    );
   }
 
   /**

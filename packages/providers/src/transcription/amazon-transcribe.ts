@@ -1,13 +1,17 @@
 import {
+  GetTranscriptionJobCommand,
   type LanguageCode,
   StartTranscriptionJobCommand,
   type TranscribeClient,
+  type TranscriptionJob,
 } from "@aws-sdk/client-transcribe";
 import {
   InvalidInput,
   type Processor,
   type Transcript,
+  TranscriptionFailed,
   type TranscriptionJobRequest,
+  type TranscriptionJobStatus,
   type TranscriptionService,
 } from "@voxtrail/core";
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
@@ -35,6 +39,15 @@ export interface AmazonTranscribeOptions {
    * Only letters, digits, `.`, `_` and `-`.
    */
   jobNamePrefix?: string;
+  /**
+   * The role Transcribe assumes to read queued media and write their output. When given, every
+   * job is started with job queueing on (`JobExecutionSettings.AllowDeferredExecution`): beyond
+   * the account's concurrent jobs, Transcribe queues it (FIFO, up to its queue's size) instead of
+   * refusing it with `LimitExceededException` ("Job queueing",
+   * https://docs.aws.amazon.com/transcribe/latest/dg/job-queueing.html). Queueing needs this role
+   * (JobExecutionSettings, API reference), and the caller needs `iam:PassRole` on it.
+   */
+  dataAccessRoleArn?: string;
   /**
    * What lineage records as the model behind the API, when it is not Amazon Transcribe's (a local
    * stand-in that speaks its API): model, version and endpoint. The boundary stays the client's.
@@ -92,10 +105,17 @@ export class AmazonTranscribe implements TranscriptionService {
   readonly processor: Processor;
   readonly #client: TranscribeClient;
   readonly #prefix: string;
+  readonly #dataAccessRoleArn: string | undefined;
 
-  private constructor(client: TranscribeClient, prefix: string, processor: Processor) {
+  private constructor(
+    client: TranscribeClient,
+    prefix: string,
+    dataAccessRoleArn: string | undefined,
+    processor: Processor,
+  ) {
     this.#client = client;
     this.#prefix = prefix;
+    this.#dataAccessRoleArn = dataAccessRoleArn;
     this.processor = processor;
     observeSdkCalls(client, "transcribe");
   }
@@ -111,7 +131,7 @@ export class AmazonTranscribe implements TranscriptionService {
         "the transcription job name prefix may hold only letters, digits, '.', '_' and '-'",
       );
     }
-    return new AmazonTranscribe(options.client, prefix, {
+    return new AmazonTranscribe(options.client, prefix, options.dataAccessRoleArn, {
       provider: "amazon-transcribe",
       model: "transcribe-batch",
       version: TRANSCRIBE_API_VERSION,
@@ -152,6 +172,14 @@ export class AmazonTranscribe implements TranscriptionService {
           Media: { MediaFileUri: request.mediaUri },
           OutputBucketName: request.outputBucket,
           OutputKey: request.outputKey,
+          ...(this.#dataAccessRoleArn === undefined
+            ? {}
+            : {
+                JobExecutionSettings: {
+                  AllowDeferredExecution: true,
+                  DataAccessRoleArn: this.#dataAccessRoleArn,
+                },
+              }),
         }),
         { abortSignal: request.signal },
       );
@@ -160,6 +188,30 @@ export class AmazonTranscribe implements TranscriptionService {
       if (isConflict(error)) return "already-started";
       throw transcribeError(error);
     }
+  }
+
+  /** `GetTranscriptionJob`: the job's status and the service's own times. */
+  async describe(jobName: string, options: { signal?: AbortSignal } = {}): Promise<TranscriptionJobStatus> {
+    let job: TranscriptionJob | undefined;
+    try {
+      ({ TranscriptionJob: job } = await this.#client.send(
+        new GetTranscriptionJobCommand({ TranscriptionJobName: jobName }),
+        { abortSignal: options.signal },
+      ));
+    } catch (error) {
+      throw transcribeError(error);
+    }
+    const status = job?.TranscriptionJobStatus;
+    if (status !== "QUEUED" && status !== "IN_PROGRESS" && status !== "COMPLETED" && status !== "FAILED") {
+      throw new TranscriptionFailed(`Amazon Transcribe described ${jobName} with no status it documents`);
+    }
+    return {
+      status,
+      ...(job?.FailureReason === undefined ? {} : { failureReason: job.FailureReason }),
+      ...(job?.CreationTime ? { createdAt: job.CreationTime.toISOString() } : {}),
+      ...(job?.StartTime ? { startedAt: job.StartTime.toISOString() } : {}),
+      ...(job?.CompletionTime ? { completedAt: job.CompletionTime.toISOString() } : {}),
+    };
   }
 
   /** The transcript in the job's output document, made by this service's processor. */

@@ -62,10 +62,15 @@ const BILLED_ROLES: Partial<Record<StageFunction, RegistryRole>> = {
 const TRANSCRIBE_MINIMUM_SECONDS = 15;
 
 /**
- * State transitions each poll of a transcription job adds (Wait, GetTranscriptionJob, the Choice,
- * and the Pass that counts it; the last poll's Pass is the read's Task instead).
+ * State transitions a transcription job adds to the in-function path's one Transcribe state: the
+ * first wait (`AwaitTranscription`) and the read, then three for each wait that ran out (the Pass
+ * that counts it, the Choice, the next wait). Records written when the workflow polled instead
+ * carry `polls`: four transitions each (Wait, GetTranscriptionJob, Choice, Pass).
  */
-const TRANSITIONS_PER_POLL = 4;
+function serviceJobTransitions(job: { waits?: number | undefined; polls?: number | undefined }): number {
+  if (job.waits !== undefined) return 2 + 3 * Math.max(0, job.waits - 1);
+  return 4 * (job.polls ?? 1);
+}
 
 /** S3 GET/HEAD requests each stage's handler makes for its inputs (read from the handlers). */
 const INPUT_READS: Partial<Record<StageFunction, number>> = {
@@ -123,7 +128,7 @@ export function jobUsage(job: JobData): JobUsage {
     transcribeBilledSeconds: 0,
     customEvents: 0,
   };
-  let pollTransitions = 0;
+  let serviceJobStates = 0;
   let retries = 0;
   for (const record of job.records) {
     const fn = functionOfRecord(record.stage);
@@ -158,7 +163,7 @@ export function jobUsage(job: JobData): JobUsage {
       billed.cartesiaTtsCharacters += record.inputs.find((input) => input.kind === "reply-text")?.bytes ?? 0;
     }
     const audioSeconds = (record.conditions?.audioMs ?? job.report?.source.audioMs ?? 0) / 1000;
-    if (record.serviceJob) pollTransitions += TRANSITIONS_PER_POLL * (record.serviceJob.polls ?? 1);
+    if (record.serviceJob) serviceJobStates += serviceJobTransitions(record.serviceJob);
     if (unit === "transcribe-audio-seconds") {
       billed.transcribeBilledSeconds += Math.max(TRANSCRIBE_MINIMUM_SECONDS, audioSeconds);
     }
@@ -168,7 +173,7 @@ export function jobUsage(job: JobData): JobUsage {
   return {
     jobId: job.jobId,
     stages: [...stages.values()],
-    stateTransitions: statePath(DEFINITION, failedStage).length + retries + pollTransitions,
+    stateTransitions: statePath(DEFINITION, failedStage).length + retries + serviceJobStates,
     executionSeconds: executionSeconds(job),
     ...billed,
   };
