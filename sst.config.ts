@@ -31,7 +31,7 @@ export default $config({
     const { bucket } = storage(config);
     const sonic = sonicEndpoint(config);
     const settings = functionSettings({ bucket, config, sonic });
-    const { stateMachine, outcomeBus, functions } = pipeline({ bucket, settings });
+    const { stateMachine, outcomeBus, functions } = pipeline({ bucket, config, settings });
     const batch = voicemailBatch({
       bucket,
       config,

@@ -27,6 +27,8 @@ export interface WorkflowFunctionOptions {
   outcomeBusArn: $util.Input<string>;
   /** Environment variables on top of the stage's (stacks/function-settings.ts). */
   environment?: Record<string, $util.Input<string>>;
+  /** Reserved concurrency of the functions that gate a service (stage-config.ts `synthesisGates`). */
+  reservedConcurrency?: Partial<Record<string, number>>;
 }
 
 /** How a workflow is deployed: its resources' logical names, and what its state machine runs with. */
@@ -76,6 +78,9 @@ export function deployWorkflow<F extends DeployedFunction>(
         size: workflow.sizes[fn],
         callsCartesia: settings.callsCartesia[fn],
         environment: options.environment,
+        ...(options.reservedConcurrency?.[fn] === undefined
+          ? {}
+          : { reservedConcurrency: options.reservedConcurrency[fn] }),
         permissions: $util
           .all([settings.scope, settings.selection, bucket.name, options.outcomeBusArn])
           .apply(([scope, selection, bucketName, outcomeBusArn]) =>
@@ -89,6 +94,7 @@ export function deployWorkflow<F extends DeployedFunction>(
               bedrockModelId: selection.bedrockModelId,
               recordsUri: selection.recordsUri,
               transcribeJobPrefix: selection.transcribeJobPrefix,
+              transcribeDataAccessRoleArn: selection.transcribeDataAccessRoleArn,
               retainsLineage: settings.retainsLineage,
             }),
           ),

@@ -71,9 +71,15 @@ export function functionSettings({
     ])
     .apply(([partition, region, account]) => ({ partition, region, account }));
   const selection = $util
-    .all([bucket.name, sonic?.name])
-    .apply(([bucketName, sonicEndpoint]) =>
-      stageSelection(config, { app: $app.name, stage: $app.stage, bucket: bucketName, sonicEndpoint }),
+    .all([bucket.name, sonic?.name, scope])
+    .apply(([bucketName, sonicEndpoint, resolvedScope]) =>
+      stageSelection(config, {
+        app: $app.name,
+        stage: $app.stage,
+        bucket: bucketName,
+        scope: resolvedScope,
+        sonicEndpoint,
+      }),
     );
   const boundaryPolicy = boundaryPolicyJson(config, $cli.paths.root);
   const environment = $util.all([selection, bucket.name]).apply(

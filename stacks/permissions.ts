@@ -244,6 +244,8 @@ export interface PermissionTargets {
   recordsUri?: string | undefined;
   /** VOXTRAIL_TRANSCRIBE_JOB_PREFIX, when Amazon Transcribe is configured (stage-config.ts). */
   transcribeJobPrefix?: string | undefined;
+  /** VOXTRAIL_TRANSCRIBE_DATA_ACCESS_ROLE_ARN, when Amazon Transcribe is configured. */
+  transcribeDataAccessRoleArn?: string | undefined;
   /**
    * The bucket has Object Lock: what a function writes under `RETAINED_PREFIXES` carries its
    * retention (`ObjectLockMode`, `ObjectLockRetainUntilDate`), which S3 authorizes as
@@ -560,10 +562,14 @@ export function accountKeyPolicy(scope: ArnScope) {
 /** Amazon Transcribe's output document of any job: the service writes it, the read step reads it. */
 const TRANSCRIBE_OUTPUT = artifact(ARTIFACT_FILES.transcribeOutput);
 
+/** Where a workflow waiting for a transcription job leaves its task token (the await and resume steps). */
+const TRANSCRIPTION_WAITS = keys.transcriptionWait("*");
+
 /**
  * What the Transcribe function needs to run its stage as an Amazon Transcribe job
- * (packages/functions/src/handlers/start-transcription.ts, read-transcription.ts), beyond reading
- * normalized.wav and writing transcript.json and its lineage, which it already may:
+ * (packages/functions/src/handlers/start-transcription.ts, await-transcription.ts,
+ * resume-transcription.ts, read-transcription.ts), beyond reading normalized.wav and writing
+ * transcript.json and its lineage, which it already may:
  *
  * - `transcribe:StartTranscriptionJob`. The Service Authorization Reference ("Actions, resources,
  *   and condition keys for Amazon Transcribe",
@@ -574,11 +580,19 @@ const TRANSCRIBE_OUTPUT = artifact(ARTIFACT_FILES.transcribeOutput);
  *   the condition keys that page lists for it instead: `transcribe:OutputBucketName` (the stage's
  *   bucket) and `transcribe:OutputKey` (a job's transcribe-output.json). A start without them
  *   (output to a service-managed bucket, or elsewhere) is refused.
- * - `s3:PutObject` on transcribe-output.json: with no `JobExecutionSettings.DataAccessRoleArn`
- *   in the request, Transcribe reads the media and writes the output with the caller's
- *   permissions (StartTranscriptionJob API reference, `Media` and `OutputBucketName`, and
- *   "Permissions required for IAM user roles"): `s3:GetObject` on normalized.wav, which the
- *   function's first statement grants already, and `s3:PutObject` where the output goes.
+ * - `iam:PassRole` on the stage's data-access role, to Transcribe only (`iam:PassedToService`):
+ *   the start names it in `JobExecutionSettings.DataAccessRoleArn` to turn job queueing on.
+ * - `transcribe:GetTranscriptionJob` on the stage's jobs ({@link transcriptionJobsOf}): the await
+ *   step looks at the job once per wait, the read step describes it.
+ * - `states:SendTaskSuccess`: the await and resume steps resume the waiting workflow. The
+ *   reference lists no resource type for it (a task token names the task), so `*`.
+ * - `s3:PutObject`, `s3:GetObject` and a listing on `transcription-waits/`: the await step leaves
+ *   the task token there, the resume step reads it, and an event for a job nobody waits for is a
+ *   probe of a missing key (403 without the listing).
+ * - `s3:PutObject` on transcribe-output.json: a job that is not queued may be run with the
+ *   caller's permissions (JobExecutionSettings: the data-access role is what Transcribe "assumes
+ *   to read queued media files"), so the function keeps what an unqueued job needs besides the
+ *   role's: `s3:GetObject` on normalized.wav, which it has, and this.
  * - `s3:GetObject` on transcribe-output.json: the read step reads the document back.
  *
  * No KMS permission: the bucket encrypts with SSE-S3 (stacks/storage.ts).
@@ -594,9 +608,49 @@ function transcriptionJobStatements(target: PermissionTargets): IamStatement[] {
         { test: "StringLike", variable: "transcribe:OutputKey", values: [TRANSCRIBE_OUTPUT] },
       ],
     },
+    {
+      actions: ["iam:PassRole"],
+      resources: target.transcribeDataAccessRoleArn ? [target.transcribeDataAccessRoleArn] : [],
+      conditions: [{ test: "StringEquals", variable: "iam:PassedToService", values: [TRANSCRIBE_SERVICE] }],
+    },
+    {
+      actions: ["transcribe:GetTranscriptionJob"],
+      resources: target.transcribeJobPrefix ? [transcriptionJobsOf(target, target.transcribeJobPrefix)] : [],
+    },
+    { actions: ["states:SendTaskSuccess"], resources: ["*"] },
     { actions: ["s3:PutObject"], resources: [output] },
     { actions: ["s3:GetObject"], resources: [output] },
+    ...objectStatements(
+      {
+        reads: [TRANSCRIPTION_WAITS],
+        writes: [TRANSCRIPTION_WAITS],
+        lists: [`${KEY_FOLDERS.transcriptionWaits}*`],
+      },
+      target,
+    ),
   ];
+}
+
+/** Amazon Transcribe's service principal: what the data-access role trusts and is passed to. */
+export const TRANSCRIBE_SERVICE = "transcribe.amazonaws.com";
+
+/**
+ * The statements of the role Amazon Transcribe assumes for the stage's queued jobs
+ * (stacks/transcription-events.ts): read the media, `normalized.wav`, and write the output,
+ * `transcribe-output.json`, of any job, and nothing else ("Amazon Transcribe assumes this role to
+ * read queued media files. If you have specified an output S3 bucket for the transcription
+ * results, this role should have access to the output bucket as well": JobExecutionSettings,
+ * Amazon Transcribe API reference).
+ *
+ * @example
+ * transcribeDataAccessPermissions({ partition: "aws", bucket: "voxtrail-production-bucket" });
+ * // [{ actions: ["s3:GetObject"], resources: ["arn:aws:s3:::voxtrail-production-bucket/artifacts/*\/normalized.wav"] }, ...]
+ */
+export function transcribeDataAccessPermissions(target: ObjectTargets): IamStatement[] {
+  return objectStatements(
+    { reads: [artifact(ARTIFACT_FILES.normalizedAudio)], writes: [TRANSCRIBE_OUTPUT], lists: [] },
+    target,
+  );
 }
 
 /**
@@ -764,37 +818,21 @@ function invokeStatement<F extends string>(
 /** Where the voicemail workflow's permissions point. */
 export interface VoicemailTargets extends ArnScope {
   functionArns: Record<StageFunction, string>;
-  /** VOXTRAIL_TRANSCRIBE_JOB_PREFIX, when Amazon Transcribe is configured (stage-config.ts). */
-  transcribeJobPrefix?: string | undefined;
 }
 
 /**
  * The voicemail state machine's statements (packages/workflow/src/voicemail-definition.ts): invoke
- * its six functions; and, when Amazon Transcribe is configured, poll the stage's transcription
- * jobs (its `GetTranscriptionJob` state, packages/workflow/src/transcription-job-states.ts).
- * That state is the AWS SDK integration `arn:aws:states:::aws-sdk:transcribe:getTranscriptionJob`,
- * which calls the API as the state machine's role: "AWS SDK integrations work exactly like an API
- * call using the AWS SDK" (Step Functions developer guide, "Integrating services with Step
- * Functions"), so the role needs the IAM action named after the call, `transcribe:GetTranscriptionJob`,
- * whose required resource type is `transcriptionjob` (Service Authorization Reference): granted on
- * the stage's job name prefix ({@link transcriptionJobsOf}).
+ * its six functions, the Transcribe function's `.waitForTaskToken` invocations included (the
+ * Lambda integration, "Invoke an AWS Lambda function with Step Functions", needs
+ * `lambda:InvokeFunction` whatever its pattern). It calls Amazon Transcribe for nothing: the
+ * function starts, looks at and reads the job, and the job's event resumes the workflow.
  *
  * @example
  * voicemailStateMachinePermissions({ partition: "aws", region, account, functionArns });
  * // [{ actions: ["lambda:InvokeFunction"], resources: [...] }]
  */
 export function voicemailStateMachinePermissions(target: VoicemailTargets): IamStatement[] {
-  return [
-    invokeStatement(STAGE_FUNCTIONS, target.functionArns),
-    ...(target.transcribeJobPrefix
-      ? [
-          {
-            actions: ["transcribe:GetTranscriptionJob"],
-            resources: [transcriptionJobsOf(target, target.transcribeJobPrefix)],
-          },
-        ]
-      : []),
-  ];
+  return [invokeStatement(STAGE_FUNCTIONS, target.functionArns)];
 }
 
 /** Where the prompts workflow's permissions point. */

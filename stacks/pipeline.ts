@@ -2,6 +2,8 @@ import { FUNCTION_ENVIRONMENT, transcriptionModeOf, VOICEMAIL_WORKFLOW } from "@
 import { deployWorkflow } from "./deploy-workflow";
 import type { FunctionSettings } from "./function-settings";
 import { voicemailStateMachinePermissions } from "./permissions";
+import { type StageConfig, synthesisGates } from "./stage-config";
+import { transcriptionEvents } from "./transcription-events";
 
 /**
  * The voicemail pipeline: the voicemail workflow as stacks/deploy-workflow.ts deploys it (one
@@ -9,13 +11,22 @@ import { voicemailStateMachinePermissions } from "./permissions";
  * definition the local runtime runs, with Transcribe as an Amazon Transcribe job when the stage
  * chose `amazon-transcribe`, under its fixed name `<app>-<stage>-voicemail`, which
  * Ingest's permission to describe its executions is built from and the batch workflow starts,
- * and the EventBridge rule that starts it when a voicemail lands), and the bus its outcome events
- * go to, which its functions are told of.
+ * and the EventBridge rule that starts it when a voicemail lands), the bus its outcome events
+ * go to, which its functions are told of, and, with Amazon Transcribe, the role its queued jobs
+ * run with and the rule that resumes the workflow when a job ends (stacks/transcription-events.ts).
  *
  * @example
- * const { stateMachine, outcomeBus, functions } = pipeline({ bucket, settings });
+ * const { stateMachine, outcomeBus, functions } = pipeline({ bucket, config, settings });
  */
-export function pipeline({ bucket, settings }: { bucket: sst.aws.Bucket; settings: FunctionSettings }) {
+export function pipeline({
+  bucket,
+  config,
+  settings,
+}: {
+  bucket: sst.aws.Bucket;
+  config: StageConfig;
+  settings: FunctionSettings;
+}) {
   const outcomeBus = new aws.cloudwatch.EventBus("Outcomes", { name: `${$app.name}-${$app.stage}-outcomes` });
   const { stateMachine, functions } = deployWorkflow(VOICEMAIL_WORKFLOW, {
     ids: { stateMachine: "Voicemail", rule: "VoicemailArrived", target: "StartVoicemail" },
@@ -25,17 +36,17 @@ export function pipeline({ bucket, settings }: { bucket: sst.aws.Bucket; setting
       prefix: "Stage",
       outcomeBusArn: outcomeBus.arn,
       environment: { [FUNCTION_ENVIRONMENT.eventBus]: outcomeBus.name },
+      reservedConcurrency: { synthesize: synthesisGates(config)?.synthesize },
     },
-    // Transcribe runs in its function, or as an Amazon Transcribe job the state machine starts,
-    // polls (as its own role) and reads, as the stage's providers say.
+    // Transcribe runs in its function, or as an Amazon Transcribe job the workflow starts, waits
+    // for and reads, as the stage's providers say.
     definition: ({ functionArns }) =>
-      settings.selection.apply((selection) =>
-        VOICEMAIL_WORKFLOW.definition(functionArns, transcriptionModeOf(selection)),
-      ),
-    statements: (target) =>
-      settings.selection.apply((selection) =>
-        voicemailStateMachinePermissions({ ...target, transcribeJobPrefix: selection.transcribeJobPrefix }),
-      ),
+      VOICEMAIL_WORKFLOW.definition(functionArns, transcriptionModeOf(config.providers)),
+    statements: (target) => voicemailStateMachinePermissions(target),
   });
-  return { stateMachine, outcomeBus, functions };
+  const transcription =
+    transcriptionModeOf(config.providers) === "service-job"
+      ? transcriptionEvents({ bucket, settings, transcribe: functions.transcribe })
+      : undefined;
+  return { stateMachine, outcomeBus, functions, transcription };
 }

@@ -2,7 +2,7 @@ import { PROMPTS_WORKFLOW } from "@voxtrail/workflow";
 import { deployWorkflow } from "./deploy-workflow";
 import type { FunctionSettings } from "./function-settings";
 import { promptsStateMachinePermissions, stateMachineNames } from "./permissions";
-import { promptsMaxConcurrency, type StageConfig } from "./stage-config";
+import { promptsMaxConcurrency, type StageConfig, synthesisGates } from "./stage-config";
 
 /**
  * The IVR prompts workflow as stacks/deploy-workflow.ts deploys it: one Lambda function per
@@ -31,7 +31,11 @@ export function prompts({
     ids: { stateMachine: "Prompts", rule: "PromptsManifestArrived", target: "StartPrompts" },
     bucket,
     settings,
-    functions: { prefix: "Prompt", outcomeBusArn },
+    functions: {
+      prefix: "Prompt",
+      outcomeBusArn,
+      reservedConcurrency: { synthesizePrompt: synthesisGates(config)?.synthesizePrompt },
+    },
     definition: ({ functionArns }) =>
       PROMPTS_WORKFLOW.definition(functionArns, promptsMaxConcurrency(config)),
     statements: (target) => promptsStateMachinePermissions({ ...target, promptsStateMachineName }),

@@ -66,6 +66,9 @@ const ExistingSonicEndpoint = z
   })
   .strict();
 
+/** Cartesia's own figure for generations per instance before its container answers 429 (docs/volume.md). */
+export const SONIC_GENERATIONS_PER_INSTANCE = 4;
+
 /** What a SageMaker model package ARN looks like. */
 const MODEL_PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/[A-Za-z0-9-]+(\/\d+)?$/;
 const MODEL_PACKAGE_ARN_MESSAGE = "the ARN of the Sonic model package your account subscribed to";
@@ -89,7 +92,14 @@ const CreatedSonicEndpoint = z
     instanceType: z.string().regex(/^ml\.g[0-9a-z]+\.[0-9a-z]+$/, "a GPU instance type (ml.g...)"),
     minInstances: z.number().int().min(1),
     maxInstances: z.number().int().min(1),
-    /** Target of SageMakerVariantConcurrentRequestsPerModelHighResolution (Cartesia: 8 Sonic streams per L40S). */
+    /**
+     * Generations one instance serves at once before its container answers 429: Cartesia's Sonic
+     * 3.6 README says 4 in its 429 section (its hardware page says 8 per L40S, the same README 10
+     * concurrent requests); the gates are sized from the figure at which the container refuses
+     * (docs/volume.md). Replace it with a measured figure when there is one.
+     */
+    generationsPerInstance: z.number().int().min(1).default(SONIC_GENERATIONS_PER_INSTANCE),
+    /** Target of SageMakerVariantConcurrentRequestsPerModelHighResolution: at most `generationsPerInstance`. */
     targetConcurrentRequestsPerInstance: z.number().positive(),
     scaleInCooldownSeconds: z.number().int().nonnegative().default(300),
     scaleOutCooldownSeconds: z.number().int().nonnegative().default(60),
@@ -97,6 +107,10 @@ const CreatedSonicEndpoint = z
   .strict()
   .refine((sonic) => sonic.maxInstances >= sonic.minInstances, {
     message: "maxInstances must be at least minInstances",
+  })
+  .refine((sonic) => sonic.targetConcurrentRequestsPerInstance <= sonic.generationsPerInstance, {
+    message:
+      "targetConcurrentRequestsPerInstance must be at most generationsPerInstance: beyond it every instance answers 429",
   });
 
 /** One alarm: breached when the statistic passes `threshold` for `evaluationPeriods` periods in a row. */
@@ -108,7 +122,7 @@ const Alarm = z
  * How many items the batch workflows run at once. A voicemail batch runs whole voicemail
  * executions (transcription, reasoning, one synthesis each); a prompts job runs one synthesis per
  * prompt. `promptsMaxConcurrency` may be left out when the stage creates its Sonic endpoint: it is
- * then the endpoint's capacity (see {@link promptsMaxConcurrency}).
+ * then a quarter of the endpoint's capacity (see {@link promptsMaxConcurrency}).
  */
 const Workflows = z
   .object({
@@ -217,9 +231,11 @@ export const StageConfig = z
       ctx.addIssue({
         code: "custom",
         path: ["workflows", "promptsMaxConcurrency"],
-        message: "needed unless the stage creates its Sonic endpoint (then it is the endpoint's capacity)",
+        message: "needed unless the stage creates its Sonic endpoint (then it is a quarter of its capacity)",
       });
+      return;
     }
+    for (const { path, message } of gateProblems(config)) ctx.addIssue({ code: "custom", path, message });
   });
 export type StageConfig = z.infer<typeof StageConfig>;
 /** The Sonic endpoint settings of a stage that creates its endpoint. */
@@ -238,19 +254,80 @@ function createdSonic(config: {
 
 /**
  * Prompts synthesized at once by the prompts workflow's Map: `workflows.promptsMaxConcurrency`
- * when set, else the capacity of the Sonic endpoint the stage creates, fully scaled out
- * (`maxInstances` x `targetConcurrentRequestsPerInstance`, rounded down): the concurrency at which
- * the scaling policy holds every instance at its target.
+ * when set, else a quarter of the capacity of the Sonic endpoint the stage creates, fully scaled
+ * out ({@link sonicCapacity}), rounded down: IVR prompt jobs share the endpoint with live calls.
  *
  * @example
- * promptsMaxConcurrency(productionConfig); // 36 (6 instances x 6 streams)
+ * promptsMaxConcurrency(productionConfig); // 6 (a quarter of 6 instances x 4 generations)
  */
 export function promptsMaxConcurrency(config: StageConfig): number {
   const explicit = config.workflows.promptsMaxConcurrency;
   if (explicit !== undefined) return explicit;
+  const capacity = sonicCapacity(config);
+  if (capacity === undefined) throw new StageConfigInvalid("workflows.promptsMaxConcurrency is not set");
+  return Math.max(1, Math.floor(capacity / 4));
+}
+
+/**
+ * Concurrent generations the Sonic endpoint the stage creates serves fully scaled out
+ * (`maxInstances` x `generationsPerInstance`), or `undefined` for an endpoint it does not create.
+ *
+ * @example
+ * sonicCapacity(productionConfig); // 24
+ */
+export function sonicCapacity(config: Pick<StageConfig, "providers" | "sonic">): number | undefined {
   const sonic = createdSonic(config);
-  if (!sonic) throw new StageConfigInvalid("workflows.promptsMaxConcurrency is not set");
-  return Math.max(1, Math.floor(sonic.maxInstances * sonic.targetConcurrentRequestsPerInstance));
+  return sonic ? sonic.maxInstances * sonic.generationsPerInstance : undefined;
+}
+
+/**
+ * The gates in front of the Sonic endpoint the stage creates: the synthesis functions' reserved
+ * concurrency (Lambda refuses an invocation beyond it with `TooManyRequestsException`, which the
+ * workflows wait out: RETRY_CLASSES.throttled), summing to the endpoint's capacity, so the
+ * workflows never ask it for more generations than it serves fully scaled out. The prompts
+ * function gets {@link promptsMaxConcurrency}, the voicemail workflow's Synthesize the rest. While
+ * the endpoint has fewer instances than `maxInstances`, the excess meets the container's 429
+ * (`SynthesisThrottled`, waited out the same way) until the scaling policy adds instances.
+ * `undefined` for an endpoint the stage does not create (its capacity is not known here).
+ *
+ * @example
+ * synthesisGates(productionConfig); // { capacity: 24, synthesize: 18, synthesizePrompt: 6 }
+ */
+export function synthesisGates(
+  config: StageConfig,
+): { capacity: number; synthesize: number; synthesizePrompt: number } | undefined {
+  const capacity = sonicCapacity(config);
+  if (capacity === undefined) return undefined;
+  const synthesizePrompt = promptsMaxConcurrency(config);
+  return { capacity, synthesize: capacity - synthesizePrompt, synthesizePrompt };
+}
+
+/**
+ * What breaks the gates' rules: the prompts workflow must leave the voicemail workflow some of
+ * the endpoint, and a voicemail batch at most three quarters of that, so live calls always keep a
+ * quarter of synthesis however large a backfill is.
+ */
+function gateProblems(config: StageConfig): Array<{ path: string[]; message: string }> {
+  const capacity = sonicCapacity(config);
+  if (capacity === undefined) return [];
+  const prompts = promptsMaxConcurrency(config);
+  if (prompts >= capacity) {
+    return [
+      {
+        path: ["workflows", "promptsMaxConcurrency"],
+        message: `must be below the Sonic endpoint's capacity (${capacity}), which live calls share`,
+      },
+    ];
+  }
+  const batchLimit = Math.floor(((capacity - prompts) * 3) / 4);
+  return config.workflows.batchMaxConcurrency > batchLimit
+    ? [
+        {
+          path: ["workflows", "batchMaxConcurrency"],
+          message: `must be at most ${batchLimit}: three quarters of the ${capacity - prompts} syntheses the voicemail workflow may run at once, so live calls keep the rest`,
+        },
+      ]
+    : [];
 }
 
 /** Rules only production must meet: redundancy and protected lineage. */
@@ -347,14 +424,32 @@ export function transcribeJobPrefix(app: string, stage: string): string {
 }
 
 /**
+ * The name of the role Amazon Transcribe assumes for a stage's queued jobs
+ * (stacks/transcription-events.ts): fixed, so the functions can be told its ARN before it exists.
+ *
+ * @example
+ * transcribeDataAccessRoleName("voxtrail", "production"); // "voxtrail-production-transcribe-data-access"
+ */
+export function transcribeDataAccessRoleName(app: string, stage: string): string {
+  return `${app}-${stage}-transcribe-data-access`;
+}
+
+/**
  * The provider selection the stage's functions run with: the configured providers, the Sonic
  * endpoint the stage uses or created, the records object (a key in the stage's bucket or a full
  * `s3://` URI), and, with Amazon Transcribe, the stage's job name prefix
- * ({@link transcribeJobPrefix}).
+ * ({@link transcribeJobPrefix}) and the role its queued jobs run with
+ * ({@link transcribeDataAccessRoleName}, in the stage's account).
  */
 export function stageSelection(
   config: StageConfig,
-  resolved: { app: string; stage: string; bucket: string; sonicEndpoint?: string | undefined },
+  resolved: {
+    app: string;
+    stage: string;
+    bucket: string;
+    scope: { partition: string; account: string };
+    sonicEndpoint?: string | undefined;
+  },
 ): ProviderSelection {
   const { recordsKey, recordsUri, ...providers } = config.providers;
   return {
@@ -363,7 +458,10 @@ export function stageSelection(
     recordsUri: recordsUri ?? `s3://${resolved.bucket}/${recordsKey}`,
     ...(resolved.sonicEndpoint === undefined ? {} : { sonicEndpoint: resolved.sonicEndpoint }),
     ...(transcriptionModeOf(providers) === "service-job"
-      ? { transcribeJobPrefix: transcribeJobPrefix(resolved.app, resolved.stage) }
+      ? {
+          transcribeJobPrefix: transcribeJobPrefix(resolved.app, resolved.stage),
+          transcribeDataAccessRoleArn: `arn:${resolved.scope.partition}:iam::${resolved.scope.account}:role/${transcribeDataAccessRoleName(resolved.app, resolved.stage)}`,
+        }
       : {}),
   };
 }

@@ -12,7 +12,12 @@ export const DEFAULT_SCHEDULE_GROUP = "default";
  * cross-service confused deputy (a service made to act with this role for another account's, or
  * another resource's, request).
  */
-function serviceTrustPolicy(service: string, account: string, source: string) {
+function serviceTrustPolicy(
+  service: string,
+  account: string,
+  source: string,
+  match: "ArnEquals" | "ArnLike" = "ArnEquals",
+) {
   return {
     Version: "2012-10-17",
     Statement: [
@@ -22,7 +27,7 @@ function serviceTrustPolicy(service: string, account: string, source: string) {
         Action: "sts:AssumeRole",
         Condition: {
           StringEquals: { "aws:SourceAccount": account },
-          ArnEquals: { "aws:SourceArn": source },
+          [match]: { "aws:SourceArn": source },
         },
       },
     ],
@@ -91,5 +96,23 @@ export function scheduleTrustPolicy(scope: ArnScope) {
     "scheduler.amazonaws.com",
     scope.account,
     `arn:${scope.partition}:scheduler:${scope.region}:${scope.account}:schedule-group/${DEFAULT_SCHEDULE_GROUP}`,
+  );
+}
+
+/**
+ * The trust policy of the role Amazon Transcribe assumes for a stage's queued jobs: Transcribe,
+ * for that stage's own jobs only (`aws:SourceArn` like the jobs of its name prefix; "Cross-service
+ * confused deputy prevention" in the Amazon Transcribe developer guide,
+ * https://docs.aws.amazon.com/transcribe/latest/dg/cross-service-confused-deputy-prevention.html).
+ *
+ * @example
+ * transcribeTrustPolicy(scope, "voxtrail-production-"); // aws:SourceArn like arn:aws:transcribe:<region>:<account>:transcription-job/voxtrail-production-*
+ */
+export function transcribeTrustPolicy(scope: ArnScope, jobNamePrefix: string) {
+  return serviceTrustPolicy(
+    "transcribe.amazonaws.com",
+    scope.account,
+    `arn:${scope.partition}:transcribe:${scope.region}:${scope.account}:transcription-job/${jobNamePrefix}*`,
+    "ArnLike",
   );
 }

@@ -16,6 +16,7 @@ export const PROVIDER_ENVIRONMENT = {
   cartesiaTtsModel: "VOXTRAIL_CARTESIA_TTS_MODEL",
   cartesiaSttModel: "VOXTRAIL_CARTESIA_STT_MODEL",
   transcribeJobPrefix: "VOXTRAIL_TRANSCRIBE_JOB_PREFIX",
+  transcribeDataAccessRoleArn: "VOXTRAIL_TRANSCRIBE_DATA_ACCESS_ROLE_ARN",
   cartesiaBaseUrl: "CARTESIA_BASE_URL",
   cartesiaApiKey: "CARTESIA_API_KEY",
 } as const;

@@ -56,6 +56,11 @@ export interface ProviderSelection {
    * deployed), so the stage's roles can be granted its jobs and no other stage's.
    */
   transcribeJobPrefix?: string;
+  /**
+   * `amazon-transcribe`: the role Transcribe assumes to read queued media and write their output;
+   * when set, jobs start with job queueing on (`<app>-<stage>-transcribe-data-access` as deployed).
+   */
+  transcribeDataAccessRoleArn?: string;
 }
 
 /**
@@ -93,6 +98,7 @@ export function selectionFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
     "cartesiaSttModel",
     "cartesiaBaseUrl",
     "transcribeJobPrefix",
+    "transcribeDataAccessRoleArn",
   ] as const) {
     const value = read(name);
     if (value !== undefined) selection[name] = value;

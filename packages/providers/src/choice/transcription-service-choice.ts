@@ -6,14 +6,16 @@ import { optional } from "./provider-roles";
 
 /**
  * The builder of each service-job transcriber `PROVIDER_REGISTRY` declares. Amazon Transcribe's
- * job names start with the selection's `transcribeJobPrefix` (`voxtrail-` unless set), and it
- * declares the account and region its client reaches.
+ * job names start with the selection's `transcribeJobPrefix` (`voxtrail-` unless set), its jobs
+ * queue when the selection names a `transcribeDataAccessRoleArn`, and it declares the account and
+ * region its client reaches.
  */
 const SERVICE_BUILDERS: Record<ServiceJobTranscriber, NamedBuilder<"transcriptionService">> = {
   "amazon-transcribe": async (selection, clients) =>
     AmazonTranscribe.create({
       client: clients.transcribe ?? new TranscribeClient({}),
       ...optional("jobNamePrefix", selection.transcribeJobPrefix),
+      ...optional("dataAccessRoleArn", selection.transcribeDataAccessRoleArn),
     }),
 };
 
