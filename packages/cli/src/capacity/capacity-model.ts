@@ -149,7 +149,10 @@ export function planCapacity(scenario: Scenario, inputs: CapacityInputs): Capaci
   };
 }
 
-/** The quota at `needed`, rounded up; the Sonic instance quota is named for the stage's type. */
+/**
+ * The quota at `needed`, rounded up. Given `instanceType`, the quota is the endpoint instance quota
+ * named for the stage's type, with ml.g6e.xlarge's default (0, as for the GPU types new accounts see).
+ */
 function need(quota: ServiceQuota, needed: number, instanceType?: string): QuotaNeed {
   return {
     name: instanceType === undefined ? quota.name : `${instanceType} for endpoint usage`,

@@ -15,7 +15,7 @@ export interface CapacityOptions {
 }
 
 /** The stage sized when `--stage` is left out: the one that creates its Sonic endpoint. */
-export const DEFAULT_CAPACITY_STAGE = "production";
+const DEFAULT_CAPACITY_STAGE = "production";
 
 /** The plans and what they were made from, as `--json` prints them. */
 export interface CapacityReport extends CapacityReportContext {
@@ -48,6 +48,7 @@ export function capacityReport(stage: string, root: string = REPOSITORY_ROOT): C
     sizing,
     parameters: DEFAULT_CAPACITY_PARAMETERS,
     quotaRegion: SERVICE_QUOTAS_REGION,
+    pollSeconds: TRANSCRIPTION_POLL_SECONDS,
     plans,
   };
 }
