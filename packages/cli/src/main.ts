@@ -59,6 +59,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === "prompts") return (await import("./commands/prompts")).promptsCommand(rest, values);
   if (command === "lineage") return (await import("./commands/lineage")).lineageCommand(rest, values);
   if (command === "report") return (await import("./commands/report")).reportCommand(rest, values);
+  if (command === "capacity") {
+    process.stdout.write((await import("./commands/capacity")).capacityCommand(rest, values));
+    return 0;
+  }
   if (command === "definition") {
     process.stdout.write((await import("./commands/definition")).definitionCommand(rest, values));
     return 0;

@@ -69,7 +69,7 @@ Usage:
       come from the standard AWS configuration. Exit code 1 unless every row succeeded.
         --timeout SECONDS  how long to wait for the job (default 900)
 
-  voxtrail report [--job ID | --all] [--store DIR] [--json] [--html FILE | --cost]
+  voxtrail report [--job ID | --all] [--store DIR] [--json] [--html FILE | --cost [--stage NAME]]
       Latency from the raw samples in the store: per stage and timing, count, p50, p95, p99 and
       max (nearest rank); synthesis delivery (every gap between audio chunks, stalls, real-time
       factor); the slowest jobs, each with the stage furthest above its median; and the
@@ -84,7 +84,19 @@ Usage:
         --cost             instead, the estimated AWS cost per 1,000 voicemails like these,
                            per stage, for Standard and Express workflows: Lambda GB-seconds,
                            state transitions, SageMaker instance seconds, Cartesia credits,
-                           S3 requests, EventBridge events, at dated list prices
+                           S3 requests, EventBridge events, at dated list prices; and the Sonic
+                           endpoint's floor a day (minInstances x 24 instance-hours)
+        --stage NAME       with --cost: price the Sonic endpoint config/stages/NAME.json deploys
+                           (default production); a stage on an existing endpoint gives none
+
+  voxtrail capacity [--stage NAME] [--json]
+      For 1,000 to 1,000,000 voicemails a day, and a backfill of each size: the Sonic instances,
+      the AWS quotas to raise (default -> needed), the drain time at the tightest stage, and the
+      endpoint's instance-hours per 1,000 voicemails with its always-on floor (dollars only where
+      the price is confirmed). Reads the endpoint's sizing from config/stages/NAME.json (default
+      production), AWS's default quotas from @voxtrail/workflow's SERVICE_QUOTAS, and prints the
+      model's parameters with their reasons. Makes no AWS call.
+        --json             print the plans and their inputs as JSON
 
   voxtrail lineage <subcommand> [--store DIR | --bucket NAME | --stage NAME] [--engine ENGINE]
                   [--json]

@@ -58,6 +58,22 @@ describe("voxtrail report", () => {
     expect((JSON.parse(stdout) as LatencyReport).timelines.map((t) => t.jobId)).toEqual(["job-001"]);
   });
 
+  test("--cost prices the Sonic endpoint the stage file deploys and states its floor a day", async () => {
+    const production = await runCli(["report", "--cost", "--store", store]);
+    expect(production.code).toBe(0);
+    expect(production.stdout).toContain(
+      "Sonic endpoint floor: 2 x ml.g6e.xlarge x 24 h = 48 instance-hours a day (no confirmed price)",
+    );
+    expect(production.stdout).not.toContain("ml.g5.xlarge");
+    const dev = await runCli(["report", "--cost", "--stage", "dev", "--store", store]);
+    expect(dev.code).toBe(0);
+    expect(dev.stderr).toContain("stage dev (config/stages/dev.json) uses an existing Sonic endpoint");
+    expect(dev.stdout).not.toContain("Sonic endpoint floor");
+    const alone = await runCli(["report", "--stage", "dev", "--store", store]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain("--stage goes with --cost");
+  });
+
   test("mistakes are usage errors; an empty selection exits 1", async () => {
     const both = await runCli(["report", "--job", "job-001", "--all", "--store", store]);
     expect(both.code).toBe(2);

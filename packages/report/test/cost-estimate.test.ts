@@ -193,9 +193,12 @@ describe("jobUsage", () => {
   });
 });
 
+/** A stage's endpoint on the instance type ROUND_PRICES prices at $3.60 an hour. */
+const G5_ENDPOINT = { instanceType: "ml.g5.xlarge", minInstances: 2 };
+
 describe("estimateCost", () => {
   test("prices 1,000 voicemails like the measured one, for Standard and Express", () => {
-    const estimate = estimateCost([measuredJob()], { prices: ROUND_PRICES });
+    const estimate = estimateCost([measuredJob()], { prices: ROUND_PRICES, endpoint: G5_ENDPOINT });
     const usd = (stage: string, item: string) =>
       estimate.lines.find((line) => line.stage === stage && line.item.startsWith(item))?.usd;
     expect(usd("Transcribe", "Lambda duration")).toBeCloseTo(1000 * 0.00001, 10); // 1000 GB-s
@@ -213,12 +216,17 @@ describe("estimateCost", () => {
   test("an endpoint idle half the time and serving two streams at once charges the same", () => {
     const estimate = estimateCost([measuredJob()], {
       prices: ROUND_PRICES,
+      endpoint: G5_ENDPOINT,
       endpointUtilization: 0.5,
       streamsPerInstance: 2,
     });
     const sageMaker = estimate.lines.find((line) => line.item.startsWith("SageMaker"));
     expect(sageMaker?.quantity).toBeCloseTo(390, 10);
-    const idle = estimateCost([measuredJob()], { prices: ROUND_PRICES, endpointUtilization: 0.25 });
+    const idle = estimateCost([measuredJob()], {
+      prices: ROUND_PRICES,
+      endpoint: G5_ENDPOINT,
+      endpointUtilization: 0.25,
+    });
     expect(idle.lines.find((line) => line.item.startsWith("SageMaker"))?.usd).toBeCloseTo(1.56, 10);
   });
 
@@ -237,13 +245,39 @@ describe("estimateCost", () => {
   });
 
   test("a price that could not be confirmed is shown as such and left out of the totals", () => {
-    const estimate = estimateCost([measuredJob()], { sonicInstance: "ml.g6e.xlarge" });
+    const estimate = estimateCost([measuredJob()], {
+      endpoint: { instanceType: "ml.g6e.xlarge", minInstances: 2 },
+    });
     expect(PRICES.sageMakerInstanceHour["ml.g6e.xlarge"].usd).toBeUndefined();
     expect(estimate.unpriced).toEqual(["Synthesize: SageMaker ml.g6e.xlarge (Sonic endpoint)"]);
+    expect(estimate.endpointFloor).toEqual({
+      instanceType: "ml.g6e.xlarge",
+      minInstances: 2,
+      instanceHoursPerDay: 48,
+      usdPerDay: undefined,
+    });
     const text = renderCostText(estimate);
     expect(text).toContain("not priced");
     expect(text).toContain("Total, Express workflow");
+    expect(text).toContain(
+      "Sonic endpoint floor: 2 x ml.g6e.xlarge x 24 h = 48 instance-hours a day (no confirmed price)",
+    );
     expect(estimate.totals.standard).toBeGreaterThan(0);
+  });
+
+  test("the endpoint's floor a day is priced where the instance type's price is confirmed", () => {
+    const estimate = estimateCost([measuredJob()], { prices: ROUND_PRICES, endpoint: G5_ENDPOINT });
+    expect(estimate.endpointFloor?.instanceHoursPerDay).toBe(48);
+    expect(estimate.endpointFloor?.usdPerDay).toBeCloseTo(48 * 3.6, 10);
+    expect(renderCostText(estimate)).toContain("= 48 instance-hours a day ($172.80 a day)");
+  });
+
+  test("without the stage's endpoint, SageMaker time is counted, not priced, and no floor is given", () => {
+    const estimate = estimateCost([measuredJob()], { prices: ROUND_PRICES });
+    expect(estimate.unpriced).toEqual([
+      "Synthesize: SageMaker (instance type not in the stage file) (Sonic endpoint)",
+    ]);
+    expect(estimate.endpointFloor).toBeUndefined();
   });
 
   test("refuses what cannot be estimated", () => {

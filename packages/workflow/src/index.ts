@@ -73,6 +73,7 @@ export {
   voicemailBatchRulePattern,
   voicemailRulePattern,
 } from "./rule-pattern";
+export { SERVICE_QUOTAS, SERVICE_QUOTAS_REGION, type ServiceQuota } from "./service-quotas";
 export { SONIC_LANGUAGES } from "./sonic-languages";
 export { ObjectCreatedEvent, objectKeyOf, sourceIdentityOf } from "./source-event";
 export {

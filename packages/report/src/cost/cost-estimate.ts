@@ -1,13 +1,33 @@
 import type { JobData } from "../job-data";
 import { jobUsage } from "./job-usage";
-import { type ListPrice, PRICES, type PriceTable, type SonicInstanceType } from "./price-table";
+import { instanceHourPrice, type ListPrice, PRICES, type PriceTable } from "./price-table";
+
+/** The Sonic endpoint a stage deploys, as its stage file says. */
+export interface DeployedEndpoint {
+  instanceType: string;
+  /** Instances kept up at all times (the scaling policy's minimum). */
+  minInstances: number;
+}
+
+/** What the always-on Sonic endpoint costs a day before any voicemail. */
+export interface EndpointFloor {
+  instanceType: string;
+  minInstances: number;
+  /** `minInstances` x 24. */
+  instanceHoursPerDay: number;
+  /** US dollars a day; `undefined` when the instance type has no confirmed price. */
+  usdPerDay: number | undefined;
+}
 
 /** How to price what the jobs used. */
 export interface CostOptions {
   /** The list prices; {@link PRICES} by default. */
   prices?: PriceTable;
-  /** The instance type of the Sonic endpoint; `ml.g5.xlarge` by default. */
-  sonicInstance?: SonicInstanceType;
+  /**
+   * The Sonic endpoint the stage deploys (its stage file's `sonic`). Without one (a stage on an
+   * existing endpoint), SageMaker time is counted but not priced and no floor is given.
+   */
+  endpoint?: DeployedEndpoint;
   /** Synthesis streams one instance serves at once; 1 by default. */
   streamsPerInstance?: number;
   /**
@@ -42,6 +62,8 @@ export interface CostEstimate {
   totals: { standard: number; express: number };
   /** Lines left out of the totals because their price could not be confirmed. */
   unpriced: string[];
+  /** The deployed endpoint's cost a day before any voicemail, when the stage deploys one. */
+  endpointFloor?: EndpointFloor;
   /** How the figures were derived, in words, for the printed report. */
   assumptions: string[];
   prices: { readOn: string; region: string };
@@ -52,17 +74,29 @@ export interface CostEstimate {
  * {@link jobUsage} for what is counted and how), priced with one list-price table. Every figure is
  * the jobs' mean times 1,000. The Sonic endpoint is always on: each voicemail is charged the
  * seconds its stream held the endpoint, divided by the streams one instance serves at once and by
- * the endpoint's utilization (so idle time is shared out over the voicemails too).
+ * the endpoint's utilization (so idle time is shared out over the voicemails too). With the
+ * stage's deployed endpoint, the estimate also gives its floor: `minInstances` x 24 instance-hours
+ * a day, in dollars only where the instance type's price is confirmed.
  *
  * @example
  * const { jobs } = await readJobs(store, { all: true });
- * const estimate = estimateCost(jobs, { endpointUtilization: 0.5 });
+ * const estimate = estimateCost(jobs, {
+ *   endpoint: { instanceType: "ml.g6e.xlarge", minInstances: 2 },
+ *   endpointUtilization: 0.5,
+ * });
  * estimate.totals.express; // US dollars per 1,000 voicemails
  */
 export function estimateCost(jobs: JobData[], options: CostOptions = {}): CostEstimate {
   if (jobs.length === 0) throw new RangeError("a cost estimate needs at least one job");
   const prices = options.prices ?? PRICES;
-  const instance = options.sonicInstance ?? "ml.g5.xlarge";
+  const endpoint = options.endpoint;
+  const instance = endpoint?.instanceType ?? "(instance type not in the stage file)";
+  const hourPrice: ListPrice = (endpoint && instanceHourPrice(endpoint.instanceType, prices)) ?? {
+    usd: undefined,
+    unit: "instance-hour",
+    sources: [],
+    note: "No price for this instance type in the price table.",
+  };
   const streamsPerInstance = positive("streamsPerInstance", options.streamsPerInstance ?? 1);
   const utilization = positive("endpointUtilization", options.endpointUtilization ?? 1);
   if (utilization > 1) throw new RangeError("endpointUtilization must be at most 1");
@@ -119,7 +153,6 @@ export function estimateCost(jobs: JobData[], options: CostOptions = {}): CostEs
     usages.reduce((sum, usage) => sum + pick(usage), 0) * per1000;
 
   const instanceSeconds = total((usage) => usage.sonicStreamSeconds) / streamsPerInstance / utilization;
-  const hourPrice = prices.sageMakerInstanceHour[instance];
   add(
     "Synthesize",
     `SageMaker ${instance} (Sonic endpoint)`,
@@ -187,6 +220,18 @@ export function estimateCost(jobs: JobData[], options: CostOptions = {}): CostEs
       `Not counted: S3 storage and transfer, CloudWatch logs, free tiers, savings plans, Bedrock.`,
     ],
     prices: { readOn: prices.readOn, region: prices.region },
+    ...(endpoint === undefined ? {} : { endpointFloor: endpointFloor(endpoint, hourPrice) }),
+  };
+}
+
+/** The endpoint's `minInstances` kept up all day, priced when the hourly price is confirmed. */
+function endpointFloor(endpoint: DeployedEndpoint, hourPrice: ListPrice): EndpointFloor {
+  const instanceHoursPerDay = endpoint.minInstances * 24;
+  return {
+    instanceType: endpoint.instanceType,
+    minInstances: endpoint.minInstances,
+    instanceHoursPerDay,
+    usdPerDay: hourPrice.usd === undefined ? undefined : instanceHoursPerDay * hourPrice.usd,
   };
 }
 

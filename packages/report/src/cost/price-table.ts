@@ -157,3 +157,15 @@ export const PRICES: PriceTable = {
       "1.25M credits, used here; Pro $5 per 100k, Scale $299 per 8M (third-party listing).",
   },
 };
+
+/**
+ * The on-demand hourly price of a SageMaker instance type, or `undefined` when the table has no
+ * entry for it (an entry may itself hold `usd: undefined`: listed, but no price confirmed).
+ *
+ * @example
+ * instanceHourPrice("ml.g6e.xlarge")?.usd; // undefined: not confirmed
+ */
+export function instanceHourPrice(instanceType: string, prices: PriceTable = PRICES): ListPrice | undefined {
+  const table: Record<string, ListPrice> = prices.sageMakerInstanceHour;
+  return Object.hasOwn(table, instanceType) ? table[instanceType] : undefined;
+}

@@ -1,9 +1,10 @@
-import type { CostEstimate } from "./cost-estimate";
+import type { CostEstimate, EndpointFloor } from "./cost-estimate";
 
 /**
  * The cost estimate as plain text: per stage, each item's quantity and dollars per 1,000
  * voicemails, a subtotal per stage, then the totals for Standard and Express workflows, the
- * assumptions, and the lines left unpriced.
+ * Sonic endpoint's floor a day (when the stage deploys one), the assumptions, and the lines left
+ * unpriced.
  *
  * @example
  * process.stdout.write(renderCostText(estimateCost(jobs)));
@@ -35,12 +36,19 @@ export function renderCostText(estimate: CostEstimate): string {
     "",
     `Total, Standard workflow: ${dollars(estimate.totals.standard)} per 1,000 voicemails`,
     `Total, Express workflow:  ${dollars(estimate.totals.express)} per 1,000 voicemails`,
+    ...(estimate.endpointFloor ? [floorLine(estimate.endpointFloor)] : []),
     "",
     ...estimate.assumptions.map((assumption) => `- ${assumption}`),
     ...estimate.unpriced.map((line) => `- Not in the totals (price not confirmed): ${line}`),
     "",
   );
   return out.join("\n");
+}
+
+/** The always-on endpoint's cost a day, before any voicemail: instance-hours, and dollars when priced. */
+function floorLine(floor: EndpointFloor): string {
+  const usd = floor.usdPerDay === undefined ? "no confirmed price" : `${dollars(floor.usdPerDay)} a day`;
+  return `Sonic endpoint floor: ${floor.minInstances} x ${floor.instanceType} x 24 h = ${floor.instanceHoursPerDay} instance-hours a day (${usd}), whatever the volume`;
 }
 
 function dollars(usd: number): string {

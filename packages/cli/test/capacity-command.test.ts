@@ -1,0 +1,54 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { StageSizingUnknown, stageSizing } from "../src/capacity/stage-sizing";
+import { capacityCommand } from "../src/commands/capacity";
+import { REPOSITORY_ROOT } from "../src/repository-root";
+import { UsageError } from "../src/usage-error";
+
+/** The README's capacity table: the text between its markers, inside the fenced block. */
+function readmeCapacity(): string {
+  const readme = readFileSync(join(REPOSITORY_ROOT, "README.md"), "utf8");
+  const match = /<!-- capacity:begin -->\n```text\n([\s\S]*?)```\n<!-- capacity:end -->/.exec(readme);
+  if (!match?.[1]) throw new Error("README.md has no capacity block between its markers");
+  return match[1];
+}
+
+describe("voxtrail capacity", () => {
+  it("prints what README.md's Capacity section shows, for the default stage", () => {
+    expect(capacityCommand([], { json: false })).toBe(readmeCapacity());
+  });
+
+  it("prints the plans and their inputs as JSON with --json", () => {
+    const report = JSON.parse(capacityCommand([], { json: true, stage: "production" }));
+    expect(report.file).toBe("config/stages/production.json");
+    expect(report.sizing).toEqual({ instanceType: "ml.g6e.xlarge", minInstances: 2, maxInstances: 6 });
+    expect(report.plans).toHaveLength(8);
+    expect(report.parameters.generationsPerInstance.value).toBe(4);
+  });
+
+  it("refuses arguments, a name no stage can have, and a stage whose file does not size its endpoint", () => {
+    expect(() => capacityCommand(["extra"], { json: false })).toThrow(UsageError);
+    expect(() => capacityCommand([], { json: false, stage: "Prod!" })).toThrow(UsageError);
+    expect(() => capacityCommand([], { json: false, stage: "dev" })).toThrow(StageSizingUnknown);
+  });
+});
+
+describe("stageSizing", () => {
+  it("reads the endpoint a stage file creates, without the model package ARN the shell would set", () => {
+    const { sizing, file } = stageSizing("production", REPOSITORY_ROOT, {});
+    expect(file).toBe("config/stages/production.json");
+    expect(sizing).toEqual({ instanceType: "ml.g6e.xlarge", minInstances: 2, maxInstances: 6 });
+  });
+
+  it("reads the file VOXTRAIL_STAGE_CONFIG names instead", () => {
+    const production = JSON.parse(
+      readFileSync(join(REPOSITORY_ROOT, "config/stages/production.json"), "utf8"),
+    );
+    const file = join(mkdtempSync(join(tmpdir(), "voxtrail-capacity-")), "stage.json");
+    writeFileSync(file, JSON.stringify({ ...production, sonic: { ...production.sonic, maxInstances: 10 } }));
+    const { sizing } = stageSizing("staging", REPOSITORY_ROOT, { VOXTRAIL_STAGE_CONFIG: file });
+    expect(sizing.maxInstances).toBe(10);
+  });
+});
