@@ -32,10 +32,10 @@ export function checkJobRunTime(runTime: JobRunTime | undefined): void {
 }
 
 /**
- * Resolves at `deadline` (epoch ms) by the global `Date.now()` and `setTimeout`, so a fake clock
- * drives it; at once when it has passed.
+ * Resolves at `deadline` (epoch ms, rounded up to a whole millisecond) by the global `Date.now()`
+ * and `setTimeout`, so a fake clock drives it; at once when it has passed.
  */
 export function untilTime(deadline: number): Promise<void> {
-  const ms = deadline - Date.now();
+  const ms = Math.ceil(deadline) - Date.now();
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
