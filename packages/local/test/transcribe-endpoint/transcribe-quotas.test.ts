@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
-  GetTranscriptionJobCommand,
   StartTranscriptionJobCommand,
   type StartTranscriptionJobCommandInput,
   TranscribeClient,
