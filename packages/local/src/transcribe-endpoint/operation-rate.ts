@@ -3,15 +3,15 @@ import type { QuotaUse } from "./transcribe-quotas";
 
 /**
  * One operation's transactions-per-second quota: a {@link TokenBucket} that admits or refuses each
- * request, and the most requests that arrived within one clock second (`Date.now()`), refused
- * ones included: the demand a load report compares with the limit.
+ * request (none with an `Infinity` limit), and the most requests that arrived within one clock
+ * second (`Date.now()`), refused ones included: the demand a load report compares with the limit.
  *
  * @example
  * const gets = new OperationRate("getTranscriptionJobPerSecond", 30);
  * if (!gets.admit()) throw throttled();
  */
 export class OperationRate {
-  readonly #bucket: TokenBucket;
+  readonly #bucket: TokenBucket | undefined;
   #second = Number.NaN;
   #inSecond = 0;
   #peak = 0;
@@ -20,7 +20,7 @@ export class OperationRate {
     private readonly name: string,
     private readonly limit: number,
   ) {
-    this.#bucket = new TokenBucket(limit);
+    this.#bucket = Number.isFinite(limit) ? new TokenBucket(limit) : undefined;
   }
 
   /** Counts a request; whether the quota lets it through. */
@@ -32,7 +32,7 @@ export class OperationRate {
     }
     this.#inSecond += 1;
     this.#peak = Math.max(this.#peak, this.#inSecond);
-    return this.#bucket.take();
+    return this.#bucket?.take() ?? true;
   }
 
   /** The peak requests in one second, against the limit. */

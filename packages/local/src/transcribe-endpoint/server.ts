@@ -22,7 +22,10 @@ export interface TranscribeEndpointOptions {
   region?: string;
   /** Failures to show, for tests (none by default). */
   faults?: TranscribeEndpointFaults;
-  /** Quotas to enforce instead of Transcribe's defaults ({@link DEFAULT_TRANSCRIBE_QUOTAS}). */
+  /**
+   * Quotas to enforce ({@link TranscribeQuotas}); unset ones are {@link DEFAULT_TRANSCRIBE_QUOTAS}:
+   * AWS's job quotas and no request rate. A load rehearsal passes {@link AWS_TRANSCRIBE_QUOTAS}.
+   */
   quotas?: Partial<TranscribeQuotas>;
   /** How long a job runs for its audio's length; by default as long as the recogniser takes. */
   jobRunTime?: JobRunTime;
@@ -33,7 +36,12 @@ export interface TranscribeEndpointOptions {
 export type { TranscribeEndpointFaults } from "./faults";
 export type { JobRunTime } from "./job-run-time";
 export type { TranscribeJobStateChangeEvent } from "./job-state-change";
-export { DEFAULT_TRANSCRIBE_QUOTAS, type QuotaUse, type TranscribeQuotas } from "./transcribe-quotas";
+export {
+  AWS_TRANSCRIBE_QUOTAS,
+  DEFAULT_TRANSCRIBE_QUOTAS,
+  type QuotaUse,
+  type TranscribeQuotas,
+} from "./transcribe-quotas";
 
 /** A running local Transcribe endpoint. */
 export interface TranscribeEndpoint {
@@ -63,9 +71,9 @@ export interface TranscribeEndpoint {
  * What differs from Transcribe: English only, the output bucket must be the store's and the key
  * must end in `.json`, there is no punctuation, and requests are not signature-checked.
  *
- * It enforces Transcribe's quotas ({@link TranscribeQuotas}, AWS's defaults unless `quotas` says
- * otherwise): concurrent jobs and the job queue, and the requests per second of
- * `StartTranscriptionJob` and `GetTranscriptionJob`, beyond which it answers 400
+ * It enforces Transcribe's quotas ({@link TranscribeQuotas}): concurrent jobs and the job queue
+ * (AWS's defaults unless `quotas` says otherwise), and, when `quotas` sets them, the requests per
+ * second of `StartTranscriptionJob` and `GetTranscriptionJob`, beyond which it answers 400
  * `LimitExceededException` ("Rate exceeded"), the error the Transcribe API reference gives for too
  * many requests (https://docs.aws.amazon.com/transcribe/latest/APIReference/API_StartTranscriptionJob.html).
  *

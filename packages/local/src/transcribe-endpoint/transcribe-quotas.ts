@@ -1,6 +1,6 @@
 /**
- * The Amazon Transcribe quotas the local endpoint enforces, each a default of the service's own
- * (Developer Guide, "Guidelines and quotas",
+ * The Amazon Transcribe quotas the local endpoint enforces, each with AWS's default in
+ * {@link AWS_TRANSCRIBE_QUOTAS} (Developer Guide, "Guidelines and quotas",
  * https://docs.aws.amazon.com/transcribe/latest/dg/limits-guidelines.html, and "Job queueing",
  * https://docs.aws.amazon.com/transcribe/latest/dg/job-queueing.html). All are adjustable in AWS,
  * so all are options here.
@@ -12,19 +12,30 @@ export interface TranscribeQuotas {
   queueBandwidthRatio: number;
   /** Jobs waiting in the queue ("You can add up to 10,000 jobs to your queue"). */
   queuedJobs: number;
-  /** `StartTranscriptionJob` transactions per second (25). */
+  /** `StartTranscriptionJob` transactions per second (25); `Infinity`: not enforced. */
   startTranscriptionJobPerSecond: number;
-  /** `GetTranscriptionJob` transactions per second (30). */
+  /** `GetTranscriptionJob` transactions per second (30); `Infinity`: not enforced. */
   getTranscriptionJobPerSecond: number;
 }
 
-/** The defaults, as the AWS pages cited on {@link TranscribeQuotas} give them. */
-export const DEFAULT_TRANSCRIBE_QUOTAS: Readonly<TranscribeQuotas> = {
+/** AWS's defaults, as the pages cited on {@link TranscribeQuotas} give them: what a load rehearsal passes. */
+export const AWS_TRANSCRIBE_QUOTAS: Readonly<TranscribeQuotas> = {
   concurrentJobs: 250,
   queueBandwidthRatio: 0.9,
   queuedJobs: 10_000,
   startTranscriptionJobPerSecond: 25,
   getTranscriptionJobPerSecond: 30,
+};
+
+/**
+ * What the endpoint enforces unless told otherwise: AWS's job quotas, and no request rate. Local
+ * state machines poll with waits far shorter than a deployed one's (1 ms in
+ * `test/integration/transcription-job.test.ts`), which AWS's rates would throttle.
+ */
+export const DEFAULT_TRANSCRIBE_QUOTAS: Readonly<TranscribeQuotas> = {
+  ...AWS_TRANSCRIBE_QUOTAS,
+  startTranscriptionJobPerSecond: Number.POSITIVE_INFINITY,
+  getTranscriptionJobPerSecond: Number.POSITIVE_INFINITY,
 };
 
 /** How much of one limited quantity was used at most, for a load report. */
@@ -38,7 +49,7 @@ export interface QuotaUse {
 }
 
 /**
- * `DEFAULT_TRANSCRIBE_QUOTAS` with `overrides` applied.
+ * {@link DEFAULT_TRANSCRIBE_QUOTAS} with `overrides` applied.
  *
  * @throws RangeError naming the first setting that is not a usable quota.
  * @example
@@ -46,16 +57,20 @@ export interface QuotaUse {
  */
 export function transcribeQuotas(overrides: Partial<TranscribeQuotas> = {}): TranscribeQuotas {
   const quotas = { ...DEFAULT_TRANSCRIBE_QUOTAS, ...overrides };
-  for (const [name, value] of Object.entries(quotas)) {
-    const usable =
-      name === "queueBandwidthRatio" ? value > 0 && value <= 1 : Number.isInteger(value) && value >= 1;
-    if (!usable) {
-      throw new RangeError(
-        name === "queueBandwidthRatio"
-          ? "quotas.queueBandwidthRatio must be in (0, 1]"
-          : `quotas.${name} must be a positive integer`,
-      );
-    }
+  const { concurrentJobs, queuedJobs, queueBandwidthRatio } = quotas;
+  for (const [name, value] of Object.entries({ concurrentJobs, queuedJobs })) {
+    if (!(Number.isInteger(value) && value >= 1))
+      throw new RangeError(`quotas.${name} must be a positive integer`);
+  }
+  if (!(queueBandwidthRatio > 0 && queueBandwidthRatio <= 1)) {
+    throw new RangeError("quotas.queueBandwidthRatio must be in (0, 1]");
+  }
+  const { startTranscriptionJobPerSecond, getTranscriptionJobPerSecond } = quotas;
+  for (const [name, value] of Object.entries({
+    startTranscriptionJobPerSecond,
+    getTranscriptionJobPerSecond,
+  })) {
+    if (!(value >= 1)) throw new RangeError(`quotas.${name} must be at least 1 (Infinity: not enforced)`);
   }
   return quotas;
 }

@@ -9,6 +9,7 @@ import { DirectoryStore } from "@voxtrail/storage";
 import { afterEach, describe, expect, it } from "vitest";
 import { temporaryDirectory } from "../../../../test/support/temporary-directory";
 import {
+  AWS_TRANSCRIBE_QUOTAS,
   startTranscribeEndpoint,
   type TranscribeEndpoint,
   type TranscribeEndpointOptions,
@@ -23,8 +24,6 @@ import { describedJob, LOCAL_TRANSCRIBE_CLIENT } from "./local-transcribe";
 
 const VOICEMAIL = new URL("../../../../fixtures/voicemail/telephony/no-message.wav", import.meta.url);
 const ROLE = "arn:aws:iam::000000000000:role/transcribe-queue";
-/** Rates high enough that a test's polling is never throttled, where rates are not what it tests. */
-const UNTHROTTLED = { startTranscriptionJobPerSecond: 1000, getTranscriptionJobPerSecond: 1000 };
 
 const root = temporaryDirectory("voxtrail-transcribe-quotas-");
 let stores = 0;
@@ -69,7 +68,7 @@ async function until(check: () => boolean | Promise<boolean>): Promise<void> {
 describe("the concurrent-jobs quota", () => {
   it("refuses a job beyond it with 400 LimitExceededException, and takes one again once a job ends", async () => {
     const gate = new GatedTranscriber();
-    const local = await open({ transcriber: gate, quotas: { ...UNTHROTTLED, concurrentJobs: 2 } });
+    const local = await open({ transcriber: gate, quotas: { concurrentJobs: 2 } });
     await local.start("a");
     await local.start("b");
     await expect(local.start("c")).rejects.toMatchObject({
@@ -93,7 +92,7 @@ describe("the concurrent-jobs quota", () => {
 describe("the job queue", () => {
   it("queues a deferrable job beyond the quota as QUEUED, reports its settings, and runs the queue FIFO on 90% of the slots", async () => {
     const gate = new GatedTranscriber();
-    const local = await open({ transcriber: gate, quotas: { ...UNTHROTTLED, concurrentJobs: 10 } });
+    const local = await open({ transcriber: gate, quotas: { concurrentJobs: 10 } });
     for (let i = 0; i < 10; i++) await local.start(`direct-${i}`);
     for (let i = 0; i < 10; i++) {
       const { TranscriptionJob: job } = await local.queued(`queued-${i}`);
@@ -135,7 +134,7 @@ describe("the job queue", () => {
 
   it("queues behind jobs already queued even when a slot is free, so the queue stays first in, first out", async () => {
     const gate = new GatedTranscriber();
-    const local = await open({ transcriber: gate, quotas: { ...UNTHROTTLED, concurrentJobs: 2 } });
+    const local = await open({ transcriber: gate, quotas: { concurrentJobs: 2 } });
     await local.start("direct-0");
     await local.start("direct-1");
     await local.queued("first");
@@ -165,7 +164,7 @@ describe("the job queue", () => {
     const gate = new GatedTranscriber();
     const local = await open({
       transcriber: gate,
-      quotas: { ...UNTHROTTLED, concurrentJobs: 1, queuedJobs: 2 },
+      quotas: { concurrentJobs: 1, queuedJobs: 2 },
     });
     await local.start("running");
     await local.queued("waiting-1");
@@ -219,12 +218,22 @@ describe("the requests-per-second quotas", () => {
     expect(local.endpoint.jobNames()).toEqual(["one", "two"]);
   });
 
-  it("default to AWS's (25 and 30 a second), with 250 concurrent jobs and a queue of 10,000", async () => {
+  it("are not enforced by default, while the job quotas are AWS's: 250 concurrent jobs, 90% of them for the queue, 10,000 queued", async () => {
     const local = await open({ transcriber: new GatedTranscriber() });
     expect(local.endpoint.quotaUse()).toEqual([
       { name: "concurrentJobs", peak: 0, limit: 250 },
       { name: "queuedJobs", peak: 0, limit: 10_000 },
       { name: "queueBandwidth", peak: 0, limit: 225 },
+      { name: "startTranscriptionJobPerSecond", peak: 0, limit: Number.POSITIVE_INFINITY },
+      { name: "getTranscriptionJobPerSecond", peak: 0, limit: Number.POSITIVE_INFINITY },
+    ]);
+    for (let i = 0; i < 40; i++) await local.status("none").catch(() => undefined);
+    await expect(local.status("none")).rejects.toMatchObject({ name: "NotFoundException" });
+  });
+
+  it("are AWS's with AWS_TRANSCRIBE_QUOTAS: 25 starts and 30 gets a second", async () => {
+    const local = await open({ transcriber: new GatedTranscriber(), quotas: AWS_TRANSCRIBE_QUOTAS });
+    expect(local.endpoint.quotaUse().slice(-2)).toEqual([
       { name: "startTranscriptionJobPerSecond", peak: 0, limit: 25 },
       { name: "getTranscriptionJobPerSecond", peak: 0, limit: 30 },
     ]);
@@ -238,6 +247,9 @@ describe("the requests-per-second quotas", () => {
     await expect(startTranscribeEndpoint({ store, quotas: { queueBandwidthRatio: 1.5 } })).rejects.toThrow(
       "quotas.queueBandwidthRatio must be in (0, 1]",
     );
+    await expect(
+      startTranscribeEndpoint({ store, quotas: { getTranscriptionJobPerSecond: 0 } }),
+    ).rejects.toThrow("quotas.getTranscriptionJobPerSecond must be at least 1 (Infinity: not enforced)");
     await expect(
       startTranscribeEndpoint({ store, jobRunTime: { fixedSeconds: -1, secondsPerAudioSecond: 0 } }),
     ).rejects.toThrow("jobRunTime.fixedSeconds must be a non-negative number");
