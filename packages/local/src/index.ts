@@ -41,5 +41,5 @@ export { answer, readJsonRequest, ServiceError } from "./transcribe-endpoint/jso
 export {
   startTranscribeEndpoint,
   type TranscribeEndpoint,
-  type TranscribeJobStateChange,
+  type TranscribeJobStateChangeEvent,
 } from "./transcribe-endpoint/server";

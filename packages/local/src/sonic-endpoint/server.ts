@@ -12,10 +12,14 @@ import {
   type SonicEndpointFaults,
   untilFirstAudio,
 } from "./faults";
+import { checkGenerationTime, GenerationPace, type GenerationTime } from "./generation-pace";
 import { sentenceAudio } from "./sentence-audio";
+import { type SonicCapacity, type SonicCapacityUse, SonicFleet } from "./sonic-fleet";
 import { checkSonicRequest, type SonicRequest } from "./sonic-request";
 
 export type { SonicEndpointFaults } from "./faults";
+export type { GenerationTime } from "./generation-pace";
+export type { SonicAutoscaling, SonicCapacity, SonicCapacityUse } from "./sonic-fleet";
 
 /** Options for {@link startSonicEndpoint}. */
 export interface SonicEndpointOptions {
@@ -37,6 +41,14 @@ export interface SonicEndpointOptions {
   faults?: SonicEndpointFaults;
   /** Called as each request arrives, before it is read: lets a test count what reached the endpoint. */
   onRequest?: (request: { method: string; path: string }) => void;
+  /**
+   * Instances and generations per instance, fixed or autoscaled ({@link SonicCapacity}); beyond
+   * them an invocation is refused before its stream, as the container's 429 reaches the caller
+   * through SageMaker. Unlimited by default.
+   */
+  capacity?: SonicCapacity;
+  /** Time taken per second of audio produced ({@link GenerationTime}); as fast as flite goes by default. */
+  generationTime?: GenerationTime;
 }
 
 /** A running local endpoint. */
@@ -45,6 +57,12 @@ export interface SonicEndpoint {
   url: string;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
+}
+
+/** The endpoint {@link startSonicEndpoint} runs: a {@link SonicEndpoint} that also reports its capacity's use. */
+export interface StartedSonicEndpoint extends SonicEndpoint {
+  /** Peak invocations in flight against capacity, refusals for want of it, and instances over time. */
+  capacityUse(): SonicCapacityUse;
 }
 
 /** SageMaker's request body limit for real-time invocations. */
@@ -63,6 +81,10 @@ const INVOCATION_PATH = /^\/endpoints\/[^/]+\/invocations-response-stream$/;
  *   requested raw encoding and rate), `timestamps` when `add_timestamps` is set, then `done`;
  * - an invalid body gets what SageMaker relays when the model container answers 422: HTTP 424,
  *   `x-amzn-errortype: ModelError`, `OriginalStatusCode: 422` (the SDK throws `ModelError`);
+ * - an invocation beyond `capacity` gets the same with `OriginalStatusCode: 429`, the container's
+ *   "too many requests" as SageMaker relays it (`ModelError`: "Model (owned by the customer in the
+ *   container) returned 4xx or 5xx error code",
+ *   https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpointWithResponseStream.html);
  * - a synthesis failure after the stream began becomes a Sonic `error` event;
  * - other paths get 404.
  *
@@ -82,15 +104,18 @@ const INVOCATION_PATH = /^\/endpoints\/[^/]+\/invocations-response-stream$/;
  * // ... InvokeEndpointWithResponseStreamCommand with a Sonic body ...
  * await endpoint.close();
  */
-export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Promise<SonicEndpoint> {
+export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Promise<StartedSonicEndpoint> {
   const config: StreamConfig = {
     engine: options.engine ?? new FliteEngine(),
     chunkMs: options.chunkMs ?? 20,
     maxPartBytes: options.maxPartBytes ?? Number.POSITIVE_INFINITY,
     faults: options.faults ?? {},
     invocations: 0,
+    fleet: new SonicFleet(options.capacity),
+    generationTime: options.generationTime,
   };
   checkFaults(config.faults);
+  checkGenerationTime(options.generationTime);
   if (!(config.chunkMs > 0)) throw new RangeError("chunkMs must be positive");
   const { maxPartBytes } = options;
   if (maxPartBytes !== undefined && !(Number.isInteger(maxPartBytes) && maxPartBytes >= 1)) {
@@ -123,8 +148,10 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    capacityUse: () => config.fleet.use(),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        config.fleet.stop();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
@@ -138,6 +165,8 @@ interface StreamConfig {
   faults: SonicEndpointFaults;
   /** Invocations received so far, which decides whether a failure fault hits. */
   invocations: number;
+  fleet: SonicFleet;
+  generationTime: GenerationTime | undefined;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, config: StreamConfig): Promise<void> {
@@ -156,6 +185,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: StreamC
     json(res, 400, { "x-amzn-errortype": "ValidationError" }, { message });
     return;
   }
+  const release = config.fleet.admit();
+  if (release === undefined) {
+    modelErrorResponse(res, 429, { error: "too many concurrent requests" });
+    return;
+  }
+  res.on("close", release);
   const { modelError } = config.faults;
   if (modelError !== undefined && hits(modelError, invocation)) {
     modelErrorResponse(res, modelError.originalStatus, { error: "injected fault" });
@@ -202,9 +237,13 @@ async function streamSpeech(
 
   let sent = 0;
   let stepStarted = performance.now();
+  const pace = new GenerationPace(config.generationTime);
+  let audioMsSent = 0;
   /** Sends one chunk event; resolves false once the stream is over (client gone, or a failure injected). */
   const sendChunk = async (audio: Uint8Array): Promise<boolean> => {
     if (sent > 0) await afterChunk(faults, sent);
+    audioMsSent += (audio.byteLength / BYTES_PER_SAMPLE[encoding] / sampleRate) * 1000;
+    await pace.until(audioMsSent);
     const now = performance.now();
     const chunk = {
       type: "chunk",

@@ -2,7 +2,7 @@ import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore, TranscriptionService } from "@voxtrail/core";
 import { AmazonTranscribe, PocketsphinxTranscriber, type ProviderClients } from "@voxtrail/providers";
 import type { ProviderSelection } from "@voxtrail/workflow";
-import type { TranscribeJobStateChange } from "./job-state-change";
+import type { TranscribeJobStateChangeEvent } from "./job-state-change";
 import { startTranscribeEndpoint, type TranscribeEndpoint } from "./server";
 
 /** The region the local Transcribe endpoint's client names: what lineage records as the service's. */
@@ -43,7 +43,7 @@ export async function localTranscription(
   store: ObjectStore,
   selection: Pick<ProviderSelection, "transcriber" | "transcribeJobPrefix">,
   clients: ProviderClients = {},
-  onJobStateChange: (event: TranscribeJobStateChange) => void = () => {},
+  onJobStateChange: (event: TranscribeJobStateChangeEvent) => void = () => {},
 ): Promise<LocalTranscription> {
   if (selection.transcriber !== "amazon-transcribe") return { close: async () => {} };
   if (clients.transcribe) return { client: clients.transcribe, close: async () => {} };

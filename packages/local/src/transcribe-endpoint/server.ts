@@ -3,8 +3,11 @@ import type { AddressInfo } from "node:net";
 import type { ObjectStore, Transcriber } from "@voxtrail/core";
 import { PocketsphinxTranscriber } from "@voxtrail/providers";
 import type { TranscribeEndpointFaults } from "./faults";
-import type { TranscribeJobStateChange } from "./job-state-change";
+import { checkJobRunTime, type JobRunTime } from "./job-run-time";
+import type { TranscribeJobStateChangeEvent } from "./job-state-change";
 import { answer, readJsonRequest, ServiceError } from "./json-protocol";
+import { OperationRate } from "./operation-rate";
+import { type QuotaUse, type TranscribeQuotas, transcribeQuotas } from "./transcribe-quotas";
 import { TranscriptionJobs } from "./transcription-jobs";
 
 /** How to start the local Transcribe endpoint. */
@@ -15,14 +18,30 @@ export interface TranscribeEndpointOptions {
   transcriber?: Transcriber;
   /** The account id written into output documents; a placeholder by default. */
   accountId?: string;
+  /** The region named by state-change events; `us-east-1` by default. */
+  region?: string;
   /** Failures to show, for tests (none by default). */
   faults?: TranscribeEndpointFaults;
-  /** Called with each job's "Transcribe Job State Change" event when it ends (EventBridge's part). */
-  onJobStateChange?: (event: TranscribeJobStateChange) => void;
+  /**
+   * Quotas to enforce ({@link TranscribeQuotas}); unset ones are {@link DEFAULT_TRANSCRIBE_QUOTAS}:
+   * AWS's job quotas and no request rate. A load rehearsal passes {@link AWS_TRANSCRIBE_QUOTAS}.
+   */
+  quotas?: Partial<TranscribeQuotas>;
+  /** How long a job runs for its audio's length; by default as long as the recogniser takes. */
+  jobRunTime?: JobRunTime;
+  /** Called as each job ends `COMPLETED` or `FAILED`, with the event EventBridge would deliver. */
+  onJobStateChange?: (event: TranscribeJobStateChangeEvent) => void;
 }
 
 export type { TranscribeEndpointFaults } from "./faults";
-export type { TranscribeJobStateChange } from "./job-state-change";
+export type { JobRunTime } from "./job-run-time";
+export type { TranscribeJobStateChangeEvent } from "./job-state-change";
+export {
+  AWS_TRANSCRIBE_QUOTAS,
+  DEFAULT_TRANSCRIBE_QUOTAS,
+  type QuotaUse,
+  type TranscribeQuotas,
+} from "./transcribe-quotas";
 
 /** A running local Transcribe endpoint. */
 export interface TranscribeEndpoint {
@@ -34,6 +53,12 @@ export interface TranscribeEndpoint {
   requests(): Readonly<Record<string, number>>;
   /** The names of the jobs it has started. */
   jobNames(): string[];
+  /**
+   * Each quota's peak use so far against its limit: `concurrentJobs`, `queuedJobs`,
+   * `queueBandwidth` (queued jobs running at once), and the requests that arrived in any one
+   * second for `startTranscriptionJobPerSecond` and `getTranscriptionJobPerSecond`.
+   */
+  quotaUse(): QuotaUse[];
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -46,6 +71,12 @@ export interface TranscribeEndpoint {
  * What differs from Transcribe: English only, the output bucket must be the store's and the key
  * must end in `.json`, there is no punctuation, and requests are not signature-checked.
  *
+ * It enforces Transcribe's quotas ({@link TranscribeQuotas}): concurrent jobs and the job queue
+ * (AWS's defaults unless `quotas` says otherwise), and, when `quotas` sets them, the requests per
+ * second of `StartTranscriptionJob` and `GetTranscriptionJob`, beyond which it answers 400
+ * `LimitExceededException` ("Rate exceeded"), the error the Transcribe API reference gives for too
+ * many requests (https://docs.aws.amazon.com/transcribe/latest/APIReference/API_StartTranscriptionJob.html).
+ *
  * @example
  * const endpoint = await startTranscribeEndpoint({ store });
  * const client = new TranscribeClient({ endpoint: endpoint.url, region: "us-east-1", credentials });
@@ -56,18 +87,34 @@ export async function startTranscribeEndpoint(
   options: TranscribeEndpointOptions,
 ): Promise<TranscribeEndpoint> {
   const faults = { ...options.faults };
-  const jobs = new TranscriptionJobs(
-    options.store,
-    options.transcriber ?? new PocketsphinxTranscriber(),
-    options.accountId ?? "000000000000",
+  const quotas = transcribeQuotas(options.quotas);
+  checkJobRunTime(options.jobRunTime);
+  const jobs = new TranscriptionJobs(options.store, options.transcriber ?? new PocketsphinxTranscriber(), {
+    accountId: options.accountId ?? "000000000000",
+    region: options.region ?? "us-east-1",
+    quotas,
     faults,
-    options.onJobStateChange,
-  );
+    ...(options.jobRunTime ? { runTime: options.jobRunTime } : {}),
+    ...(options.onJobStateChange ? { onJobStateChange: options.onJobStateChange } : {}),
+  });
+  const rates: Record<string, OperationRate> = {
+    StartTranscriptionJob: new OperationRate(
+      "startTranscriptionJobPerSecond",
+      quotas.startTranscriptionJobPerSecond,
+    ),
+    GetTranscriptionJob: new OperationRate(
+      "getTranscriptionJobPerSecond",
+      quotas.getTranscriptionJobPerSecond,
+    ),
+  };
   const requests: Record<string, number> = {};
   const server = createServer((req, res) => {
     readJsonRequest(req, "Transcribe")
       .then(({ operation, body }) => {
         requests[operation] = (requests[operation] ?? 0) + 1;
+        if (rates[operation]?.admit() === false) {
+          throw new ServiceError(400, "LimitExceededException", "Rate exceeded");
+        }
         if (operation === "StartTranscriptionJob") {
           if (faults.refuseStarts !== undefined)
             throw new ServiceError(400, "BadRequestException", faults.refuseStarts);
@@ -116,6 +163,7 @@ export async function startTranscribeEndpoint(
     settled: () => jobs.settled(),
     requests: () => ({ ...requests }),
     jobNames: () => jobs.names(),
+    quotaUse: () => [...jobs.quotaUse(), ...Object.values(rates).map((rate) => rate.use())],
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

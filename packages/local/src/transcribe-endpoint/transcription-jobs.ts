@@ -2,22 +2,42 @@ import { normalizeForTranscription } from "@voxtrail/audio";
 import { InvalidAudio, type ObjectStore, type Transcriber } from "@voxtrail/core";
 import { openTempDir, removeTempDir } from "@voxtrail/functions/kernel";
 import type { TranscribeEndpointFaults } from "./faults";
-import { jobStateChange, type TranscribeJobStateChange } from "./job-state-change";
+import { type JobExecutionSettings, jobExecutionSettings } from "./job-execution-settings";
+import { type JobRunTime, jobRunTimeMs, untilTime } from "./job-run-time";
+import { JobSlots, type ReleaseSlot } from "./job-slots";
+import { jobStateChangeEvent, type TranscribeJobStateChangeEvent } from "./job-state-change";
 import { ServiceError } from "./json-protocol";
 import { transcribeOutputDocument } from "./transcribe-output-document";
+import type { QuotaUse, TranscribeQuotas } from "./transcribe-quotas";
 
 /** A job as `GetTranscriptionJob` describes it (the fields this stand-in keeps). */
 export interface TranscriptionJob {
   TranscriptionJobName: string;
-  TranscriptionJobStatus: "IN_PROGRESS" | "COMPLETED" | "FAILED";
+  TranscriptionJobStatus: "QUEUED" | "IN_PROGRESS" | "COMPLETED" | "FAILED";
   LanguageCode: string;
   Media: { MediaFileUri: string };
   /** Epoch seconds, as JSON 1.1 carries timestamps. */
   CreationTime: number;
-  StartTime: number;
+  /** When the job left the queue and began (absent while `QUEUED`). */
+  StartTime?: number;
   CompletionTime?: number;
   FailureReason?: string;
   Transcript?: { TranscriptFileUri: string };
+  JobExecutionSettings?: JobExecutionSettings;
+}
+
+/** How the jobs run: the account and region they belong to, their quotas, pace, faults and events. */
+export interface TranscriptionJobSettings {
+  /** The account id written into output documents and state-change events. */
+  accountId: string;
+  /** The region named by state-change events. */
+  region: string;
+  quotas: TranscribeQuotas;
+  /** How long a job runs for its audio's length; as fast as the recogniser goes when unset. */
+  runTime?: JobRunTime;
+  faults?: Pick<TranscribeEndpointFaults, "failJobsWith" | "stallJobs">;
+  /** Called, synchronously, as each job ends `COMPLETED` or `FAILED`; it must not throw. */
+  onJobStateChange?: (event: TranscribeJobStateChangeEvent) => void;
 }
 
 const JOB_NAME = /^[0-9a-zA-Z._-]{1,200}$/;
@@ -28,24 +48,29 @@ const UNSUPPORTED_MEDIA = "Unsupported media format";
  * The stand-in's transcription jobs, by name: started from a request, run in the background on the
  * embedded recogniser over media read from `store`, their output written back into `store` where
  * the request said. Refusals are the service's (`BadRequestException`, `ConflictException`,
- * `NotFoundException`); a job whose media is not audio ends `FAILED` with Transcribe's reason.
+ * `NotFoundException`, and the concurrency and queue limits of {@link JobSlots}); a job whose media
+ * is not audio ends `FAILED` with Transcribe's reason. A job that ends emits Transcribe's
+ * EventBridge event to `onJobStateChange`. A job that fails ends as soon as it fails, whatever
+ * `runTime` says.
  *
  * @example
- * const jobs = new TranscriptionJobs(store, new PocketsphinxTranscriber(), "000000000000");
+ * const jobs = new TranscriptionJobs(store, new PocketsphinxTranscriber(), {
+ *   accountId: "000000000000", region: "us-east-1", quotas: transcribeQuotas(),
+ * });
  * jobs.start(request.body); // then jobs.get(name) until COMPLETED
  */
 export class TranscriptionJobs {
   readonly #jobs = new Map<string, TranscriptionJob>();
   readonly #running = new Set<Promise<void>>();
+  readonly #slots: JobSlots;
 
   constructor(
     private readonly store: ObjectStore,
     private readonly transcriber: Transcriber,
-    private readonly accountId: string,
-    private readonly faults: Pick<TranscribeEndpointFaults, "failJobsWith" | "stallJobs"> = {},
-    /** Called with each job's "Transcribe Job State Change" event when it ends. */
-    private readonly onJobStateChange: (event: TranscribeJobStateChange) => void = () => {},
-  ) {}
+    private readonly settings: TranscriptionJobSettings,
+  ) {
+    this.#slots = new JobSlots(settings.quotas);
+  }
 
   /** `StartTranscriptionJob`: checks the request, records the job, and runs it in the background. */
   start(body: Record<string, unknown>): TranscriptionJob {
@@ -78,20 +103,30 @@ export class TranscriptionJobs {
     ) {
       throw badRequest(`OutputBucketName must be ${this.store.bucket} and OutputKey a key ending in .json`);
     }
-    const now = Date.now() / 1000;
+    const execution = jobExecutionSettings(body.JobExecutionSettings);
     const job: TranscriptionJob = {
       TranscriptionJobName: name,
-      TranscriptionJobStatus: "IN_PROGRESS",
+      TranscriptionJobStatus: "QUEUED",
       LanguageCode: language,
       Media: { MediaFileUri: media as string },
-      CreationTime: now,
-      StartTime: now,
+      CreationTime: Date.now() / 1000,
+      ...(execution ? { JobExecutionSettings: execution } : {}),
     };
     this.#jobs.set(name, job);
-    if (this.faults.stallJobs) return { ...job };
-    const run = this.#run(job, mediaKey, outputKey).finally(() => this.#running.delete(run));
-    this.#running.add(run);
+    try {
+      this.#slots.acquire(execution?.AllowDeferredExecution === true, (release) =>
+        this.#begin(job, mediaKey, outputKey, release),
+      );
+    } catch (error) {
+      this.#jobs.delete(name);
+      throw error;
+    }
     return { ...job };
+  }
+
+  /** Each job quota's peak use: running jobs, queued jobs, and queued jobs running at once. */
+  quotaUse(): QuotaUse[] {
+    return this.#slots.use();
   }
 
   /** `GetTranscriptionJob`. */
@@ -109,18 +144,45 @@ export class TranscriptionJobs {
     this.#jobs.delete(this.#job(name).TranscriptionJobName);
   }
 
-  /** Resolves once every job started so far has ended. */
+  /**
+   * Resolves once every job started so far has ended, queued ones included as they leave the queue
+   * (not those behind stalled jobs, which never leave it).
+   */
   async settled(): Promise<void> {
-    await Promise.all([...this.#running]);
+    while (this.#running.size > 0) await Promise.all([...this.#running]);
+  }
+
+  /** Runs a job that got its slot, unless it was deleted while queued; frees the slot as it ends. */
+  #begin(job: TranscriptionJob, mediaKey: string, outputKey: string, release: ReleaseSlot): void {
+    if (this.#jobs.get(job.TranscriptionJobName) !== job) {
+      release();
+      return;
+    }
+    job.TranscriptionJobStatus = "IN_PROGRESS";
+    job.StartTime = Date.now() / 1000;
+    if (this.settings.faults?.stallJobs) return;
+    const run = this.#run(job, mediaKey, outputKey).finally(() => {
+      this.#running.delete(run);
+      release();
+    });
+    this.#running.add(run);
   }
 
   async #run(job: TranscriptionJob, mediaKey: string, outputKey: string): Promise<void> {
+    const startedAt = Date.now();
     try {
-      if (this.faults.failJobsWith !== undefined) throw new JobFailure(this.faults.failJobsWith);
-      const { wav } = normalizeForTranscription(await this.store.getBytes(mediaKey));
+      const { failJobsWith } = this.settings.faults ?? {};
+      if (failJobsWith !== undefined) throw new JobFailure(failJobsWith);
+      const { wav, durationMs } = normalizeForTranscription(await this.store.getBytes(mediaKey));
+      const ends = untilTime(startedAt + jobRunTimeMs(this.settings.runTime, durationMs));
       const transcript = await this.#transcribe(wav, job.LanguageCode);
-      const document = transcribeOutputDocument(job.TranscriptionJobName, this.accountId, transcript);
+      const document = transcribeOutputDocument(
+        job.TranscriptionJobName,
+        this.settings.accountId,
+        transcript,
+      );
       await this.store.put(outputKey, JSON.stringify(document), { contentType: "application/json" });
+      await ends;
       job.Transcript = { TranscriptFileUri: this.store.uri(outputKey) };
       job.TranscriptionJobStatus = "COMPLETED";
     } catch (error) {
@@ -133,11 +195,15 @@ export class TranscriptionJobs {
             : "Internal failure";
     }
     job.CompletionTime = Date.now() / 1000;
-    this.onJobStateChange(
-      jobStateChange(
-        job as TranscriptionJob & { TranscriptionJobStatus: "COMPLETED" | "FAILED" },
-        this.accountId,
-        "us-east-1",
+    this.settings.onJobStateChange?.(
+      jobStateChangeEvent(
+        {
+          TranscriptionJobName: job.TranscriptionJobName,
+          TranscriptionJobStatus: job.TranscriptionJobStatus,
+          ...(job.FailureReason === undefined ? {} : { FailureReason: job.FailureReason }),
+        },
+        this.settings.accountId,
+        this.settings.region,
       ),
     );
   }
