@@ -6,7 +6,6 @@ import { DEFAULT_CAPACITY_PARAMETERS } from "../src/capacity/capacity-parameters
 const INPUTS: CapacityInputs = {
   sizing: { instanceType: "ml.g6e.xlarge", minInstances: 2, maxInstances: 6 },
   parameters: DEFAULT_CAPACITY_PARAMETERS,
-  pollSeconds: 10,
   instanceHourUsd: undefined,
 };
 
@@ -30,13 +29,13 @@ describe("planCapacity", () => {
 
   it("sizes 1,000,000 a day beyond the stage's maxInstances and names the Transcribe quotas it needs", () => {
     const plan = planCapacity({ kind: "daily", voicemails: 1_000_000 }, INPUTS);
-    // Peak 46.3 a second: x 3 s / 4 = 34.7 instances; x 30 s = 1,389 jobs; x 3 polls = 139 a second.
+    // Peak 46.3 a second: x 3 s / 4 = 34.7 instances; x 30 s = 1,389 jobs; x 2 looks = 93 a second.
     expect(plan.sonicInstances).toBe(35);
     expect(plan.beyondMaxInstances).toBe(true);
     expect(names(plan)).toEqual({
       "ml.g6e.xlarge for endpoint usage": [0, 35],
       "Transactions per second, StartTranscriptionJob": [25, 47],
-      "Transactions per second, GetTranscriptionJob": [30, 139],
+      "Transactions per second, GetTranscriptionJob": [30, 93],
       "Number of concurrent batch transcription jobs": [250, 1_389],
     });
     // Six instances pass 8 a second, just under Transcribe's 250 / 30 s = 8.33.
@@ -51,9 +50,8 @@ describe("planCapacity", () => {
     expect(plan.sonicInstances).toBe(225);
     expect(names(plan)).toEqual({
       "ml.g6e.xlarge for endpoint usage": [0, 225],
-      "StateTransition refill rate (Standard)": [5_000, 6_000],
       "Transactions per second, StartTranscriptionJob": [25, 300],
-      "Transactions per second, GetTranscriptionJob": [30, 900],
+      "Transactions per second, GetTranscriptionJob": [30, 600],
       "Number of concurrent batch transcription jobs": [250, 9_000],
       "Concurrent executions": [1_000, 2_400],
     });

@@ -12,8 +12,6 @@ export interface EndpointSizing {
 export interface CapacityInputs {
   sizing: EndpointSizing;
   parameters: CapacityParameters;
-  /** Seconds between the workflow's polls of a Transcribe job (`TRANSCRIPTION_POLL_SECONDS`). */
-  pollSeconds: number;
   /** The instance type's confirmed hourly price, or `undefined` when none is confirmed. */
   instanceHourUsd: number | undefined;
 }
@@ -54,8 +52,11 @@ export interface CapacityPlan {
 export const PLANNED_VOLUMES = [1_000, 10_000, 100_000, 1_000_000] as const;
 
 const DAY_SECONDS = 86_400;
-/** State transitions of one poll of a Transcribe job: Wait, Task, Choice, Pass. */
-const TRANSITIONS_PER_POLL = 4;
+/**
+ * `GetTranscriptionJob` calls of one voicemail: the await step's look when its wait begins, and
+ * the read step's (the job's event resumes the workflow; a wait that runs out adds a look).
+ */
+const TRANSCRIBE_GETS_PER_VOICEMAIL = 2;
 
 /** One stage a voicemail passes: what it takes of one quota, and the quota. */
 interface StageDemand {
@@ -69,17 +70,20 @@ interface StageDemand {
 function stageDemands(inputs: CapacityInputs): StageDemand[] {
   const p = inputs.parameters;
   const jobSeconds = p.averageVoicemailSeconds.value * p.transcribeJobSecondsPerAudioSecond.value;
-  const polls = Math.ceil(jobSeconds / inputs.pollSeconds);
   const { transcribe, stepFunctions, lambda } = SERVICE_QUOTAS;
   return [
     { stage: "Step Functions starts", quota: stepFunctions.startExecutionRefill, perVoicemail: 1 },
     {
       stage: "Step Functions transitions",
       quota: stepFunctions.stateTransitionRefill,
-      perVoicemail: p.stateTransitionsBesidesPolls.value + TRANSITIONS_PER_POLL * polls,
+      perVoicemail: p.stateTransitions.value,
     },
     { stage: "Transcribe starts", quota: transcribe.startTranscriptionJobRate, perVoicemail: 1 },
-    { stage: "Transcribe polls", quota: transcribe.getTranscriptionJobRate, perVoicemail: polls },
+    {
+      stage: "Transcribe looks",
+      quota: transcribe.getTranscriptionJobRate,
+      perVoicemail: TRANSCRIBE_GETS_PER_VOICEMAIL,
+    },
     { stage: "Transcribe jobs", quota: transcribe.concurrentBatchJobs, perVoicemail: jobSeconds },
     { stage: "Lambda", quota: lambda.concurrentExecutions, perVoicemail: p.lambdaSecondsPerVoicemail.value },
   ];

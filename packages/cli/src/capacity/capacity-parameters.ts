@@ -19,8 +19,8 @@ export interface CapacityParameters {
   peakToMeanRate: CapacityParameter;
   /** Lambda execution seconds one voicemail uses across its stages. */
   lambdaSecondsPerVoicemail: CapacityParameter;
-  /** Step Functions state transitions of one voicemail besides the Transcribe job's polls. */
-  stateTransitionsBesidesPolls: CapacityParameter;
+  /** Step Functions state transitions of one voicemail whose Transcribe job's event comes within its first wait. */
+  stateTransitions: CapacityParameter;
 }
 
 /**
@@ -61,9 +61,9 @@ export const DEFAULT_CAPACITY_PARAMETERS: CapacityParameters = {
     unit: "s",
     why: "Synthesize holds its function for the generation (3 s), plus about 1 s each for Ingest, the Transcribe start and read, Reason and Finalize",
   },
-  stateTransitionsBesidesPolls: {
-    value: 8,
+  stateTransitions: {
+    value: 9,
     unit: "transitions",
-    why: "docs/benchmarks.md counts 6 per voicemail without a Transcribe job; its start and read states add 2",
+    why: "docs/benchmarks.md counts 6 per voicemail without a Transcribe job; its start, wait and read states add 3",
   },
 };

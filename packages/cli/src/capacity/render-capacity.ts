@@ -10,8 +10,6 @@ export interface CapacityReportContext {
   parameters: CapacityParameters;
   /** The Region whose default quotas the plans use. */
   quotaRegion: string;
-  /** Seconds between the workflow's polls of a Transcribe job. */
-  pollSeconds: number;
 }
 
 /**
@@ -60,7 +58,7 @@ export function renderCapacityText(plans: CapacityPlan[], context: CapacityRepor
     ...Object.entries(context.parameters).map(
       ([name, parameter]) => `  ${name} = ${parameter.value} ${parameter.unit}: ${parameter.why}`,
     ),
-    `  (from the workflow) Transcribe job polled every ${context.pollSeconds} s: TRANSCRIPTION_POLL_SECONDS, 4 state transitions and 1 GetTranscriptionJob call a poll`,
+    "  (from the workflow) Transcribe job waited for by its state-change event: 2 GetTranscriptionJob calls a voicemail (the await step's look, the read)",
     "",
   ];
   return out.join("\n");

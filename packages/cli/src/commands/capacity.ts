@@ -1,5 +1,5 @@
 import { instanceHourPrice } from "@voxtrail/report";
-import { SERVICE_QUOTAS_REGION, TRANSCRIPTION_POLL_SECONDS } from "@voxtrail/workflow";
+import { SERVICE_QUOTAS_REGION } from "@voxtrail/workflow";
 import { type CapacityPlan, PLANNED_VOLUMES, planCapacity } from "../capacity/capacity-model";
 import { DEFAULT_CAPACITY_PARAMETERS } from "../capacity/capacity-parameters";
 import { type CapacityReportContext, renderCapacityText } from "../capacity/render-capacity";
@@ -36,7 +36,6 @@ export function capacityReport(stage: string, root: string = REPOSITORY_ROOT): C
   const inputs = {
     sizing,
     parameters: DEFAULT_CAPACITY_PARAMETERS,
-    pollSeconds: TRANSCRIPTION_POLL_SECONDS,
     instanceHourUsd: instanceHourPrice(sizing.instanceType)?.usd,
   };
   const plans = (["daily", "backfill"] as const).flatMap((kind) =>
@@ -48,7 +47,6 @@ export function capacityReport(stage: string, root: string = REPOSITORY_ROOT): C
     sizing,
     parameters: DEFAULT_CAPACITY_PARAMETERS,
     quotaRegion: SERVICE_QUOTAS_REGION,
-    pollSeconds: TRANSCRIPTION_POLL_SECONDS,
     plans,
   };
 }
