@@ -8,10 +8,16 @@ import { sdkErrorFields } from "../aws/sdk-error-fields";
 
 /**
  * Amazon Transcribe errors that mean "no capacity now": too many concurrent jobs or requests
- * (`LimitExceededException`), or a failure on the service's side (`InternalFailureException`).
- * The SDK's retry strategy has already retried both by the time they reach the caller.
+ * (`LimitExceededException`), a full job queue (`LimitExceededConcurrentJobException`, "Job
+ * queueing": https://docs.aws.amazon.com/transcribe/latest/dg/job-queueing.html), or a failure
+ * on the service's side (`InternalFailureException`). The SDK's retry strategy has already
+ * retried the first and last by the time they reach the caller.
  */
-const THROTTLING_ERRORS = new Set(["LimitExceededException", "InternalFailureException"]);
+const THROTTLING_ERRORS = new Set([
+  "LimitExceededException",
+  "LimitExceededConcurrentJobException",
+  "InternalFailureException",
+]);
 
 /** Most characters of the service's own message a `TranscriptionRefused` carries. */
 const REFUSAL_MESSAGE_LIMIT = 300;
@@ -21,7 +27,8 @@ const REFUSAL_MESSAGE_LIMIT = 300;
  * - `BadRequestException` (a parameter, the media or the output location the service will not
  *   take): {@link TranscriptionRefused}, carrying the service's message cut to 300 characters, which
  *   names parameters and URIs, never what was said in the audio;
- * - `LimitExceededException`, `InternalFailureException`: {@link TranscriptionThrottled} (retryable);
+ * - `LimitExceededException`, `LimitExceededConcurrentJobException`, `InternalFailureException`:
+ *   {@link TranscriptionThrottled} (retryable);
  * - an abort (`AbortError`: the attempt's signal fired): the error itself, unchanged;
  * - anything else: {@link TranscriptionFailed} naming the error's name and HTTP status only, never
  *   the service's message.
