@@ -263,7 +263,8 @@ export interface PermissionTargets {
  * // [{ actions: ["s3:GetObject"], resources: ["arn:aws:s3:::b/artifacts/*\/normalized.wav"] }, ...]
  */
 export function stagePermissions(fn: DeployedFunction, target: PermissionTargets): IamStatement[] {
-  const access = FUNCTION_ACCESS[fn];
+  const jobs = FUNCTION_ACCESS[fn].invokes.includes("transcription-job") && target.transcribeJobPrefix;
+  const access = jobs ? withTranscriptionJobObjects(FUNCTION_ACCESS[fn]) : FUNCTION_ACCESS[fn];
   const statements = objectStatements(access, target);
   if (access.describesVoicemailExecutions) {
     statements.push({
@@ -307,7 +308,7 @@ export function stagePermissions(fn: DeployedFunction, target: PermissionTargets
       resources: [`arn:${target.partition}:s3:::${records[1]}/${records[2]}`],
     });
   }
-  if (access.invokes.includes("transcription-job") && target.transcribeJobPrefix) {
+  if (jobs) {
     statements.push(...transcriptionJobStatements(target));
   }
   return statements.filter((s) => s.resources.length > 0);
@@ -586,19 +587,22 @@ const TRANSCRIPTION_WAITS = keys.transcriptionWait("*");
  *   step looks at the job once per wait, the read step describes it.
  * - `states:SendTaskSuccess`: the await and resume steps resume the waiting workflow. The
  *   reference lists no resource type for it (a task token names the task), so `*`.
- * - `s3:PutObject`, `s3:GetObject` and a listing on `transcription-waits/`: the await step leaves
- *   the task token there, the resume step reads it, and an event for a job nobody waits for is a
- *   probe of a missing key (403 without the listing).
- * - `s3:PutObject` on transcribe-output.json: a job that is not queued may be run with the
- *   caller's permissions (JobExecutionSettings: the data-access role is what Transcribe "assumes
- *   to read queued media files"), so the function keeps what an unqueued job needs besides the
- *   role's: `s3:GetObject` on normalized.wav, which it has, and this.
- * - `s3:GetObject` on transcribe-output.json: the read step reads the document back.
+ * - `s3:PutObject`, `s3:GetObject` and a listing on `transcription-waits/`
+ *   ({@link withTranscriptionJobObjects}): the await step leaves the task token there, the resume
+ *   step reads it, and an event that comes before the token (a job that ended before its wait
+ *   began: the await step then resumes the workflow itself) is a probe of a missing key, 403
+ *   without the listing.
+ * - `s3:GetObject` on transcribe-output.json ({@link withTranscriptionJobObjects}): the read step
+ *   reads the document back. Transcribe
+ *   writes it, and reads the media, with the data-access role the start passes
+ *   ({@link transcribeDataAccessPermissions}), not with the caller's permissions. (AWS's
+ *   JobExecutionSettings says the role is assumed "to read queued media files"; the rehearsal
+ *   takes it as used for every job that names it. Only a deploy shows whether an unqueued job
+ *   falls back to the caller's.)
  *
  * No KMS permission: the bucket encrypts with SSE-S3 (stacks/storage.ts).
  */
 function transcriptionJobStatements(target: PermissionTargets): IamStatement[] {
-  const output = `arn:${target.partition}:s3:::${target.bucket}/${TRANSCRIBE_OUTPUT}`;
   return [
     {
       actions: ["transcribe:StartTranscriptionJob"],
@@ -618,17 +622,20 @@ function transcriptionJobStatements(target: PermissionTargets): IamStatement[] {
       resources: target.transcribeJobPrefix ? [transcriptionJobsOf(target, target.transcribeJobPrefix)] : [],
     },
     { actions: ["states:SendTaskSuccess"], resources: ["*"] },
-    { actions: ["s3:PutObject"], resources: [output] },
-    { actions: ["s3:GetObject"], resources: [output] },
-    ...objectStatements(
-      {
-        reads: [TRANSCRIPTION_WAITS],
-        writes: [TRANSCRIPTION_WAITS],
-        lists: [`${KEY_FOLDERS.transcriptionWaits}*`],
-      },
-      target,
-    ),
   ];
+}
+
+/**
+ * `access` with what a transcription job's steps do in the bucket ({@link transcriptionJobStatements}):
+ * read the output document, leave and read task tokens, probe for one.
+ */
+function withTranscriptionJobObjects(access: StageAccess): StageAccess {
+  return {
+    ...access,
+    reads: [...access.reads, TRANSCRIBE_OUTPUT, TRANSCRIPTION_WAITS],
+    writes: [...access.writes, TRANSCRIPTION_WAITS],
+    lists: [...access.lists, `${KEY_FOLDERS.transcriptionWaits}*`],
+  };
 }
 
 /** Amazon Transcribe's service principal: what the data-access role trusts and is passed to. */

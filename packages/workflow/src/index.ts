@@ -22,6 +22,7 @@ export {
   RETAINED_PREFIXES,
   VOICEMAIL_INCOMING_PREFIX,
 } from "./key-layout";
+export { type InputTransformer, transformedInput } from "./input-transformer";
 export { LOCAL_ITEMS_FIELD, localMapDefinition } from "./local-map-adaptation";
 export { ATTEMPT_METRICS, PIPELINE_METRICS, STAGE_DURATION_METRICS } from "./pipeline-metrics";
 export {

@@ -1,3 +1,4 @@
+import { type InputTransformer, transformedInput } from "./input-transformer";
 import type { EventPattern } from "./rule-pattern";
 
 /**
@@ -26,27 +27,17 @@ export function transcriptionEndedPattern(jobNamePrefix: string): EventPattern {
  * input transformer, API reference "InputTransformer"): its resume step, the job's name and its
  * status, and nothing else of the event. A placeholder outside quotes takes the value as JSON.
  */
-export const TRANSCRIPTION_ENDED_INPUT = {
+export const TRANSCRIPTION_ENDED_INPUT: InputTransformer = {
   inputPaths: { jobName: "$.detail.TranscriptionJobName", status: "$.detail.TranscriptionJobStatus" },
   inputTemplate: '{"step":"resume","jobName":<jobName>,"status":<status>}',
-} as const;
+};
 
 /**
- * `event` as the rule's input transformer hands it to the function: each `<name>` of the
- * template replaced by the JSON of the value at its path (dot notation, as EventBridge supports).
+ * `event` as the rule's input transformer hands it to the function.
  *
  * @example
  * transcriptionEndedInput(event); // { step: "resume", jobName: "voxtrail-dev-vm-...-run-1", status: "COMPLETED" }
  */
 export function transcriptionEndedInput(event: unknown): unknown {
-  const { inputPaths, inputTemplate } = TRANSCRIPTION_ENDED_INPUT;
-  const text = inputTemplate.replace(/<([A-Za-z]+)>/g, (_, name: keyof typeof inputPaths) => {
-    const path = inputPaths[name].slice(2).split(".");
-    const value = path.reduce<unknown>(
-      (node, field) => (node as Record<string, unknown> | undefined)?.[field],
-      event,
-    );
-    return JSON.stringify(value ?? null);
-  });
-  return JSON.parse(text);
+  return transformedInput(TRANSCRIPTION_ENDED_INPUT, event);
 }

@@ -42,6 +42,8 @@ export interface AuthorizingProxyOptions {
   scope: ArnScope;
   /** Principals by the access key id their credentials carry. */
   principals: ReadonlyMap<string, Principal>;
+  /** The roles a service may assume on a caller's request (data-access roles), by ARN. */
+  serviceRoles?: ReadonlyMap<string, RolePlan>;
   /** The access key id of the rehearsal's own set-up calls (create the bucket, upload): not authorized. */
   setupAccessKeyId: string;
   /** Where each signing service is served: moto, the local Sonic endpoint, a stand-in. */
@@ -119,9 +121,13 @@ async function handle(
     return deny(response, service, wire.method, `rehearsal: ${error.message}`);
   }
   const decisions = await Promise.all(
-    actions.permissions.map((permission) =>
-      options.evaluator.authorize({ role: principal.role, ...permission }),
-    ),
+    actions.permissions.map(({ assumedRole, ...permission }) => {
+      // A permission of a role the service assumes: that role's to have; a role the stage does not
+      // deploy has none.
+      const role = assumedRole ? options.serviceRoles?.get(assumedRole) : principal.role;
+      if (role) return options.evaluator.authorize({ role, ...permission });
+      return Promise.resolve(unknownRole(assumedRole as string, permission));
+    }),
   );
   const refused = decisions.find((decision) => !decision.allowed);
   const call: CallRecord = {
@@ -162,6 +168,18 @@ async function handle(
             refusal: "AccessDenied for a missing key",
           },
   );
+}
+
+/** The decision on a permission of a role the stage does not deploy: refused. */
+function unknownRole(roleArn: string, permission: { action: string; resource: string }): Decision {
+  return {
+    role: roleArn,
+    action: permission.action,
+    resource: permission.resource,
+    context: {},
+    allowed: false,
+    refusal: `the request passes ${roleArn}, which the stage does not deploy`,
+  };
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
-import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { Transcriber } from "@voxtrail/core";
 import type { DigestRun, IndexRun, StageHandler } from "@voxtrail/functions";
 import {
@@ -17,13 +16,14 @@ import {
   LocalStateMachine,
   matchesPattern,
   objectCreatedEvent,
+  TaskTokens,
 } from "@voxtrail/local";
 import {
   BATCH_INCOMING_PREFIX,
   type EventPattern,
-  GET_TRANSCRIPTION_JOB_RESOURCE,
   keys,
   PROMPTS_INCOMING_PREFIX,
+  transformedInput,
 } from "@voxtrail/workflow";
 import { AuthorizingProxy, type CallRecord, type Principal } from "./authorizing-proxy";
 import { startCartesiaInkStandIn } from "./cartesia-ink-stand-in";
@@ -67,11 +67,11 @@ export const UPLOAD_NAMES = {
   batch: "list b+c%ü.csv",
 } as const;
 /**
- * Milliseconds each Wait state waits in the rehearsal, instead of the definition's time: the
- * transcription job's poll loop waits 10 s between polls as deployed; the stand-in finishes a job
- * in seconds, and 90 polls of this wait (the loop's limit) still leave it 45 s.
+ * Milliseconds a wait for a transcription job's event lasts in the rehearsal before the workflow
+ * looks at the job itself, instead of the definition's 30 minutes: the stand-in sends every job's
+ * event within seconds, so a wait that runs this long means the event was not delivered.
  */
-const WAIT_MS = 500;
+const CALLBACK_WAIT_MS = 60_000;
 
 /** The workflows a rehearsal can run, in the order it runs them. */
 export const REHEARSED_WORKFLOWS = [
@@ -222,6 +222,8 @@ export class Rehearsal {
     }
   >();
   readonly #executions: RehearsalExecutions;
+  /** The task tokens the state machines' callback Tasks wait on, resumed through the Step Functions stand-in. */
+  readonly #tokens = new TaskTokens();
   /** IAM for the whole stage: every role's deployed policies, and the bucket policy. */
   readonly #evaluator: PolicyEvaluator;
   readonly #hosts = new Map<string, FunctionHost>();
@@ -265,7 +267,7 @@ export class Rehearsal {
     const evaluator = this.#evaluator;
     const sonic = await startSonicStandIn();
     this.#closers.push(() => sonic.close());
-    const stepFunctions = await startStepFunctionsStandIn(this.#executions);
+    const stepFunctions = await startStepFunctionsStandIn(this.#executions, this.#tokens);
     this.#closers.push(() => stepFunctions.close());
     const upstreams: Record<string, string> = {
       s3: options.motoEndpoint,
@@ -275,8 +277,9 @@ export class Rehearsal {
       states: stepFunctions.url,
       sagemaker: sonic.url,
     };
-    // A stage that transcribes with Amazon Transcribe: its functions start jobs and its voicemail
-    // state machine polls them, both through the proxy, which forwards to the stand-in.
+    // A stage that transcribes with Amazon Transcribe: its Transcribe function starts and looks at
+    // jobs through the proxy, which forwards to the stand-in; each job's end is an event for the
+    // stage's rules.
     const recognizer = options.transcriber?.processor.provider ?? "pocketsphinx";
     if (transcribesWithAmazonTranscribe(plan)) {
       const transcribe = await startTranscribeStandIn({
@@ -285,6 +288,7 @@ export class Rehearsal {
         region: plan.region,
         account: plan.account,
         ...(options.transcriber ? { transcriber: options.transcriber } : {}),
+        onJobStateChange: (event) => void this.#deliverToFunctions(event),
       });
       this.#closers.push(() => transcribe.close());
       upstreams.transcribe = transcribe.url;
@@ -307,6 +311,7 @@ export class Rehearsal {
       scope: plan,
       principals,
       setupAccessKeyId: SETUP_KEY,
+      serviceRoles: new Map(plan.serviceRoles.map((role) => [role.arn, role])),
       upstreams,
       onCall: (call) => this.#record(call),
     });
@@ -365,7 +370,6 @@ export class Rehearsal {
         record,
         hosts,
         s3,
-        transcribe: new TranscribeClient(signing(keyOf.get(machinePlan.name) as string)),
         runChild: (arn: string, input: unknown) => this.#execute(arn, input),
         beforeInvoke: (functionArn: string) => this.#beforeInvoke?.(functionArn) ?? Promise.resolve(),
       };
@@ -375,7 +379,13 @@ export class Rehearsal {
         const resource = String(definition.States[map.feeder]?.Resource);
         handlers[resource] = feeding(map, mapContext, handlers[resource] as StageHandler<unknown>);
       }
-      const machine = new LocalStateMachine(machinePlan.name, definition, handlers, this.#executions);
+      const machine = new LocalStateMachine(
+        machinePlan.name,
+        definition,
+        handlers,
+        this.#executions,
+        this.#tokens,
+      );
       this.#machines.set(machinePlan.arn, {
         machine,
         plan: machinePlan,
@@ -772,11 +782,49 @@ export class Rehearsal {
     }
   }
 
-  /** EventBridge: every rule whose pattern matches starts its target, as the rule's role. */
+  /**
+   * EventBridge, for an event a service sends (Amazon Transcribe's job state change): every rule
+   * whose pattern matches and whose target is a function invokes it, if the function's resource
+   * policy lets EventBridge do so for that rule (`lambda:InvokeFunction`, principal
+   * `events.amazonaws.com`, `aws:SourceArn` the rule's), with the input its transformer makes,
+   * asynchronously, as EventBridge invokes a Lambda target. Each invocation's permission is
+   * recorded; a failed invocation is logged.
+   */
+  async #deliverToFunctions(event: unknown): Promise<void> {
+    for (const rule of this.plan.rules) {
+      if (rule.role || !matchesPattern(event, rule.pattern as EventPattern)) continue;
+      const host = this.#hosts.get(rule.targetArn);
+      const grant = this.plan.invokePermissions.find(
+        (permission) =>
+          (permission.functionName === host?.plan.name || permission.functionName === rule.targetArn) &&
+          permission.principal === "events.amazonaws.com" &&
+          permission.action === "lambda:InvokeFunction" &&
+          permission.sourceArn === rule.arn,
+      );
+      const decision: Decision = {
+        role: `resource policy of ${host?.plan.component ?? rule.targetArn}`,
+        action: "lambda:InvokeFunction",
+        resource: rule.targetArn,
+        context: { "aws:SourceArn": rule.arn },
+        allowed: grant !== undefined && host !== undefined,
+        ...(grant ? {} : { refusal: `no permission lets events.amazonaws.com invoke it for ${rule.arn}` }),
+      };
+      this.#recordDecisions(`rule ${rule.logicalName}`, "events", "target: lambda:InvokeFunction", [
+        decision,
+      ]);
+      if (!decision.allowed || !host) continue;
+      const input = rule.inputTransformer ? transformedInput(rule.inputTransformer, event) : event;
+      await host.invoke(input).catch((error: Error) => {
+        this.log(`rule ${rule.logicalName}: ${host.plan.component} failed: ${error.name}: ${error.message}`);
+      });
+    }
+  }
+
+  /** EventBridge: every rule whose pattern matches starts its target state machine, as the rule's role. */
   async #deliver(event: unknown): Promise<ExecutionResult | undefined> {
     let result: ExecutionResult | undefined;
     for (const rule of this.plan.rules) {
-      if (!matchesPattern(event, rule.pattern as EventPattern)) continue;
+      if (!rule.role || !matchesPattern(event, rule.pattern as EventPattern)) continue;
       const decision = await this.#evaluator.authorize({
         role: rule.role,
         action: "states:StartExecution",
@@ -815,7 +863,7 @@ export class Rehearsal {
       }
     }
     const result = await machine.start(start, {
-      waitMs: WAIT_MS,
+      callbackWaitMs: CALLBACK_WAIT_MS,
       ...(signal ? { signal } : {}),
       onEvent: (event) => {
         if (!map) return;
@@ -898,13 +946,11 @@ const EXPECTED_OUTCOMES: Record<RehearsedWorkflow, string> = {
 };
 
 /**
- * Whether the stage transcribes with Amazon Transcribe: its voicemail state machine polls
- * transcription jobs (and so its Transcribe function starts them).
+ * Whether the stage transcribes with Amazon Transcribe: its functions are told a job name prefix
+ * (and so its Transcribe function starts jobs, which Transcribe runs with its data-access role).
  */
 function transcribesWithAmazonTranscribe(plan: StagePlan): boolean {
-  return plan.stateMachines.some((machine) =>
-    JSON.stringify(machine.definition).includes(GET_TRANSCRIPTION_JOB_RESOURCE),
-  );
+  return plan.functions.some((fn) => fn.environment.VOXTRAIL_TRANSCRIBE_JOB_PREFIX !== undefined);
 }
 
 /**

@@ -76,6 +76,9 @@ const JSON_OPERATIONS: Record<
   "AWSStepFunctions.DescribeExecution": (body) => [
     { action: "states:DescribeExecution", resource: String(body.executionArn) },
   ],
+  // SendTaskSuccess names no resource: the Service Authorization Reference lists no resource type
+  // for it (a task token names the task), so IAM authorizes it on `*`.
+  "AWSStepFunctions.SendTaskSuccess": () => [{ action: "states:SendTaskSuccess", resource: "*" }],
   "AWSStepFunctions.StartExecution": (body) => [
     { action: "states:StartExecution", resource: String(body.stateMachineArn) },
   ],
@@ -162,13 +165,17 @@ function bedrockRuntimeActions(request: WireRequest, scope: ArnScope): RequestAc
  *   resource type `transcriptionjob`, `arn:${Partition}:transcribe:${Region}:${Account}:transcription-job/${JobName}`.
  * - `StartTranscriptionJob`: `transcribe:StartTranscriptionJob`, an action with no resource type,
  *   so on `*`, with the condition keys the request supplies (`transcribe:OutputBucketName`,
- *   `transcribe:OutputKey`, `transcribe:OutputEncryptionKMSKeyId`). And, because Transcribe reads
- *   the media and writes the output with the caller's permissions when the request names no
- *   `JobExecutionSettings.DataAccessRoleArn`, the caller's `s3:GetObject` on the media object and
- *   `s3:PutObject` on the output object: `<OutputBucketName>/<OutputKey>`, or
+ *   `transcribe:OutputKey`, `transcribe:OutputEncryptionKMSKeyId`). And `s3:GetObject` on the
+ *   media object and `s3:PutObject` on the output object (`<OutputBucketName>/<OutputKey>`, or
  *   `<OutputBucketName>/<OutputKey><job>.json` when the key is a folder (ends in `/`), or
- *   `<OutputBucketName>/<job>.json` without a key; none without an output bucket (the service's
- *   own bucket). A request that names a data access role is not mapped (the pipeline sends none).
+ *   `<OutputBucketName>/<job>.json` without a key; none without an output bucket, the service's
+ *   own): the caller's, when the request names no `JobExecutionSettings.DataAccessRoleArn`
+ *   (Transcribe then reads and writes with the caller's permissions), else the data-access role's
+ *   ("Amazon Transcribe assumes this role to read queued media files ... this role should have
+ *   access to the output bucket as well": JobExecutionSettings, API reference), and the caller's
+ *   `iam:PassRole` on that role, to Transcribe (`iam:PassedToService`). The rehearsal takes the
+ *   role as used for every job that names it, queued or not; what Transcribe does for a job that
+ *   never waits in its queue is not documented.
  */
 function transcribeActions(request: WireRequest, scope: ArnScope): RequestActions {
   const target = String(request.headers["x-amz-target"] ?? "");
@@ -182,9 +189,10 @@ function transcribeActions(request: WireRequest, scope: ArnScope): RequestAction
     case "DeleteTranscriptionJob":
       return actions([{ action: `transcribe:${operation}`, resource: job }]);
     case "StartTranscriptionJob": {
-      if ((body.JobExecutionSettings as { DataAccessRoleArn?: unknown } | undefined)?.DataAccessRoleArn) {
-        throw new UnmappedRequest("StartTranscriptionJob with a data access role");
-      }
+      const settings = body.JobExecutionSettings as { DataAccessRoleArn?: unknown } | undefined;
+      const dataAccessRole =
+        typeof settings?.DataAccessRoleArn === "string" ? settings.DataAccessRoleArn : undefined;
+      const asService = dataAccessRole ? { assumedRole: dataAccessRole } : {};
       const context = Object.fromEntries(
         (
           [
@@ -200,7 +208,16 @@ function transcribeActions(request: WireRequest, scope: ArnScope): RequestAction
       if (!media) throw new UnmappedRequest("StartTranscriptionJob whose media is not an s3:// URI");
       const permissions: RequiredPermission[] = [
         { action: "transcribe:StartTranscriptionJob", resource: "*", context },
-        { action: "s3:GetObject", resource: `arn:aws:s3:::${media[1]}/${media[2]}` },
+        ...(dataAccessRole
+          ? [
+              {
+                action: "iam:PassRole",
+                resource: dataAccessRole,
+                context: { "iam:PassedToService": "transcribe.amazonaws.com" },
+              },
+            ]
+          : []),
+        { action: "s3:GetObject", resource: `arn:aws:s3:::${media[1]}/${media[2]}`, ...asService },
       ];
       if (typeof body.OutputBucketName === "string") {
         const key = typeof body.OutputKey === "string" ? body.OutputKey : "";
@@ -208,6 +225,7 @@ function transcribeActions(request: WireRequest, scope: ArnScope): RequestAction
         permissions.push({
           action: "s3:PutObject",
           resource: `arn:aws:s3:::${body.OutputBucketName}/${output}`,
+          ...asService,
         });
       }
       return actions(permissions);

@@ -1,5 +1,5 @@
 import type { Decision, PolicyEvaluator } from "./policy-evaluator";
-import type { RolePlan, StagePlan } from "./stage-plan";
+import { type RolePlan, type StagePlan, TRANSCRIBE_SERVICE } from "./stage-plan";
 
 /** An account that is not the stage's: where a confused deputy's request would come from. */
 const ANOTHER_ACCOUNT = "999999999999";
@@ -15,12 +15,20 @@ export interface Assumption {
   role: RolePlan;
   service: string;
   source?: { account: string; arn: string };
+  /**
+   * A resource of the stage's account the service must not act for with this role: checked
+   * against `aws:SourceArn` (`<source>-another` unless given: a trust policy naming a prefix of
+   * ARNs needs one outside it).
+   */
+  foreignArn?: string;
 }
 
 /**
  * Every role the stage's principals run with, and who assumes it: Lambda each function's
  * execution role; Step Functions each state machine's, for that state machine; EventBridge each
- * rule target's, for the rule; EventBridge Scheduler each schedule's, for its schedule group.
+ * rule target's, for the rule; EventBridge Scheduler each schedule's, for its schedule group;
+ * Amazon Transcribe the data-access role, for a job of the stage (its name prefix), never for
+ * another stage's job.
  *
  * @example
  * assumptions(plan).find((a) => a.label === "rule VoicemailArrived")?.service; // "events.amazonaws.com"
@@ -39,19 +47,45 @@ export function assumptions(plan: StagePlan): Assumption[] {
       service: "states.amazonaws.com",
       source: from(machine.arn),
     })),
-    ...plan.rules.map((rule) => ({
-      label: `rule ${rule.logicalName}`,
-      role: rule.role,
-      service: "events.amazonaws.com",
-      source: from(rule.arn),
-    })),
+    ...plan.rules.flatMap((rule) =>
+      rule.role
+        ? [
+            {
+              label: `rule ${rule.logicalName}`,
+              role: rule.role,
+              service: "events.amazonaws.com",
+              source: from(rule.arn),
+            },
+          ]
+        : [],
+    ),
     ...plan.schedules.map((schedule) => ({
       label: `schedule ${schedule.logicalName}`,
       role: schedule.role,
       service: "scheduler.amazonaws.com",
       source: from(schedule.groupArn),
     })),
+    ...plan.serviceRoles.map((role) => {
+      const job = (name: string) =>
+        `arn:aws:transcribe:${plan.region}:${plan.account}:transcription-job/${name}`;
+      const prefix = transcribeJobPrefix(plan);
+      return {
+        label: `data-access role ${role.logicalName}`,
+        role,
+        service: TRANSCRIBE_SERVICE,
+        source: from(job(`${prefix}vm-rehearsal-run-1`)),
+        foreignArn: job("another-stage-vm-rehearsal-run-1"),
+      };
+    }),
   ];
+}
+
+/** The stage's Transcribe job name prefix, as its functions are told it (stage-config.ts). */
+function transcribeJobPrefix(plan: StagePlan): string {
+  const prefix = plan.functions.find((fn) => fn.environment.VOXTRAIL_TRANSCRIBE_JOB_PREFIX)?.environment
+    .VOXTRAIL_TRANSCRIBE_JOB_PREFIX;
+  if (!prefix) throw new Error("the stage deploys a data-access role but no function names its job prefix");
+  return prefix;
 }
 
 /** One role's trust policy, judged: IAM's decision on its service assuming it, and what else is wrong. */
@@ -81,7 +115,7 @@ export interface TrustCheck {
 export async function checkTrust(plan: StagePlan, evaluator: PolicyEvaluator): Promise<TrustCheck[]> {
   return Promise.all(
     assumptions(plan).map(async (assumption) => {
-      const { role, service, source } = assumption;
+      const { role, service, source, foreignArn } = assumption;
       const assume = (from: { account: string; arn: string } | undefined) =>
         evaluator.assumeRole({
           role,
@@ -94,7 +128,10 @@ export async function checkTrust(plan: StagePlan, evaluator: PolicyEvaluator): P
       if (source) {
         const deputies = [
           { from: { account: ANOTHER_ACCOUNT, arn: source.arn }, condition: "aws:SourceAccount" },
-          { from: { account: source.account, arn: `${source.arn}-another` }, condition: "aws:SourceArn" },
+          {
+            from: { account: source.account, arn: foreignArn ?? `${source.arn}-another` },
+            condition: "aws:SourceArn",
+          },
         ];
         for (const { from, condition } of deputies) {
           if ((await assume(from)).allowed) {

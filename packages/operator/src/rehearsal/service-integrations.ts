@@ -1,9 +1,7 @@
 import { HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import type { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { StageHandler } from "@voxtrail/functions";
 import type { ExecutionResult } from "@voxtrail/local";
-import { transcribeIntegration } from "@voxtrail/local/state-machine";
-import { type AslDefinition, GET_TRANSCRIPTION_JOB_RESOURCE } from "@voxtrail/workflow";
+import { type AslDefinition, WAIT_FOR_TASK_TOKEN_LAMBDA } from "@voxtrail/workflow";
 import type { FunctionHost } from "./function-host";
 import type { Decision, PolicyEvaluator } from "./policy-evaluator";
 import type { StateMachinePlan } from "./stage-plan";
@@ -12,7 +10,6 @@ import type { StateMachinePlan } from "./stage-plan";
 const INTEGRATIONS = {
   headObject: "arn:aws:states:::aws-sdk:s3:headObject",
   startExecutionSync: "arn:aws:states:::states:startExecution.sync:2",
-  getTranscriptionJob: GET_TRANSCRIPTION_JOB_RESOURCE,
 } as const;
 
 /** What answering a state machine's tasks needs. */
@@ -24,8 +21,6 @@ export interface IntegrationContext {
   hosts: ReadonlyMap<string, FunctionHost>;
   /** An S3 client signing as the state machine's role, through the authorizing proxy. */
   s3: S3Client;
-  /** A Transcribe client signing as the state machine's role, through the authorizing proxy. */
-  transcribe: TranscribeClient;
   /** Called before each Lambda invocation, once authorized: the rehearsal may hold one back. */
   beforeInvoke?: (functionArn: string) => Promise<void>;
   /** Runs an execution of the state machine `arn` (a `.sync` child) to its end. */
@@ -49,10 +44,10 @@ export class IntegrationError extends Error {
  * execution for `startExecution.sync:2` ("IAM policies for AWS Step Functions", synchronous,
  * https://docs.aws.amazon.com/step-functions/latest/dg/stepfunctions-iam.html; its
  * `states:StopExecution` is {@link stopSyncChildren}'s and its managed rule's `events:` actions
- * {@link createStateMachine}'s); `transcribe:GetTranscriptionJob` on the job for
- * `aws-sdk:transcribe:getTranscriptionJob` (an AWS SDK integration calls the API as the role, so
- * IAM authorizes the action named after the call), sent through the proxy as the role to the
- * Transcribe stand-in.
+ * {@link createStateMachine}'s); `lambda:InvokeFunction` on the function a
+ * `lambda:invoke.waitForTaskToken` Task names (the Lambda integration needs it whatever its
+ * pattern; the wait itself is the local engine's, resumed through the Step Functions stand-in's
+ * `SendTaskSuccess`).
  *
  * @example
  * new LocalStateMachine(plan.name, definition, taskHandlers(plan, definition, context), executions);
@@ -68,9 +63,11 @@ export function taskHandlers(
       handlers[resource] = (input) => headObject(machine, context, input);
     else if (resource === INTEGRATIONS.startExecutionSync)
       handlers[resource] = (input) => startExecutionSync(machine, context, input);
-    else if (resource === INTEGRATIONS.getTranscriptionJob)
-      handlers[resource] = getTranscriptionJob(machine, context);
-    else if (resource.startsWith("arn:aws:lambda:"))
+    else if (resource === WAIT_FOR_TASK_TOKEN_LAMBDA) {
+      // The local engine invokes the callback Task's FunctionName through that function's handler.
+      for (const functionArn of callbackFunctions(definition.States))
+        handlers[functionArn] = (input) => invokeFunction(machine, context, functionArn, input);
+    } else if (resource.startsWith("arn:aws:lambda:"))
       handlers[resource] = (input) => invokeFunction(machine, context, resource, input);
     else throw new Error(`${machine.name}: the rehearsal does not answer ${resource}`);
   }
@@ -137,28 +134,6 @@ async function headObject(machine: StateMachinePlan, context: IntegrationContext
       `${name} (Service: S3, Status Code: ${(error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode})`,
     );
   }
-}
-
-/**
- * `aws-sdk:transcribe:getTranscriptionJob`, answered as Step Functions runs an AWS SDK
- * integration (the local runtime's handler, packages/local/src/state-machine/transcribe-integration.ts):
- * the state's Parameters are the request, the response without `$metadata` the result, an error
- * `Transcribe.<Exception>`. Its client signs as the state machine's role through the proxy, which
- * authorizes `transcribe:GetTranscriptionJob` on the job's ARN and answers a refusal with
- * `AccessDeniedException`, so the state fails with `Transcribe.AccessDeniedException`.
- */
-function getTranscriptionJob(machine: StateMachinePlan, context: IntegrationContext): StageHandler<unknown> {
-  const send = transcribeIntegration(context.transcribe)[
-    GET_TRANSCRIPTION_JOB_RESOURCE
-  ] as StageHandler<unknown>;
-  return (input, lambdaContext) => {
-    context.record(
-      machine.name,
-      "transcribe:getTranscriptionJob (aws-sdk integration, sent through the proxy)",
-      [],
-    );
-    return send(input, lambdaContext);
-  };
 }
 
 async function startExecutionSync(machine: StateMachinePlan, context: IntegrationContext, input: unknown) {
@@ -243,6 +218,15 @@ function syncTargets(states: AslDefinition["States"]): string[] {
     ] as Array<{ States?: AslDefinition["States"] } | undefined>;
     return nested.flatMap((machine) => (machine?.States ? syncTargets(machine.States) : []));
   });
+}
+
+/** The functions the definition's `lambda:invoke.waitForTaskToken` Tasks invoke, by ARN. */
+function callbackFunctions(states: AslDefinition["States"]): string[] {
+  return Object.values(states).flatMap((state) =>
+    state.Type === "Task" && state.Resource === WAIT_FOR_TASK_TOKEN_LAMBDA
+      ? [String((state.Parameters as { FunctionName?: string } | undefined)?.FunctionName)]
+      : [],
+  );
 }
 
 /** Every Task state's Resource, at any depth (Map item processors, Parallel branches). */

@@ -2,6 +2,9 @@ import type { AslDefinition } from "@voxtrail/workflow";
 import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../../../stacks/mocks/evaluation";
 import { managedPolicyDocument } from "./managed-policies";
 
+/** The service principal of Amazon Transcribe: its data-access role trusts it. */
+export const TRANSCRIBE_SERVICE = "transcribe.amazonaws.com";
+
 /** An IAM policy document as a role holds it. */
 export interface PolicyDocument {
   Version: string;
@@ -54,14 +57,32 @@ export interface StateMachinePlan {
   role: RolePlan;
 }
 
-/** One EventBridge rule and the target it starts. */
+/**
+ * One EventBridge rule and its target: a state machine EventBridge starts as the target's role,
+ * or a Lambda function it invokes under the function's resource policy (no role), with what the
+ * target is given instead of the event when an input transformer reshapes it.
+ */
 export interface RulePlan {
   logicalName: string;
-  /** What EventBridge gives as `aws:SourceArn` when it assumes the target's role. */
+  /** What EventBridge gives as `aws:SourceArn` (assuming the target's role, or invoking a function). */
   arn: string;
   pattern: unknown;
   targetArn: string;
-  role: RolePlan;
+  /** The target's role; absent for a Lambda function target. */
+  role?: RolePlan;
+  /** The target's input transformer, when it has one. */
+  inputTransformer?: { inputPaths: Record<string, string>; inputTemplate: string };
+}
+
+/** A statement of a Lambda function's resource policy (`aws.lambda.Permission`). */
+export interface InvokePermissionPlan {
+  logicalName: string;
+  /** The function, by name. */
+  functionName: string;
+  action: string;
+  principal: string;
+  /** The only source the principal may invoke it for (`aws:SourceArn`), when it names one. */
+  sourceArn?: string;
 }
 
 /** One EventBridge Scheduler schedule and the function it invokes, as its role. */
@@ -115,6 +136,13 @@ export interface StagePlan {
   functions: FunctionPlan[];
   stateMachines: StateMachinePlan[];
   rules: RulePlan[];
+  /** The functions' resource policies: who else may invoke them. */
+  invokePermissions: InvokePermissionPlan[];
+  /**
+   * Roles a service assumes to act on a principal's request, which the principal passes
+   * (`iam:PassRole`): Amazon Transcribe's data-access role.
+   */
+  serviceRoles: RolePlan[];
   schedules: SchedulePlan[];
   keys: KeyPlan[];
   /** Absent when the stacks deploy no Glue database for the index. */
@@ -122,7 +150,8 @@ export interface StagePlan {
 }
 
 /**
- * Every role the stage deploys (functions, state machines, rules, schedules), by logical name.
+ * Every role the stage deploys (functions, state machines, rules, schedules, roles services
+ * assume), by logical name.
  *
  * @example
  * rolesOf(plan).get("StageIngestRole")?.policies;
@@ -133,8 +162,9 @@ export function rolesOf(plan: StagePlan): Map<string, RolePlan> {
       .map((f) => f.role)
       .concat(
         plan.stateMachines.map((m) => m.role),
-        plan.rules.map((r) => r.role),
+        plan.rules.flatMap((r) => (r.role ? [r.role] : [])),
         plan.schedules.map((s) => s.role),
+        plan.serviceRoles,
       )
       .map((role) => [role.logicalName, role]),
   );
@@ -198,14 +228,31 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
   const rules = ofType("aws:cloudwatch/eventRule:EventRule").map((r): RulePlan => {
     const target = targets.find((t) => t.inputs.rule === r.name);
     if (!target) throw new Error(`rule ${r.name} has no target`);
+    const transformer = target.inputs.inputTransformer as RulePlan["inputTransformer"] | undefined;
     return {
       logicalName: r.name,
       arn: mockArn(r.type, typeof r.inputs.name === "string" ? r.inputs.name : r.name),
       pattern: JSON.parse(String(r.inputs.eventPattern)),
       targetArn: String(target.inputs.arn),
-      role: roleByArn(String(target.inputs.roleArn)),
+      ...(target.inputs.roleArn === undefined ? {} : { role: roleByArn(String(target.inputs.roleArn)) }),
+      ...(transformer ? { inputTransformer: transformer } : {}),
     };
   });
+  const invokePermissions = ofType("aws:lambda/permission:Permission").map(
+    (r): InvokePermissionPlan => ({
+      logicalName: r.name,
+      functionName: String(r.inputs.function),
+      action: String(r.inputs.action),
+      principal: String(r.inputs.principal),
+      ...(r.inputs.sourceArn === undefined ? {} : { sourceArn: String(r.inputs.sourceArn) }),
+    }),
+  );
+  const serviceRoles = roles.filter((role) =>
+    role.trustPolicy.Statement.some(
+      (statement) =>
+        (statement.Principal as { Service?: unknown } | undefined)?.Service === TRANSCRIBE_SERVICE,
+    ),
+  );
   const schedules = ofType("aws:scheduler/schedule:Schedule").map((r): SchedulePlan => {
     const target = r.inputs.target as { arn: string; roleArn: string; input?: string };
     return {
@@ -265,6 +312,8 @@ export function stagePlan(stage: string, evaluation: Evaluation): StagePlan {
     functions,
     stateMachines,
     rules,
+    invokePermissions,
+    serviceRoles,
     schedules,
     keys,
     lineageIndex,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { RunningExecutions } from "@voxtrail/local/state-machine";
+import { RunningExecutions, type TaskTokens } from "@voxtrail/local/state-machine";
 
 /** How an execution the rehearsal ran ended, or that it still runs. */
 export type ExecutionStatus = "RUNNING" | "SUCCEEDED" | "FAILED" | "ABORTED";
@@ -54,53 +54,65 @@ export class RehearsalExecutions extends RunningExecutions {
   }
 }
 
+/** An answer of the stand-in: its HTTP status, body, and error type for an error. */
+type Answer = { status: number; payload: unknown; errorType?: string };
+
+/** A Step Functions error, as the JSON 1.0 protocol carries it. */
+function error(status: number, type: string, message: string): Answer {
+  return { status, payload: { __type: type, message }, errorType: type };
+}
+
 /**
- * A loopback server speaking Step Functions' JSON 1.0 protocol for the one call the functions make,
+ * A loopback server speaking Step Functions' JSON 1.0 protocol for the calls the functions make:
  * `DescribeExecution` (Ingest asks whether a claimed job's execution still runs), answered from
- * the rehearsal's own executions; an unknown ARN is `ExecutionDoesNotExist`, as AWS answers.
+ * the rehearsal's own executions, an unknown ARN `ExecutionDoesNotExist` as AWS answers; and
+ * `SendTaskSuccess` (the Transcribe function resumes a workflow waiting for its job), handed to
+ * the tokens the rehearsal's state machines wait on, a token no task waits on `TaskTimedOut`.
  *
  * @example
- * const stepFunctions = await startStepFunctionsStandIn(executions);
+ * const stepFunctions = await startStepFunctionsStandIn(executions, tokens);
  * stepFunctions.url; // "http://127.0.0.1:..."
  */
-export async function startStepFunctionsStandIn(executions: RehearsalExecutions) {
+export async function startStepFunctionsStandIn(executions: RehearsalExecutions, tokens: TaskTokens) {
+  const operations: Record<string, (body: Record<string, unknown>) => Promise<Answer>> = {
+    "AWSStepFunctions.DescribeExecution": async (body) => {
+      const arn = String(body.executionArn);
+      const status = executions.status(arn);
+      if (!status) return error(400, "ExecutionDoesNotExist", `Execution Does Not Exist: '${arn}'`);
+      const [, , , region, account, , name] = arn.split(":");
+      return {
+        status: 200,
+        payload: {
+          executionArn: arn,
+          stateMachineArn: `arn:aws:states:${region}:${account}:stateMachine:${name}`,
+          status,
+          startDate: Date.now() / 1000,
+        },
+      };
+    },
+    "AWSStepFunctions.SendTaskSuccess": async (body) => {
+      const output = JSON.parse(String(body.output ?? "{}")) as Record<string, unknown>;
+      return (await tokens.resume(String(body.taskToken), output)) === "resumed"
+        ? { status: 200, payload: {} }
+        : error(400, "TaskTimedOut", "Task Timed Out: the task is not waiting on this token");
+    },
+  };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const target = String(request.headers["x-amz-target"] ?? "");
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as { executionArn?: string };
-      const send = (status: number, payload: unknown, errorType?: string) => {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
+      const operation = operations[target];
+      const answering = operation
+        ? operation(body)
+        : Promise.resolve(error(400, "UnknownOperationException", `${target} is not served here`));
+      void answering.then(({ status, payload, errorType }) => {
         response.writeHead(status, {
           "content-type": "application/x-amz-json-1.0",
           ...(errorType ? { "x-amzn-errortype": errorType } : {}),
         });
         response.end(JSON.stringify(payload));
-      };
-      if (target !== "AWSStepFunctions.DescribeExecution") {
-        send(
-          400,
-          { __type: "UnknownOperationException", message: `${target} is not served here` },
-          "UnknownOperationException",
-        );
-        return;
-      }
-      const arn = String(body.executionArn);
-      const status = executions.status(arn);
-      if (!status) {
-        send(
-          400,
-          { __type: "ExecutionDoesNotExist", message: `Execution Does Not Exist: '${arn}'` },
-          "ExecutionDoesNotExist",
-        );
-        return;
-      }
-      const [, , , region, account, , name] = arn.split(":");
-      send(200, {
-        executionArn: arn,
-        stateMachineArn: `arn:aws:states:${region}:${account}:stateMachine:${name}`,
-        status,
-        startDate: Date.now() / 1000,
       });
     });
   });

@@ -1,6 +1,10 @@
 import { S3Client } from "@aws-sdk/client-s3";
 import type { Transcriber } from "@voxtrail/core";
-import { startTranscribeEndpoint, type TranscribeEndpoint } from "@voxtrail/local";
+import {
+  startTranscribeEndpoint,
+  type TranscribeEndpoint,
+  type TranscribeJobStateChangeEvent,
+} from "@voxtrail/local";
 import { S3Store } from "@voxtrail/storage";
 
 /** Where the stand-in serves, and the stage's bucket in moto that it reads and writes. */
@@ -12,6 +16,8 @@ export interface TranscribeStandInOptions {
   account: string;
   /** The recogniser behind the endpoint; pocketsphinx by default. */
   transcriber?: Transcriber;
+  /** Where each job's "Transcribe Job State Change" event goes (the rehearsal's EventBridge). */
+  onJobStateChange: (event: TranscribeJobStateChangeEvent) => void;
 }
 
 /**
@@ -20,8 +26,10 @@ export interface TranscribeStandInOptions {
  * recogniser (pocketsphinx, not Transcribe), as the local Sonic endpoint is backed by flite. It
  * plays the service's side: it reads a job's media from the stage's bucket in moto and writes the
  * output document there, as Transcribe itself would, so it talks to moto directly. What Transcribe
- * does with the caller's permissions (read the media, write the output) is authorized by the proxy
- * when the caller starts the job (request-actions.ts), under the caller's role.
+ * does with the data-access role the start passes (read the media, write the output) is
+ * authorized by the proxy when the caller starts the job (request-actions.ts), under that role,
+ * and the caller's `iam:PassRole` with it. Each job's end goes to `onJobStateChange`, in the
+ * stage's account and region, as EventBridge delivers Transcribe's events.
  *
  * @example
  * const transcribe = await startTranscribeStandIn({ motoEndpoint, bucket, region, account });
@@ -37,6 +45,8 @@ export async function startTranscribeStandIn(options: TranscribeStandInOptions):
   return startTranscribeEndpoint({
     store: new S3Store({ client, bucket: options.bucket }),
     accountId: options.account,
+    region: options.region,
+    onJobStateChange: options.onJobStateChange,
     ...(options.transcriber ? { transcriber: options.transcriber } : {}),
   });
 }

@@ -8,6 +8,11 @@ export interface RequiredPermission {
   action: string;
   resource: string;
   context?: Record<string, string>;
+  /**
+   * The role, by ARN, a service assumes to act on the caller's request (a data-access role the
+   * request passes): this permission is the role's to have, not the caller's.
+   */
+  assumedRole?: string;
 }
 
 /** A request, understood: its service and operation, and what it needs. */
