@@ -15,13 +15,11 @@ describe("voxtrail definition", () => {
     expect(prefixed.States.OpenBatch.Resource).toBe("arn:fn:openBatch");
   });
 
-  it("prints the voicemail definition with a Transcribe job loop for amazon-transcribe, and refuses an unknown transcriber", () => {
+  it("prints the voicemail definition with a wait for the Transcribe job's event for amazon-transcribe, and refuses an unknown transcriber", () => {
     const plain = JSON.parse(definitionCommand(["voicemail"], {}));
     const job = JSON.parse(definitionCommand(["voicemail"], { transcriber: "amazon-transcribe" }));
-    expect(plain.States.GetTranscriptionJob).toBeUndefined();
-    expect(job.States.GetTranscriptionJob.Resource).toBe(
-      "arn:aws:states:::aws-sdk:transcribe:getTranscriptionJob",
-    );
+    expect(plain.States.AwaitTranscription).toBeUndefined();
+    expect(job.States.AwaitTranscription.Resource).toBe("arn:aws:states:::lambda:invoke.waitForTaskToken");
     expect(() => definitionCommand(["voicemail"], { transcriber: "whisper" })).toThrow(
       /--transcriber must be one of/,
     );
