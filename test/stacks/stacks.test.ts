@@ -11,7 +11,6 @@ import {
   buildVoicemailDefinition,
   type EventPattern,
   FUNCTION_TIMEOUT_MARGIN_SECONDS,
-  GET_TRANSCRIPTION_JOB_RESOURCE,
   PROMPT_FUNCTIONS,
   PROMPT_TIMEOUT_SECONDS,
   PROMPTS_WORKFLOW,
@@ -23,11 +22,13 @@ import {
   type StageResources,
   selectionFromEnvironment,
   stageParameterName,
+  TRANSCRIPTION_ENDED_INPUT,
   TRANSCRIPTION_JOB_STATES,
-  TRANSCRIPTION_POLL_SECONDS,
+  transcriptionEndedPattern,
   VOICEMAIL_WORKFLOW,
   voicemailBatchRulePattern,
   voicemailRulePattern,
+  WAIT_FOR_TASK_TOKEN_LAMBDA,
 } from "@voxtrail/workflow";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -51,7 +52,7 @@ import {
   policyDocument,
   stagePermissions,
 } from "../../stacks/permissions";
-import { stageSelection } from "../../stacks/stage-config";
+import { stageSelection, synthesisGates } from "../../stacks/stage-config";
 import {
   COMPONENT,
   functionArnOf,
@@ -691,6 +692,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
       app: "voxtrail",
       stage: "ci",
       bucket: bucketName,
+      scope: { partition: "aws", account: MOCK_ACCOUNT },
       sonicEndpoint: "voxtrail-dev-sonic",
     });
     const { cartesiaApiKey, ...read } = selectionFromEnvironment(variables);
@@ -755,7 +757,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
     const machine = resource(evaluation, "aws:sfn/stateMachine:StateMachine", "Voicemail");
     const states = JSON.parse(machine.definition as string).States as Record<string, unknown>;
     for (const state of Object.values(TRANSCRIPTION_JOB_STATES)) expect(states[state], state).toBeUndefined();
-    expect(JSON.stringify(states)).not.toContain(GET_TRANSCRIPTION_JOB_RESOURCE);
+    expect(JSON.stringify(states)).not.toContain(WAIT_FOR_TASK_TOKEN_LAMBDA);
     for (const role of [
       "VoicemailStateMachineRole",
       "VoicemailBatchStateMachineRole",
@@ -1065,6 +1067,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
           app: "voxtrail",
           stage: "production",
           bucket: bucketName,
+          scope: { partition: "aws", account: MOCK_ACCOUNT },
           sonicEndpoint: "voxtrail-production-sonic",
         }),
       );
@@ -1077,7 +1080,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
     expect(linked).toEqual([]);
   });
 
-  it("runs Transcribe as an Amazon Transcribe job: start (the function), wait, poll (the state machine's role), read (the function)", () => {
+  it("runs Transcribe as an Amazon Transcribe job: start, wait for its event (a task token), read, all the function's", () => {
     const functionArns = Object.fromEntries(
       STAGE_FUNCTIONS.map((fn) => [fn, functionArnOf(production, fn)]),
     ) as Record<StageFunction, string>;
@@ -1085,46 +1088,81 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
     const definition = JSON.parse(machine.definition as string);
     expect(definition).toEqual(buildVoicemailDefinition({ functionArns, transcription: "service-job" }));
     const states = definition.States as Record<string, Record<string, unknown>>;
-    expect(states.Transcribe).toMatchObject({
-      Type: "Task",
-      Resource: functionArns.transcribe,
-      Parameters: { step: "start", "job.$": "$" },
-      ResultPath: "$.transcription",
-      Next: TRANSCRIPTION_JOB_STATES.wait,
+    expect(states[TRANSCRIPTION_JOB_STATES.await]).toMatchObject({
+      Resource: WAIT_FOR_TASK_TOKEN_LAMBDA,
+      Parameters: { FunctionName: functionArns.transcribe },
     });
-    expect(states[TRANSCRIPTION_JOB_STATES.wait]).toMatchObject({
-      Type: "Wait",
-      Seconds: TRANSCRIPTION_POLL_SECONDS,
-      Next: TRANSCRIPTION_JOB_STATES.poll,
-    });
-    expect(states[TRANSCRIPTION_JOB_STATES.poll]).toMatchObject({
-      Type: "Task",
-      Resource: GET_TRANSCRIPTION_JOB_RESOURCE,
-      Parameters: { "TranscriptionJobName.$": "$.transcription.jobName" },
-      Next: TRANSCRIPTION_JOB_STATES.ended,
-    });
-    expect(states[TRANSCRIPTION_JOB_STATES.ended]).toMatchObject({ Type: "Choice" });
-    expect(states[TRANSCRIPTION_JOB_STATES.count]).toMatchObject({
-      Type: "Pass",
-      Next: TRANSCRIPTION_JOB_STATES.wait,
-    });
-    expect(states[TRANSCRIPTION_JOB_STATES.read]).toMatchObject({
-      Type: "Task",
-      Resource: functionArns.transcribe,
-      Parameters: { step: "read", "job.$": "$" },
-      ResultPath: "$.transcribe",
-      Next: "Reason",
-    });
-    // The state machine's role: its six functions, and GetTranscriptionJob on the stage's jobs only.
+    // The state machine's role: its six functions, nothing of Transcribe's.
     expect(inlineStatements(production, "VoicemailStateMachineRole")).toEqual([
       { Effect: "Allow", Action: ["lambda:InvokeFunction"], Resource: Object.values(functionArns) },
-      {
-        Effect: "Allow",
-        Action: ["transcribe:GetTranscriptionJob"],
-        Resource: [transcriptionJobsOf("production")],
-      },
       LOG_DELIVERY,
     ]);
+  });
+
+  it("resumes the workflow on Transcribe's job events for the stage's jobs: a rule invoking the Transcribe function, allowed for that rule alone", () => {
+    const rule = resource(production, "aws:cloudwatch/eventRule:EventRule", "TranscriptionEnded");
+    expect(JSON.parse(rule.eventPattern as string)).toEqual(
+      transcriptionEndedPattern("voxtrail-production-"),
+    );
+    const target = resource(production, "aws:cloudwatch/eventTarget:EventTarget", "ResumeTranscription");
+    expect(target).toMatchObject({
+      arn: functionArnOf(production, "transcribe"),
+      inputTransformer: TRANSCRIPTION_ENDED_INPUT,
+      retryPolicy: { maximumEventAgeInSeconds: 86_400, maximumRetryAttempts: 185 },
+    });
+    expect(target.roleArn).toBeUndefined();
+    expect(
+      resource(production, "aws:lambda/permission:Permission", "TranscriptionEndedInvokes"),
+    ).toMatchObject({
+      action: "lambda:InvokeFunction",
+      principal: "events.amazonaws.com",
+      sourceArn: mockArn("aws:cloudwatch/eventRule:EventRule", "TranscriptionEnded"),
+    });
+  });
+
+  it("queues jobs with a data-access role only Transcribe may assume, for the stage's jobs, that reads a job's media and writes its output", () => {
+    const role = resource(production, "aws:iam/role:Role", "TranscribeDataAccess");
+    expect(role.name).toBe("voxtrail-production-transcribe-data-access");
+    expect(JSON.parse(role.assumeRolePolicy as string).Statement).toEqual([
+      {
+        Effect: "Allow",
+        Principal: { Service: "transcribe.amazonaws.com" },
+        Action: "sts:AssumeRole",
+        Condition: {
+          StringEquals: { "aws:SourceAccount": MOCK_ACCOUNT },
+          ArnLike: { "aws:SourceArn": transcriptionJobsOf("production") },
+        },
+      },
+    ]);
+    const policy = (role.inlinePolicies as Array<{ policy: string }>)[0]?.policy as string;
+    expect(JSON.parse(policy).Statement).toEqual([
+      {
+        Effect: "Allow",
+        Action: ["s3:GetObject"],
+        Resource: [`arn:aws:s3:::${bucketName}/artifacts/*/normalized.wav`],
+      },
+      {
+        Effect: "Allow",
+        Action: ["s3:PutObject"],
+        Resource: [`arn:aws:s3:::${bucketName}/artifacts/*/transcribe-output.json`],
+      },
+    ]);
+    const roleArn = `arn:aws:iam::${MOCK_ACCOUNT}:role/voxtrail-production-transcribe-data-access`;
+    expect(variablesOf(production, "transcribe").VOXTRAIL_TRANSCRIBE_DATA_ACCESS_ROLE_ARN).toBe(roleArn);
+    expect(roleStatements(production, "transcribe")).toContainEqual({
+      Effect: "Allow",
+      Action: ["iam:PassRole"],
+      Resource: [roleArn],
+      Condition: { StringEquals: { "iam:PassedToService": ["transcribe.amazonaws.com"] } },
+    });
+  });
+
+  it("gates the Sonic endpoint: the synthesis functions' reserved concurrency sums to its capacity fully scaled out", () => {
+    const reserved = (fn: DeployedFunction) => lambdaOf(production, fn).reservedConcurrentExecutions;
+    expect(reserved("synthesize")).toBe(18);
+    expect(reserved("synthesizePrompt")).toBe(6);
+    expect(synthesisGates(config)).toEqual({ capacity: 24, synthesize: 18, synthesizePrompt: 6 });
+    expect(reserved("ingest")).toBeUndefined();
   });
 
   it("lets Transcribe alone start jobs that write only a job's transcribe-output.json in the stage's bucket, and write and read that file", () => {
@@ -1141,42 +1179,40 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
         StringLike: { "transcribe:OutputKey": ["artifacts/*/transcribe-output.json"] },
       },
     });
-    // Transcribe writes the output with the caller's permissions; the read step reads it back.
-    expect(statements).toContainEqual({ Effect: "Allow", Action: ["s3:PutObject"], Resource: [output] });
-    expect(statements).toContainEqual({ Effect: "Allow", Action: ["s3:GetObject"], Resource: [output] });
-    // Transcribe reads the media as the caller too: normalized.wav, which only Transcribe reads.
-    expect(
-      holders(production, "s3:GetObject", `arn:aws:s3:::${bucketName}/artifacts/*/normalized.wav`),
-    ).toEqual(["transcribe"]);
-    expect(holders(production, "transcribe:StartTranscriptionJob", "*")).toEqual(["transcribe"]);
-    expect(holders(production, "s3:PutObject", output)).toEqual(["transcribe"]);
+    // Transcribe writes the output with the data-access role; the read step reads it back.
+    expect(holders(production, "s3:PutObject", output)).toEqual([]);
     expect(holders(production, "s3:GetObject", output)).toEqual(["transcribe"]);
+    expect(holders(production, "transcribe:StartTranscriptionJob", "*")).toEqual(["transcribe"]);
     for (const fn of DEPLOYED_FUNCTIONS.filter((fn) => fn !== "transcribe")) {
       expect(mentionsTranscribe(roleStatements(production, fn)), fn).toBe(false);
     }
-    // No other state machine may poll a transcription job.
-    for (const role of ["VoicemailBatchStateMachineRole", "PromptsStateMachineRole"]) {
+    // No state machine may touch a transcription job.
+    for (const role of [
+      "VoicemailStateMachineRole",
+      "VoicemailBatchStateMachineRole",
+      "PromptsStateMachineRole",
+    ]) {
       expect(mentionsTranscribe(inlineStatements(production, role)), role).toBe(false);
     }
   });
 
-  it("runs 16 voicemails of a batch at once, and as many prompts as the endpoint serves scaled out (6 x 6)", () => {
+  it("runs 12 voicemails of a batch at once, and a quarter of what the endpoint serves scaled out in prompts (24 / 4)", () => {
     const batch = JSON.parse(
       resource(production, "aws:sfn/stateMachine:StateMachine", "VoicemailBatch").definition as string,
     );
     expect(batch.States.RunVoicemails.MaxConcurrency).toBe(config.workflows.batchMaxConcurrency);
-    expect(config.workflows.batchMaxConcurrency).toBe(16);
+    expect(config.workflows.batchMaxConcurrency).toBe(12);
     const prompts = JSON.parse(
       resource(production, "aws:sfn/stateMachine:StateMachine", "Prompts").definition as string,
     );
     expect(config.workflows.promptsMaxConcurrency).toBeUndefined();
-    expect(prompts.States.SynthesizePrompts.MaxConcurrency).toBe(36);
+    expect(prompts.States.SynthesizePrompts.MaxConcurrency).toBe(6);
     expect(prompts).toEqual(
       buildPromptsDefinition({
         functionArns: Object.fromEntries(
           PROMPT_FUNCTIONS.map((fn) => [fn, functionArnOf(production, fn)]),
         ) as Record<PromptFunction, string>,
-        maxConcurrency: 36,
+        maxConcurrency: 6,
       }),
     );
   });

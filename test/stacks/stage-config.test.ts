@@ -153,6 +153,7 @@ describe("stage configuration (config/stages/)", () => {
       app: "voxtrail",
       stage: "dev",
       bucket: "voicemail-bucket",
+      scope: { partition: "aws", account: "123456789012" },
       sonicEndpoint: "voxtrail-dev-sonic",
     });
     expect(selection).toMatchObject({
@@ -176,6 +177,7 @@ describe("stage configuration (config/stages/)", () => {
       app: "voxtrail",
       stage: "production",
       bucket: "voicemail-bucket",
+      scope: { partition: "aws", account: "123456789012" },
       sonicEndpoint: "voxtrail-production-sonic",
     });
     expect(selection).toMatchObject({

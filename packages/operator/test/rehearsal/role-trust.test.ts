@@ -28,8 +28,9 @@ const roleOf = (plan: StagePlan, logicalName: string): RolePlan => {
   const role = [
     ...plan.functions.map((f) => f.role),
     ...plan.stateMachines.map((m) => m.role),
-    ...plan.rules.map((r) => r.role),
+    ...plan.rules.flatMap((r) => (r.role ? [r.role] : [])),
     ...plan.schedules.map((s) => s.role),
+    ...plan.serviceRoles,
   ].find((r) => r.logicalName === logicalName);
   if (!role) throw new Error(`no role ${logicalName}`);
   return role;
@@ -70,7 +71,9 @@ describe.each(["dev", "production"])("the roles of stage %s, as AWS uses them", 
         { name: BASIC_EXECUTION, document: managedPolicyDocument(BASIC_EXECUTION, fn.role.logicalName) },
       ]);
     }
-    for (const role of [...plan.stateMachines, ...plan.rules, ...plan.schedules].map((p) => p.role)) {
+    for (const role of [...plan.stateMachines, ...plan.rules, ...plan.schedules].flatMap((p) =>
+      p.role ? [p.role] : [],
+    )) {
       expect(role.managedPolicies, role.logicalName).toEqual([]);
     }
   });
