@@ -54,6 +54,7 @@ import {
   promptsStateMachinePermissions,
   stagePermissions,
   stateMachineNames,
+  transcribeDataAccessPermissions,
   transcriptionJobsOf,
   voicemailStateMachinePermissions,
 } from "../../stacks/permissions";
@@ -576,6 +577,7 @@ describe("nothing is wildcarded beyond its prefixes", () => {
     "claims/",
     "incoming/prompts/",
     "prompts/",
+    "transcription-waits/",
   ];
 
   it.each(DEPLOYED_FUNCTIONS)("%s names actions and keys of the layout, never a bare wildcard", (fn) => {
@@ -588,10 +590,15 @@ describe("nothing is wildcarded beyond its prefixes", () => {
     };
     for (const statement of stagePermissions(fn, configured)) {
       for (const action of statement.actions) expect(action).not.toContain("*");
-      // The one action that takes no resource type (StartTranscriptionJob): `*`, held by its
-      // condition keys to the stage's bucket and a job's output document.
+      // The two actions that take no resource type: StartTranscriptionJob, `*` held by its
+      // condition keys to the stage's bucket and a job's output document; SendTaskSuccess, whose
+      // task token names the task.
       if (statement.actions.includes("transcribe:StartTranscriptionJob")) {
         expect(statement).toEqual(START_TRANSCRIPTION_JOB);
+        continue;
+      }
+      if (statement.actions.includes("states:SendTaskSuccess")) {
+        expect(statement).toEqual({ actions: ["states:SendTaskSuccess"], resources: ["*"] });
         continue;
       }
       for (const resource of statement.resources) {
@@ -601,12 +608,15 @@ describe("nothing is wildcarded beyond its prefixes", () => {
           : undefined;
         if (key !== undefined)
           expect(prefixes.some((p) => key.startsWith(p) && key.length > p.length)).toBe(true);
-        // The one other pattern: any execution of the voicemail or prompts state machine (run-time ids).
+        // The other patterns: any execution of the voicemail or prompts state machine, any of the
+        // stage's transcription jobs (run-time ids and names).
         else
           expect(
-            [executionsOf(targets, names.voicemail), executionsOf(targets, names.prompts)].includes(
-              resource,
-            ) || !resource.endsWith("*"),
+            [
+              executionsOf(targets, names.voicemail),
+              executionsOf(targets, names.prompts),
+              transcriptionJobsOf(targets, "voxtrail-perm-"),
+            ].includes(resource) || !resource.endsWith("*"),
           ).toBe(true);
       }
     }
@@ -718,28 +728,55 @@ describe("nothing is wildcarded beyond its prefixes", () => {
 
 describe("Amazon Transcribe: granted only to a stage that configures it", () => {
   const prefix = "voxtrail-perm-";
-  const configured = { ...targets, transcribeJobPrefix: prefix };
+  const role = "arn:aws:iam::123456789012:role/voxtrail-perm-transcribe-data-access";
+  const configured = { ...targets, transcribeJobPrefix: prefix, transcribeDataAccessRoleArn: role };
   const output = `arn:aws:s3:::${bucket}/artifacts/*/transcribe-output.json`;
+  const waits = `arn:aws:s3:::${bucket}/transcription-waits/*.json`;
   const jobs = `arn:aws:transcribe:us-east-1:123456789012:transcription-job/${prefix}*`;
   const functionArns = Object.fromEntries(
     STAGE_FUNCTIONS.map((fn) => [fn, `arn:aws:lambda:us-east-1:123456789012:function:${fn}`]),
   ) as Record<StageFunction, string>;
   const scope = { partition: "aws", region: "us-east-1", account: "123456789012", functionArns };
 
-  it("lets Transcribe start jobs writing into a job's transcribe-output.json, write that file as Transcribe does, and read it back", () => {
-    const added = stagePermissions("transcribe", configured).slice(
-      stagePermissions("transcribe", targets).length,
-    );
-    expect(added).toEqual([
+  it("lets Transcribe start jobs writing into a job's transcribe-output.json with the data-access role it passes, look at them, wait for them, and read the output", () => {
+    const statements = stagePermissions("transcribe", configured);
+    const plain = stagePermissions("transcribe", targets);
+    expect(statements.slice(-4)).toEqual([
       START_TRANSCRIPTION_JOB,
-      { actions: ["s3:PutObject"], resources: [output] },
-      { actions: ["s3:GetObject"], resources: [output] },
+      {
+        actions: ["iam:PassRole"],
+        resources: [role],
+        conditions: [
+          { test: "StringEquals", variable: "iam:PassedToService", values: ["transcribe.amazonaws.com"] },
+        ],
+      },
+      { actions: ["transcribe:GetTranscriptionJob"], resources: [jobs] },
+      { actions: ["states:SendTaskSuccess"], resources: ["*"] },
     ]);
-    // The media Transcribe reads as the caller: normalized.wav, which Transcribe may read anyway.
-    expect(stagePermissions("transcribe", targets)[0]).toEqual({
+    // In the bucket, one statement per action: the output read back, the task tokens left and
+    // read, a probe for a token allowed to learn it is missing.
+    expect(statements[0]).toEqual({
       actions: ["s3:GetObject"],
-      resources: [`arn:aws:s3:::${bucket}/artifacts/*/normalized.wav`, `arn:aws:s3:::${bucket}/lineage/*`],
+      resources: [...(plain[0]?.resources ?? []), output, waits],
     });
+    expect(statements[1]).toEqual({
+      actions: ["s3:PutObject"],
+      resources: [...(plain[1]?.resources ?? []), waits],
+    });
+    expect(statements.find((s) => s.actions.includes("s3:ListBucket"))?.conditions?.[0]?.values).toContain(
+      "transcription-waits/*",
+    );
+    // Transcribe itself writes the output with the data-access role: the function does not.
+    expect(
+      statements.filter((s) => s.actions.includes("s3:PutObject")).flatMap((s) => s.resources),
+    ).not.toContain(output);
+  });
+
+  it("lets the data-access role read a job's media and write its output, and nothing else", () => {
+    expect(transcribeDataAccessPermissions({ partition: "aws", bucket })).toEqual([
+      { actions: ["s3:GetObject"], resources: [`arn:aws:s3:::${bucket}/artifacts/*/normalized.wav`] },
+      { actions: ["s3:PutObject"], resources: [output] },
+    ]);
   });
 
   it("gives no other function anything of it, and no function anything without it", () => {

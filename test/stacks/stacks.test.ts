@@ -1027,7 +1027,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
       scalableDimension: "sagemaker:variant:DesiredInstanceCount",
       resourceId: "endpoint/voxtrail-production-sonic/variant/AllTraffic",
       targetTrackingScalingPolicyConfiguration: {
-        targetValue: 6,
+        targetValue: 3,
         predefinedMetricSpecification: {
           predefinedMetricType: "SageMakerVariantConcurrentRequestsPerModelHighResolution",
         },
@@ -1048,6 +1048,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
         permissionsOf(production, "production", fn, {
           sonicEndpoint: "voxtrail-production-sonic",
           transcribeJobPrefix: "voxtrail-production-",
+          transcribeDataAccessRoleArn: `arn:aws:iam::${MOCK_ACCOUNT}:role/voxtrail-production-transcribe-data-access`,
           retainsLineage: true,
         }),
       );

@@ -8,6 +8,7 @@ import {
   type StageConfig,
   selectionEnvironment,
   stageSelection,
+  synthesisGates,
   transcribeJobPrefix,
 } from "../../stacks/stage-config";
 import {
@@ -135,16 +136,33 @@ describe("stage configuration (config/stages/)", () => {
       promptsMaxConcurrency: 2,
     });
     const production = load("production", subscribedProductionConfig()).config;
-    expect(production.workflows).toEqual({ batchMaxConcurrency: 16 });
-    expect(promptsMaxConcurrency(production)).toBe(6 * 6);
+    expect(production.workflows).toEqual({ batchMaxConcurrency: 12 });
+    // A quarter of the endpoint fully scaled out: 6 instances x 4 generations.
+    expect(promptsMaxConcurrency(production)).toBe(6);
+    expect(synthesisGates(production)).toEqual({ capacity: 24, synthesize: 18, synthesizePrompt: 6 });
     const explicit = {
       ...subscribedProductionConfig(),
-      workflows: { batchMaxConcurrency: 16, promptsMaxConcurrency: 10 },
+      workflows: { batchMaxConcurrency: 10, promptsMaxConcurrency: 10 },
     };
     expect(promptsMaxConcurrency(load("production", explicit).config)).toBe(10);
+    expect(synthesisGates(load("production", explicit).config)).toMatchObject({ synthesize: 14 });
     expect(() =>
       load("dev", { ...dev, workflows: { batchMaxConcurrency: 0, promptsMaxConcurrency: 4 } }),
     ).toThrow(/workflows\.batchMaxConcurrency/);
+  });
+
+  it("keeps live calls a quarter of synthesis: prompts below the endpoint's capacity, a batch at most three quarters of the rest", () => {
+    const production = subscribedProductionConfig();
+    expect(() =>
+      load("production", { ...production, workflows: { batchMaxConcurrency: 4, promptsMaxConcurrency: 24 } }),
+    ).toThrow(/workflows\.promptsMaxConcurrency: must be below the Sonic endpoint's capacity \(24\)/);
+    expect(() => load("production", { ...production, workflows: { batchMaxConcurrency: 14 } })).toThrow(
+      /workflows\.batchMaxConcurrency: must be at most 13/,
+    );
+    const sonic = production.sonic as Record<string, unknown>;
+    expect(() =>
+      load("production", { ...production, sonic: { ...sonic, targetConcurrentRequestsPerInstance: 6 } }),
+    ).toThrow(/targetConcurrentRequestsPerInstance must be at most generationsPerInstance/);
   });
 
   it("passes the providers to the functions as environment variables they read back unchanged", () => {

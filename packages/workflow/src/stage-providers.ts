@@ -33,8 +33,9 @@ const CARTESIA = "@cartesia/cartesia-js";
 export const STAGE_PROVIDERS: Readonly<Record<BundledFunction, readonly ProviderPackage[]>> = {
   // Job claims ask Step Functions whether the execution holding a claim still runs.
   ingest: [S3, SFN],
-  // cartesia-ink, or amazon-transcribe (its jobs' start and read steps).
-  transcribe: [S3, CARTESIA, TRANSCRIBE],
+  // cartesia-ink, or amazon-transcribe (its jobs' steps; the await and resume steps resume the
+  // workflow with Step Functions' SendTaskSuccess).
+  transcribe: [S3, SFN, CARTESIA, TRANSCRIBE],
   reason: [S3, BEDROCK],
   // Both cloud synthesizers: sonic-sagemaker and cartesia-api.
   synthesize: [S3, SAGEMAKER, CARTESIA],

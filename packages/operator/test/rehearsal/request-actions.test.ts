@@ -111,14 +111,33 @@ describe("IAM actions of the requests the pipeline sends", () => {
     expect(
       json("transcribe", "Transcribe.StartTranscriptionJob", serviceBucket).permissions.map((p) => p.action),
     ).toEqual(["transcribe:StartTranscriptionJob", "s3:GetObject"]);
-    // What the pipeline never sends is refused: another operation, a data access role.
-    expect(() => json("transcribe", "Transcribe.ListTranscriptionJobs", {})).toThrow(/no IAM mapping/);
-    expect(() =>
-      json("transcribe", "Transcribe.StartTranscriptionJob", {
-        ...start,
-        JobExecutionSettings: { DataAccessRoleArn: "arn:aws:iam::123456789012:role/r" },
-      }),
-    ).toThrow(UnmappedRequest);
+    // What the pipeline never sends is refused: another operation.
+    expect(() => json("transcribe", "Transcribe.ListTranscriptionJobs", {})).toThrow(UnmappedRequest);
+  });
+
+  it("maps a queued start: the caller passes the data-access role to Transcribe, whose S3 access is the role's", () => {
+    const role = "arn:aws:iam::123456789012:role/voxtrail-production-transcribe-data-access";
+    const start = {
+      TranscriptionJobName: "voxtrail-production-vm-1-run-1",
+      LanguageCode: "en-US",
+      Media: { MediaFileUri: "s3://b/artifacts/vm-1/normalized.wav" },
+      OutputBucketName: "b",
+      OutputKey: "artifacts/vm-1/transcribe-output.json",
+      JobExecutionSettings: { AllowDeferredExecution: true, DataAccessRoleArn: role },
+    };
+    expect(json("transcribe", "Transcribe.StartTranscriptionJob", start).permissions.slice(1)).toEqual([
+      {
+        action: "iam:PassRole",
+        resource: role,
+        context: { "iam:PassedToService": "transcribe.amazonaws.com" },
+      },
+      { action: "s3:GetObject", resource: "arn:aws:s3:::b/artifacts/vm-1/normalized.wav", assumedRole: role },
+      {
+        action: "s3:PutObject",
+        resource: "arn:aws:s3:::b/artifacts/vm-1/transcribe-output.json",
+        assumedRole: role,
+      },
+    ]);
   });
 
   it("maps the lineage signer's KMS calls to kms:Sign and kms:GetPublicKey on the key's ARN, by ARN or id, never an alias", () => {

@@ -50,8 +50,10 @@ describe.each(["dev", "production"])("the roles of stage %s, as AWS uses them", 
       [
         ...plan.functions.map(() => "lambda.amazonaws.com"),
         ...plan.stateMachines.map(() => "states.amazonaws.com"),
-        ...plan.rules.map(() => "events.amazonaws.com"),
+        // A rule whose target is a function has no role: the function's resource policy lets it in.
+        ...plan.rules.flatMap((rule) => (rule.role ? ["events.amazonaws.com"] : [])),
         ...plan.schedules.map(() => "scheduler.amazonaws.com"),
+        ...plan.serviceRoles.map(() => "transcribe.amazonaws.com"),
       ].sort(),
     );
     for (const call of assumed) {
@@ -125,6 +127,28 @@ describe.each(["dev", "production"])("the roles of stage %s, as AWS uses them", 
       expect(call.refusal).toMatch(/account 999999999999.*aws:SourceAccount condition is missing/);
       expect(call.refusal).toMatch(/-another in account \d+.*aws:SourceArn condition is missing/);
     }
+  });
+
+  it("has a data-access role only with Amazon Transcribe, and fails when it may be assumed for any job of the account", async () => {
+    if (stage !== "production") {
+      expect(plan.serviceRoles).toEqual([]);
+      return;
+    }
+    const refused = await refusedWith(plan, (copy) => {
+      const statement = roleOf(copy, "TranscribeDataAccess").trustPolicy.Statement[0] as {
+        Condition: { ArnLike: Record<string, string> };
+      };
+      statement.Condition.ArnLike["aws:SourceArn"] =
+        `arn:aws:transcribe:${copy.region}:${copy.account}:transcription-job/*`;
+    });
+    expect(refused.map((call) => [call.operation, call.refusal])).toEqual([
+      [
+        "AssumeRole for data-access role TranscribeDataAccess",
+        expect.stringMatching(
+          /another-stage-vm-rehearsal-run-1 in account \d+.*aws:SourceArn condition is missing or too wide/,
+        ),
+      ],
+    ]);
   });
 
   it("fails when AWSLambdaBasicExecutionRole is detached from a function's role: Lambda may not write its logs", async () => {
