@@ -238,7 +238,12 @@ function permissionsOf(
   evaluation: Evaluation,
   stage: string,
   fn: DeployedFunction,
-  extra: { sonicEndpoint: string; transcribeJobPrefix?: string; retainsLineage?: boolean },
+  extra: {
+    sonicEndpoint: string;
+    transcribeJobPrefix?: string;
+    transcribeDataAccessRoleArn?: string;
+    retainsLineage?: boolean;
+  },
 ) {
   const recordsUri = `s3://${bucketOf(evaluation)}/records/records.jsonl`;
   return stagePermissions(fn, targetsOf(evaluation, stage, { ...extra, recordsUri })).map(asPolicyStatement);

@@ -807,7 +807,9 @@ export class Rehearsal {
         resource: rule.targetArn,
         context: { "aws:SourceArn": rule.arn },
         allowed: grant !== undefined && host !== undefined,
-        ...(grant ? {} : { refusal: `no permission lets events.amazonaws.com invoke it for ${rule.arn}` }),
+        ...(grant
+          ? { statement: { policy: `resource policy (${grant.logicalName})`, index: 1 } }
+          : { refusal: `no permission lets events.amazonaws.com invoke it for ${rule.arn}` }),
       };
       this.#recordDecisions(`rule ${rule.logicalName}`, "events", "target: lambda:InvokeFunction", [
         decision,

@@ -237,12 +237,12 @@ describe("the production stage rehearsed under the policies it deploys", () => {
     );
   });
 
-  it("starts each job as the Transcribe function, with its S3 access to the media and the output, and polls it as the state machine", () => {
+  it("starts each job as the Transcribe function passing the data-access role, whose S3 access Transcribe uses, and waits for its event", () => {
     const bucket = `arn:aws:s3:::${plan.bucket}`;
     const transcribe = decisionsOf(report.calls, "StageTranscribe");
     // StartTranscriptionJob: on `*` (the action takes no resource type), its output held to the
-    // stage's bucket and a job's output document; Transcribe reads the media and writes the output
-    // with the caller's permissions, so the function's own S3 statements are asked too.
+    // stage's bucket and a job's output document; the function passes the data-access role to
+    // Transcribe, which reads the media and writes the output with that role.
     const start = transcribe.find((d) => d.action === "transcribe:StartTranscriptionJob");
     expect(start).toMatchObject({
       resource: "*",
@@ -252,32 +252,44 @@ describe("the production stage rehearsed under the policies it deploys", () => {
         "transcribe:OutputKey": expect.stringMatching(/^artifacts\/[^/]+\/transcribe-output\.json$/),
       },
     });
-    const onObject = (action: string, file: string) =>
-      transcribe.filter(
+    const dataAccess = plan.serviceRoles.find((role) => role.logicalName === "TranscribeDataAccess");
+    expect(transcribe.find((d) => d.action === "iam:PassRole")).toMatchObject({
+      resource: dataAccess?.arn,
+      allowed: true,
+      context: { "iam:PassedToService": "transcribe.amazonaws.com" },
+    });
+    const onObject = (decisions: typeof transcribe, action: string, file: string) =>
+      decisions.filter(
         (d) => d.action === action && new RegExp(`^${bucket}/artifacts/[^/]+/${file}$`).test(d.resource),
       );
-    expect(onObject("s3:GetObject", "normalized\\.wav").length).toBeGreaterThan(0);
-    expect(onObject("s3:PutObject", "transcribe-output\\.json").length).toBeGreaterThan(0);
-    // ...and the read step reads the output back and writes the transcript.
-    expect(onObject("s3:GetObject", "transcribe-output\\.json").length).toBeGreaterThan(0);
-    expect(onObject("s3:PutObject", "transcript\\.json").length).toBeGreaterThan(0);
-    // The voicemail state machine polls the stage's own jobs, by name, as its own role.
-    const voicemail = plan.stateMachines.find((m) => m.logicalName === "Voicemail");
-    const polls = decisionsOf(report.calls, voicemail?.name ?? "").filter(
-      (d) => d.action === "transcribe:GetTranscriptionJob",
+    const asRole = decisionsOf(report.calls, "StageTranscribe").filter(
+      (d) => d.role === "TranscribeDataAccess",
     );
-    expect(polls.length).toBeGreaterThan(0);
-    for (const poll of polls) {
-      expect(poll).toMatchObject({ allowed: true, role: "VoicemailStateMachineRole" });
-      expect(poll.resource).toMatch(
+    expect(onObject(asRole, "s3:GetObject", "normalized\\.wav").length).toBeGreaterThan(0);
+    expect(onObject(asRole, "s3:PutObject", "transcribe-output\\.json").length).toBeGreaterThan(0);
+    // ...and the read step reads the output back and writes the transcript, as the function.
+    const asFunction = transcribe.filter((d) => d.role !== "TranscribeDataAccess");
+    expect(onObject(asFunction, "s3:GetObject", "transcribe-output\\.json").length).toBeGreaterThan(0);
+    expect(onObject(asFunction, "s3:PutObject", "transcript\\.json").length).toBeGreaterThan(0);
+    expect(onObject(asFunction, "s3:PutObject", "transcribe-output\\.json")).toEqual([]);
+    // The function looks at the stage's own jobs, by name, and resumes the waiting workflow.
+    const looks = transcribe.filter((d) => d.action === "transcribe:GetTranscriptionJob");
+    expect(looks.length).toBeGreaterThan(0);
+    for (const look of looks) {
+      expect(look.resource).toMatch(
         new RegExp(
           `^arn:aws:transcribe:${plan.region}:${plan.account}:transcription-job/voxtrail-production-[0-9A-Za-z._-]+$`,
         ),
       );
     }
-    // No other principal calls Transcribe.
+    expect(transcribe.filter((d) => d.action === "states:SendTaskSuccess").length).toBeGreaterThan(0);
+    // Each job's event reached the function through the rule, under its resource policy.
+    const resumed = report.calls.filter((c) => c.principal === "rule TranscriptionEnded");
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed.every((c) => c.allowed)).toBe(true);
+    // No other principal calls Transcribe; no state machine does.
     const callers = new Set(report.calls.filter((c) => c.service === "transcribe").map((c) => c.principal));
-    expect(callers).toEqual(new Set(["StageTranscribe", voicemail?.name]));
+    expect(callers).toEqual(new Set(["StageTranscribe"]));
   });
 
   it("records that production's boundary policy allowed caller audio into Amazon Transcribe in the account", async () => {
