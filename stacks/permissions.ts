@@ -627,12 +627,14 @@ function transcriptionJobStatements(target: PermissionTargets): IamStatement[] {
 
 /**
  * `access` with what a transcription job's steps do in the bucket ({@link transcriptionJobStatements}):
- * read the output document, leave and read task tokens, probe for one.
+ * read the output document, leave and read task tokens, probe for one; and not read the audio,
+ * which Transcribe reads with the data-access role.
  */
 function withTranscriptionJobObjects(access: StageAccess): StageAccess {
+  const audio = artifact(ARTIFACT_FILES.normalizedAudio);
   return {
     ...access,
-    reads: [...access.reads, TRANSCRIBE_OUTPUT, TRANSCRIPTION_WAITS],
+    reads: [...access.reads.filter((pattern) => pattern !== audio), TRANSCRIBE_OUTPUT, TRANSCRIPTION_WAITS],
     writes: [...access.writes, TRANSCRIPTION_WAITS],
     lists: [...access.lists, `${KEY_FOLDERS.transcriptionWaits}*`],
   };

@@ -755,9 +755,12 @@ describe("Amazon Transcribe: granted only to a stage that configures it", () => 
     ]);
     // In the bucket, one statement per action: the output read back, the task tokens left and
     // read, a probe for a token allowed to learn it is missing.
+    // ...and not the audio: Transcribe reads it with the data-access role.
+    const audio = `arn:aws:s3:::${bucket}/artifacts/*/normalized.wav`;
+    expect(plain[0]?.resources).toContain(audio);
     expect(statements[0]).toEqual({
       actions: ["s3:GetObject"],
-      resources: [...(plain[0]?.resources ?? []), output, waits],
+      resources: [...(plain[0]?.resources ?? []).filter((resource) => resource !== audio), output, waits],
     });
     expect(statements[1]).toEqual({
       actions: ["s3:PutObject"],
