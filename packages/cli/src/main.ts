@@ -20,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: "string", default: "2" },
       json: { type: "boolean", default: false },
       stage: { type: "string" },
-      timeout: { type: "string", default: "900" },
+      timeout: { type: "string" },
       "arn-prefix": { type: "string" },
       "state-machine": { type: "string" },
       job: { type: "string" },

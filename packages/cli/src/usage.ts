@@ -43,7 +43,8 @@ Usage:
       same job lines and summary as a local run. Region, credentials and endpoints come from the
       standard AWS configuration (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL_<SERVICE>). Exit code
       1 if any job failed or was still unfinished at the timeout.
-        --timeout SECONDS  how long to wait for the jobs (default 900)
+        --timeout SECONDS  how long to wait for the jobs (default 28800: as long as an execution
+                           may wait for a full Transcribe queue and throttled services)
 
   voxtrail prompts MANIFEST [--store DIR] [--concurrency N] [--json]
                   [--synthesizer NAME] [--sonic-endpoint NAME] [--voice-id ID]

@@ -11,6 +11,9 @@ import { timeoutMsOf } from "../stage/timeout-option";
 import { UsageError } from "../usage-error";
 import { promptsFailureLines, promptsSucceeded, promptsSummaryLine } from "./prompts";
 
+/** How long `prompts --stage` follows a job unless told: 15 minutes. */
+const PROMPTS_TIMEOUT_SECONDS = 900;
+
 /** The stage's SSM parameter names no prompts state machine: the stage does not deploy the prompts workflow. */
 export class PromptsNotDeployed extends Error {
   override readonly name = "PromptsNotDeployed";
@@ -32,7 +35,7 @@ export async function promptsStageCommand(positionals: string[], options: StageO
   if (manifest === undefined || extra.length > 0) {
     throw new UsageError("prompts --stage takes exactly one MANIFEST");
   }
-  const timeoutMs = timeoutMsOf(options.timeout);
+  const timeoutMs = timeoutMsOf(options.timeout, PROMPTS_TIMEOUT_SECONDS);
   if (!(await stat(manifest).catch(() => undefined))?.isFile()) {
     throw new UsageError(`no manifest file ${manifest}`);
   }

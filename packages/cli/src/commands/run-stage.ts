@@ -1,3 +1,4 @@
+import { executionTimeoutSeconds } from "@voxtrail/workflow";
 import type { ObjectStore } from "@voxtrail/core";
 import { collectInputFiles, contentTypeOf, type InputFile } from "@voxtrail/local";
 import { VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
@@ -18,10 +19,11 @@ import { UsageError } from "../usage-error";
  * the exit code: 0 when every job succeeded, 1 otherwise.
  *
  * @example
- * process.exitCode = await runStageCommand(["call.wav"], { stage: "dev", json: false, timeout: "900" });
+ * process.exitCode = await runStageCommand(["call.wav"], { stage: "dev", json: false });
  */
 export async function runStageCommand(paths: string[], options: StageOptions): Promise<number> {
-  const timeoutMs = timeoutMsOf(options.timeout);
+  // As long as a voicemail execution may run: a full Transcribe queue and a throttling horizon.
+  const timeoutMs = timeoutMsOf(options.timeout, executionTimeoutSeconds("service-job"));
   if (paths.length === 0) throw new UsageError("run --stage needs the voicemail files to upload");
   const files = await collectInputFiles(paths);
   if (files.length === 0) throw new UsageError(`no .wav files found in ${paths.join(", ")}`);

@@ -6,8 +6,8 @@ import { openStage, type StageSession } from "./stage-session";
 export interface StageOptions {
   stage: string;
   json: boolean;
-  /** Seconds to wait for the jobs before reporting the unfinished ones as timed out. */
-  timeout: string;
+  /** Seconds to wait for the jobs before reporting the unfinished ones as timed out (the command's default when unset). */
+  timeout?: string | undefined;
 }
 
 /** What one `--stage` command does on the stage, between opening it and its exit code. */

@@ -213,13 +213,18 @@ export function describeStatementDrop({ stage, only }: { stage: string; only?: "
       expect(notNamed).toEqual([]);
       if (only === "not-in-dev") {
         // Production's own: StartTranscriptionJob with the data-access role it passes, the look at
-        // the job, the workflow resumed, the role's media read and output write; and the retention
-        // each function's lineage writes carry in its Object-Locked bucket (the ten functions'
-        // records, and the lineage signer's digests).
+        // the job, the workflow resumed; the Transcribe function's bucket statements (the output
+        // read back, the task tokens left, read and probed for, no audio read); the data-access
+        // role's media read and output write; and the retention each function's lineage writes
+        // carry in its Object-Locked bucket (the ten functions' records, and the lineage signer's
+        // digests).
         const actions = all.flatMap((s) => s.actions);
         expect(actions.filter((action) => action !== "s3:PutObjectRetention").sort()).toEqual([
           "iam:PassRole",
           "s3:GetObject",
+          "s3:GetObject",
+          "s3:ListBucket",
+          "s3:PutObject",
           "s3:PutObject",
           "states:SendTaskSuccess",
           "transcribe:GetTranscriptionJob",
