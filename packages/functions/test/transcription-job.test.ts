@@ -62,7 +62,12 @@ async function startedJob(status: TranscriptionJobStatus["status"], answer?: "re
   const execution = { id: "arn:aws:states:us-east-1:000000000000:execution:vm:1", startTime: event.time };
   const job = (await handlers.ingest({ event, execution }, context)) as JobState;
   const transcription = await handlers.transcribe({ step: "start", job }, context);
-  return { deps, handler: handlers.transcribe, job: { ...job, transcription: transcription as { jobName: string } }, resumed };
+  return {
+    deps,
+    handler: handlers.transcribe,
+    job: { ...job, transcription: transcription as { jobName: string } },
+    resumed,
+  };
 }
 
 describe("the Transcribe function with a transcription service", () => {

@@ -12,6 +12,7 @@ export {
 export { type BundledFunction, FUNCTION_ENTRIES } from "./function-entries";
 export { CARTESIA_SECRET, FUNCTION_ENVIRONMENT } from "./function-environment";
 export { FUNCTION_SIZES, type FunctionSize } from "./function-sizes";
+export { type InputTransformer, transformedInput } from "./input-transformer";
 export { jobIdFor, type SourceIdentity } from "./job-id";
 export {
   ARTIFACT_FILES,
@@ -22,7 +23,6 @@ export {
   RETAINED_PREFIXES,
   VOICEMAIL_INCOMING_PREFIX,
 } from "./key-layout";
-export { type InputTransformer, transformedInput } from "./input-transformer";
 export { LOCAL_ITEMS_FIELD, localMapDefinition } from "./local-map-adaptation";
 export { ATTEMPT_METRICS, PIPELINE_METRICS, STAGE_DURATION_METRICS } from "./pipeline-metrics";
 export {

@@ -21,7 +21,11 @@ describe("retry classes", () => {
     const tasks = Object.values(States).filter((state) => state.Type === "Task");
     expect(tasks.length).toBeGreaterThan(5);
     for (const task of tasks) {
-      const retry = task.Retry as Array<{ ErrorEquals: string[]; MaxAttempts: number; JitterStrategy: string }>;
+      const retry = task.Retry as Array<{
+        ErrorEquals: string[];
+        MaxAttempts: number;
+        JitterStrategy: string;
+      }>;
       expect(retry.map((rule) => rule.ErrorEquals)).toEqual([
         [...RETRY_CLASSES.throttled.errors],
         [...RETRY_CLASSES.transient.errors],

@@ -1,7 +1,6 @@
-import { executionTimeoutSeconds } from "@voxtrail/workflow";
 import type { ObjectStore } from "@voxtrail/core";
 import { collectInputFiles, contentTypeOf, type InputFile } from "@voxtrail/local";
-import { VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
+import { executionTimeoutSeconds, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
 import { isDone, jobLine, summaryLine } from "../job-lines";
 import { ProgressLine } from "../progress";
 import { runOnStage, type StageOptions } from "../stage/stage-command";
