@@ -23,14 +23,17 @@ export interface ServiceQuota {
 /** The Region whose defaults {@link SERVICE_QUOTAS} holds where AWS's pages differ by Region. */
 export const SERVICE_QUOTAS_REGION = "us-east-1";
 
-const TRANSCRIBE_GUIDE = "https://docs.aws.amazon.com/transcribe/latest/dg/limits-guidelines.html";
-const TRANSCRIBE_QUEUEING = "https://docs.aws.amazon.com/transcribe/latest/dg/job-queueing.html";
-const SFN_QUOTAS = "https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html";
-const LAMBDA_QUOTAS = "https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html";
-const LAMBDA_RESERVED = "https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html";
-const LAMBDA_SCALING = "https://docs.aws.amazon.com/lambda/latest/dg/scaling-behavior.html";
-const BEDROCK_RUNTIME_QUOTAS = "https://docs.aws.amazon.com/bedrock/latest/userguide/quotas-runtime.html";
-const SAGEMAKER_QUOTAS = "https://docs.aws.amazon.com/general/latest/gr/sagemaker.html";
+/** The pages the figures are read from. */
+const SOURCES = {
+  transcribeGuide: "https://docs.aws.amazon.com/transcribe/latest/dg/limits-guidelines.html",
+  transcribeQueueing: "https://docs.aws.amazon.com/transcribe/latest/dg/job-queueing.html",
+  stepFunctions: "https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html",
+  lambda: "https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html",
+  lambdaReserved: "https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html",
+  lambdaScaling: "https://docs.aws.amazon.com/lambda/latest/dg/scaling-behavior.html",
+  bedrockRuntime: "https://docs.aws.amazon.com/bedrock/latest/userguide/quotas-runtime.html",
+  sageMaker: "https://docs.aws.amazon.com/general/latest/gr/sagemaker.html",
+} as const;
 
 /** The large Regions' Step Functions figures apply to us-east-1, us-west-2 and eu-west-1 only. */
 const SFN_OTHER_REGIONS = "In Regions other than us-east-1, us-west-2 and eu-west-1:";
@@ -52,7 +55,7 @@ export const SERVICE_QUOTAS = {
       value: 250,
       unit: "jobs",
       adjustable: true,
-      source: TRANSCRIBE_GUIDE,
+      source: SOURCES.transcribeGuide,
       note:
         "Earlier revisions of the same page said 100. A start beyond it without job queueing " +
         "(JobExecutionSettings.AllowDeferredExecution) fails with LimitExceededException. The " +
@@ -64,7 +67,7 @@ export const SERVICE_QUOTAS = {
       value: 25,
       unit: "requests/second",
       adjustable: true,
-      source: TRANSCRIBE_GUIDE,
+      source: SOURCES.transcribeGuide,
       note: "Earlier revisions of the same page said 10.",
     },
     getTranscriptionJobRate: {
@@ -72,7 +75,7 @@ export const SERVICE_QUOTAS = {
       value: 30,
       unit: "requests/second",
       adjustable: true,
-      source: TRANSCRIBE_GUIDE,
+      source: SOURCES.transcribeGuide,
       note: "Earlier revisions of the same page said 20. Every poll of a job's state is one call.",
     },
     jobQueueSize: {
@@ -80,7 +83,7 @@ export const SERVICE_QUOTAS = {
       value: 10_000,
       unit: "jobs",
       adjustable: true,
-      source: TRANSCRIBE_QUEUEING,
+      source: SOURCES.transcribeQueueing,
       note: "A start beyond it fails with LimitExceededConcurrentJobException.",
     },
     jobQueueBandwidthRatio: {
@@ -88,7 +91,7 @@ export const SERVICE_QUOTAS = {
       value: 0.9,
       unit: "share of concurrent batch transcription jobs",
       adjustable: true,
-      source: TRANSCRIBE_QUEUEING,
+      source: SOURCES.transcribeQueueing,
       note: "Queued jobs run on at most 90% of the concurrency quota; the rest is kept for new starts.",
     },
   },
@@ -98,7 +101,7 @@ export const SERVICE_QUOTAS = {
       value: 1_300,
       unit: "requests",
       adjustable: true,
-      source: SFN_QUOTAS,
+      source: SOURCES.stepFunctions,
       note: `${SFN_OTHER_REGIONS} 800. Beyond the bucket, starts are throttled.`,
     },
     startExecutionRefill: {
@@ -106,7 +109,7 @@ export const SERVICE_QUOTAS = {
       value: 300,
       unit: "requests/second",
       adjustable: true,
-      source: SFN_QUOTAS,
+      source: SOURCES.stepFunctions,
       note: `${SFN_OTHER_REGIONS} 150.`,
     },
     stateTransitionBucket: {
@@ -114,7 +117,7 @@ export const SERVICE_QUOTAS = {
       value: 5_000,
       unit: "transitions",
       adjustable: true,
-      source: SFN_QUOTAS,
+      source: SOURCES.stepFunctions,
       note: `${SFN_OTHER_REGIONS} 800. New accounts start lower; AWS raises it with usage. Reported as ExecutionThrottled.`,
     },
     stateTransitionRefill: {
@@ -122,7 +125,7 @@ export const SERVICE_QUOTAS = {
       value: 5_000,
       unit: "transitions/second",
       adjustable: true,
-      source: SFN_QUOTAS,
+      source: SOURCES.stepFunctions,
       note: `${SFN_OTHER_REGIONS} 800. New accounts start lower; AWS raises it with usage.`,
     },
     sendTaskBucket: {
@@ -130,7 +133,7 @@ export const SERVICE_QUOTAS = {
       value: 3_000,
       unit: "requests",
       adjustable: true,
-      source: SFN_QUOTAS,
+      source: SOURCES.stepFunctions,
       note: `${SFN_OTHER_REGIONS} 1,500.`,
     },
     sendTaskRefill: {
@@ -138,7 +141,7 @@ export const SERVICE_QUOTAS = {
       value: 500,
       unit: "requests/second",
       adjustable: true,
-      source: SFN_QUOTAS,
+      source: SOURCES.stepFunctions,
       note: `${SFN_OTHER_REGIONS} 300.`,
     },
     openExecutions: {
@@ -146,7 +149,7 @@ export const SERVICE_QUOTAS = {
       value: 1_000_000,
       unit: "executions",
       adjustable: true,
-      source: SFN_QUOTAS,
+      source: SOURCES.stepFunctions,
       note: "A start beyond it fails with ExecutionLimitExceeded.",
     },
   },
@@ -156,7 +159,7 @@ export const SERVICE_QUOTAS = {
       value: 1_000,
       unit: "concurrent executions per Region",
       adjustable: true,
-      source: LAMBDA_QUOTAS,
+      source: SOURCES.lambda,
       note:
         "New accounts start lower; AWS raises it with usage. Shared by every function in the " +
         "account and Region; reserved concurrency is carved out of it.",
@@ -166,7 +169,7 @@ export const SERVICE_QUOTAS = {
       value: 100,
       unit: "concurrent executions",
       adjustable: false,
-      source: LAMBDA_RESERVED,
+      source: SOURCES.lambdaReserved,
       note: "Reserved concurrency can take at most the account's concurrency minus 100.",
     },
     scalingRate: {
@@ -174,7 +177,7 @@ export const SERVICE_QUOTAS = {
       value: 1_000,
       unit: "execution environments per 10 seconds",
       adjustable: false,
-      source: LAMBDA_SCALING,
+      source: SOURCES.lambdaScaling,
       note:
         "Replaced the account-wide burst of 500-3,000 then 500 a minute that older pages " +
         "describe. Requests beyond it are throttled (429).",
@@ -186,7 +189,7 @@ export const SERVICE_QUOTAS = {
       value: undefined,
       unit: "requests/minute",
       adjustable: true,
-      source: BEDROCK_RUNTIME_QUOTAS,
+      source: SOURCES.bedrockRuntime,
       note: "One quota per model and Region: read it for the stage's bedrockModelId.",
     },
     onDemandTokensPerMinute: {
@@ -194,7 +197,7 @@ export const SERVICE_QUOTAS = {
       value: undefined,
       unit: "tokens/minute (input + output)",
       adjustable: true,
-      source: BEDROCK_RUNTIME_QUOTAS,
+      source: SOURCES.bedrockRuntime,
       note: "One quota per model and Region: read it for the stage's bedrockModelId.",
     },
   },
@@ -204,7 +207,7 @@ export const SERVICE_QUOTAS = {
       value: 0,
       unit: "instances",
       adjustable: true,
-      source: SAGEMAKER_QUOTAS,
+      source: SOURCES.sageMaker,
       note:
         "Shared by every endpoint on the type in the account and Region. New accounts see 0 " +
         "until raised; CreateEndpoint beyond it fails with ResourceLimitExceeded.",
