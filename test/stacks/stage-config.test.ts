@@ -23,6 +23,17 @@ const root = resolve(import.meta.dirname, "../..");
 const load = (stage: string, config?: unknown) =>
   loadStageConfig(stage, root, config === undefined ? {} : configEnvironment(config));
 
+/** The selection stage `stage`'s functions get from `config`, in account 123456789012. */
+function selectionOf(config: StageConfig, stage: string) {
+  return stageSelection(config, {
+    app: "voxtrail",
+    stage,
+    bucket: "voicemail-bucket",
+    scope: { partition: "aws", account: "123456789012" },
+    sonicEndpoint: `voxtrail-${stage}-sonic`,
+  });
+}
+
 describe("stage configuration (config/stages/)", () => {
   it("loads dev.json for dev and for any stage without its own file, and a named file before either", () => {
     expect(load("dev").file).toBe(resolve(root, "config/stages/dev.json"));
@@ -167,13 +178,7 @@ describe("stage configuration (config/stages/)", () => {
 
   it("passes the providers to the functions as environment variables they read back unchanged", () => {
     const config: StageConfig = load("dev").config;
-    const selection = stageSelection(config, {
-      app: "voxtrail",
-      stage: "dev",
-      bucket: "voicemail-bucket",
-      scope: { partition: "aws", account: "123456789012" },
-      sonicEndpoint: "voxtrail-dev-sonic",
-    });
+    const selection = selectionOf(config, "dev");
     expect(selection).toMatchObject({
       transcriber: "cartesia-ink",
       reasoner: "local",
@@ -191,16 +196,12 @@ describe("stage configuration (config/stages/)", () => {
   it("transcribes production with Amazon Transcribe, its jobs named <app>-<stage>-...", () => {
     const { config } = loadStageConfig("production", root, PRODUCTION_ENV);
     expect(config.providers.transcriber).toBe("amazon-transcribe");
-    const selection = stageSelection(config, {
-      app: "voxtrail",
-      stage: "production",
-      bucket: "voicemail-bucket",
-      scope: { partition: "aws", account: "123456789012" },
-      sonicEndpoint: "voxtrail-production-sonic",
-    });
+    const selection = selectionOf(config, "production");
     expect(selection).toMatchObject({
       transcriber: "amazon-transcribe",
       transcribeJobPrefix: "voxtrail-production-",
+      transcribeDataAccessRoleArn:
+        "arn:aws:iam::123456789012:role/voxtrail-production-transcribe-data-access",
     });
     const environment = selectionEnvironment(selection);
     expect(environment).toMatchObject({

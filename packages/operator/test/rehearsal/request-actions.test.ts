@@ -14,6 +14,15 @@ const json = (service: string, target: string, body: unknown) =>
     scope,
   );
 
+/** A start as the Transcribe function sends it, without job queueing. */
+const START_TRANSCRIPTION_JOB = {
+  TranscriptionJobName: "voxtrail-production-vm-1-run-1",
+  LanguageCode: "en-US",
+  Media: { MediaFileUri: "s3://b/artifacts/vm-1/normalized.wav" },
+  OutputBucketName: "b",
+  OutputKey: "artifacts/vm-1/transcribe-output.json",
+};
+
 describe("IAM actions of the requests the pipeline sends", () => {
   it("reads the signing service and key id from a SigV4 Authorization header", () => {
     const authorization =
@@ -72,13 +81,7 @@ describe("IAM actions of the requests the pipeline sends", () => {
         permissions: [{ action: `transcribe:${operation}`, resource: job }],
       });
     }
-    const start = {
-      TranscriptionJobName: "voxtrail-production-vm-1-run-1",
-      LanguageCode: "en-US",
-      Media: { MediaFileUri: "s3://b/artifacts/vm-1/normalized.wav" },
-      OutputBucketName: "b",
-      OutputKey: "artifacts/vm-1/transcribe-output.json",
-    };
+    const start = START_TRANSCRIPTION_JOB;
     // StartTranscriptionJob takes no resource type: IAM authorizes it on `*`, by its condition
     // keys; Transcribe reads the media and writes the output with the caller's permissions.
     expect(json("transcribe", "Transcribe.StartTranscriptionJob", start)).toEqual({
@@ -118,11 +121,7 @@ describe("IAM actions of the requests the pipeline sends", () => {
   it("maps a queued start: the caller passes the data-access role to Transcribe, whose S3 access is the role's", () => {
     const role = "arn:aws:iam::123456789012:role/voxtrail-production-transcribe-data-access";
     const start = {
-      TranscriptionJobName: "voxtrail-production-vm-1-run-1",
-      LanguageCode: "en-US",
-      Media: { MediaFileUri: "s3://b/artifacts/vm-1/normalized.wav" },
-      OutputBucketName: "b",
-      OutputKey: "artifacts/vm-1/transcribe-output.json",
+      ...START_TRANSCRIPTION_JOB,
       JobExecutionSettings: { AllowDeferredExecution: true, DataAccessRoleArn: role },
     };
     expect(json("transcribe", "Transcribe.StartTranscriptionJob", start).permissions.slice(1)).toEqual([
