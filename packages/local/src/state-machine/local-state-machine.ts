@@ -100,7 +100,8 @@ export class LocalStateMachine {
       }
       const handler = handlersByArn[arn];
       if (!handler) throw new Error(`no local handler for ${arn} (Task state ${stateName})`);
-      const timeoutSeconds = functionTimeouts.get(arn) ?? functionTimeoutSeconds(60);
+      // The function's timeout as the stacks deploy it: the state's, less the margin.
+      const timeoutSeconds = functionTimeoutSeconds(Number(state.TimeoutSeconds ?? 60));
       this.#taskHandlers[stateName] = (input) => invokeLikeLambda(handler, arn, timeoutSeconds, input);
     }
   }
@@ -123,12 +124,23 @@ export class LocalStateMachine {
       const token = findValue(payload, (value) => this.tokens.isToken(value));
       if (token === undefined)
         throw new Error(`Task state ${stateName} passes no $$.Task.Token in its Payload`);
-      // The wait's time runs from the Task's start, the invocation's included, as on AWS.
-      const [, output] = await Promise.all([
-        invokeLikeLambda(handler, arn, functionTimeouts.get(arn) ?? functionTimeoutSeconds(60), payload),
-        this.tokens.wait(token, options.callbackWaitMs ?? timeoutMs),
-      ]);
-      return output;
+      // The wait's time runs from the Task's start, the invocation's included, as on AWS; its
+      // timeout is handled here and rethrown below, after the invocation.
+      const waiting = this.tokens.wait(token, options.callbackWaitMs ?? timeoutMs);
+      waiting.catch(() => undefined);
+      try {
+        await invokeLikeLambda(
+          handler,
+          arn,
+          functionTimeouts.get(arn) ?? functionTimeoutSeconds(60),
+          payload,
+        );
+      } catch (error) {
+        // The function failed: the Task fails with its error, and nothing waits on the token.
+        this.tokens.release(token);
+        throw error;
+      }
+      return waiting;
     };
   }
 

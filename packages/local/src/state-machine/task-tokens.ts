@@ -67,6 +67,11 @@ export class TaskTokens implements WorkflowCallback {
     return "gone";
   }
 
+  /** Ends the wait on `token` without an output: its Task failed otherwise; the token is gone. */
+  release(token: string): void {
+    this.#forget(token);
+  }
+
   #forget(token: string): void {
     const waiter = this.#waiting.get(token);
     if (waiter?.expiry) clearTimeout(waiter.expiry);
