@@ -1,14 +1,16 @@
 /**
  * The `voxtrail` command's JavaScript build: esbuild bundles `src/main.ts` and the workspace
  * packages it imports into `packages/cli/dist/`, split so that each command's `import()` loads
- * only its own code. Packages from node_modules stay external and load as Node loads them (the
- * native `@duckdb/node-api` among them). `build.json` in the folder names the entry file, when the
- * build started and the files it was built from, so a start of the bin can tell a stale build.
+ * only its own code. Packages from node_modules are bundled too (Node's loader then reads one file
+ * where it resolved hundreds, the AWS SDK's alone), but for {@link EXTERNAL}. `build.json` in the
+ * folder names the entry file, when the build started and the files it was built from, so a start
+ * of the bin can tell a stale build.
  *
  * Plain JavaScript on purpose: the bin runs it without a TypeScript loader.
  */
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { readFileSync, statSync } from "node:fs";
+
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -20,11 +22,24 @@ export const DIST_DIR = join(PACKAGE_DIR, "dist");
 
 const MANIFEST = join(DIST_DIR, "build.json");
 
-/** Files outside the bundle's inputs that change what a build gives. */
+/**
+ * Packages loaded from node_modules at run time rather than bundled: DuckDB's native binding, and
+ * sst, which only a deployed function's linked secrets load.
+ */
+const EXTERNAL = ["@duckdb/node-api", "sst"];
+
+/** Gives bundled CommonJS packages the `require` an ES module lacks (Node's built-ins, mostly). */
+const REQUIRE_BANNER =
+  'import { createRequire as voxtrailCreateRequire } from "node:module"; const require = voxtrailCreateRequire(import.meta.url);';
+
+/**
+ * Files outside the workspace sources that change what a build gives: this script, the TypeScript
+ * settings, and what npm installed (node_modules' own record of it, rewritten by every install).
+ */
 const BUILD_CONFIG = [
   fileURLToPath(import.meta.url),
   join(ROOT, "tsconfig.json"),
-  join(ROOT, "package-lock.json"),
+  join(ROOT, "node_modules/.package-lock.json"),
 ];
 
 /**
@@ -48,21 +63,24 @@ export function currentBuild() {
   return join(DIST_DIR, manifest.entry);
 }
 
+/** The entry point, as the build's metafile names it (relative to the repository). */
+const ENTRY_POINT = "packages/cli/src/main.ts";
+
 /**
  * Builds the CLI into {@link DIST_DIR} and resolves to the path of its entry file. Output file
  * names carry their content's hash and are written whole (a temporary file, then a rename), and the
  * manifest last: a process that starts meanwhile, or builds at the same time, reads either the old
- * build or the new one, never half of one. `clean` empties the folder first (a full build; not while
- * a command may be running from it).
+ * build or the new one, never half of one. Files of earlier builds go once they are a while old.
  *
  * @example
- * await buildCli({ clean: true }); // npm run build
+ * const entry = await buildCli(); // npm run build
  */
-export async function buildCli({ clean = false } = {}) {
+export async function buildCli() {
   const startedAt = Date.now();
   const { build } = await import("esbuild");
-  const result = await build({
-    entryPoints: { main: join(PACKAGE_DIR, "src/main.ts") },
+  const { outputFiles, metafile } = await build({
+    absWorkingDir: ROOT,
+    entryPoints: { main: ENTRY_POINT },
     bundle: true,
     splitting: true,
     format: "esm",
@@ -72,60 +90,68 @@ export async function buildCli({ clean = false } = {}) {
     entryNames: "[name]-[hash]",
     chunkNames: "chunks/[name]-[hash]",
     keepNames: true,
-    sourcemap: "linked",
+    external: EXTERNAL,
+    banner: { js: REQUIRE_BANNER },
+    define: SOURCE_LOCATION,
+    plugins: [sourceLocations],
     metafile: true,
     write: false,
     logLevel: "warning",
-    define: SOURCE_LOCATION,
-    plugins: [externalNodeModules, sourceLocations],
   });
-  if (clean) await rm(DIST_DIR, { recursive: true, force: true });
-  await Promise.all(result.outputFiles.map((file) => writeWhole(file.path, file.contents)));
-  const entry = Object.keys(result.metafile.outputs).find(
-    (output) => result.metafile.outputs[output].entryPoint !== undefined,
+  await Promise.all(outputFiles.map((file) => writeWhole(file.path, file.contents)));
+  const entry = Object.keys(metafile.outputs).find(
+    (output) => metafile.outputs[output].entryPoint === ENTRY_POINT,
   );
-  const inputs = [...Object.keys(result.metafile.inputs).map((input) => resolve(ROOT, input)), ...BUILD_CONFIG];
+  const sources = Object.keys(metafile.inputs).filter((input) => !input.includes("node_modules/"));
   const manifest = {
-    entry: relative(DIST_DIR, resolve(ROOT, entry)),
+    entry: relative(DIST_DIR, join(ROOT, entry)),
     startedAt,
-    inputs: [...new Set([...inputs, ...(await packageManifests(inputs))])].map((file) => relative(ROOT, file)),
+    inputs: [...sources, ...packageManifests(sources), ...BUILD_CONFIG].map((file) =>
+      relative(ROOT, resolve(ROOT, file)),
+    ),
   };
   await writeWhole(MANIFEST, JSON.stringify(manifest, null, 2));
+  await removeEarlierBuilds(new Set([MANIFEST, ...outputFiles.map((file) => file.path)]));
   return join(DIST_DIR, manifest.entry);
 }
 
-/** The package.json of each workspace package an input belongs to: its exports shape resolution. */
-async function packageManifests(inputs) {
-  const packages = new Set(
-    inputs
-      .map((file) => relative(join(ROOT, "packages"), file).split("/")[0])
-      .filter((name) => name && !name.startsWith("..")),
+/** How old a file of an earlier build gets before it goes: a command started from it may still load its chunks. */
+const EARLIER_BUILD_KEPT_MS = 10 * 60_000;
+
+/** Removes the files in {@link DIST_DIR} that are not `current` and older than {@link EARLIER_BUILD_KEPT_MS}. */
+async function removeEarlierBuilds(current) {
+  const entries = await readdir(DIST_DIR, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const cutoff = Date.now() - EARLIER_BUILD_KEPT_MS;
+  await Promise.all(
+    files
+      .filter(
+        (file) =>
+          !current.has(file) && (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? cutoff) < cutoff,
+      )
+      .map((file) => rm(file, { force: true })),
   );
-  return [...packages].map((name) => join(ROOT, "packages", name, "package.json"));
 }
 
-/** Writes `contents` to `path` through a temporary file and a rename, so a reader never sees part of it. */
+/** The package.json of each workspace package a source belongs to: its exports shape resolution. */
+function packageManifests(sources) {
+  const packages = new Set(sources.map((source) => source.split("/")[1]));
+  return [...packages].map((name) => `packages/${name}/package.json`);
+}
+
+/**
+ * Writes `contents` to `path` through a temporary file and a rename, so a reader never sees part of
+ * it; a content-named file already there is left as it is.
+ */
 async function writeWhole(path, contents) {
+  if (path !== MANIFEST && existsSync(path)) return;
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, contents);
   await rename(temporary, path);
 }
 
-/**
- * Keeps packages from node_modules out of the bundle, the workspace's own `@voxtrail/*` in: Node
- * loads them from node_modules as it would for the sources, native modules and their files included.
- */
-const externalNodeModules = {
-  name: "external-node-modules",
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith("@voxtrail/") ? undefined : { path: args.path, external: true },
-    );
-  },
-};
-
-const LOADERS = { ".ts": "ts", ".mts": "ts", ".js": "js", ".mjs": "js" };
+const LOADERS = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".js": "js", ".mjs": "js", ".cjs": "js" };
 
 /** What `import.meta.url`, `.dirname` and `.filename` stand for in the bundle: see {@link sourceLocations}. */
 const SOURCE_LOCATION = {
@@ -135,7 +161,7 @@ const SOURCE_LOCATION = {
 };
 
 /**
- * Gives each workspace source its own location as `import.meta.url` (and `.dirname`, `.filename`):
+ * Gives each bundled module its own location as `import.meta.url` (and `.dirname`, `.filename`):
  * what a source finds next to itself (flite's child and wasm, the recogniser's models, the bundled
  * fixtures, worker scripts) it still finds from the bundle. The build's `define` turns each into a
  * name, declared here at the start of the source's first line (its other lines keep their numbers).
@@ -143,7 +169,7 @@ const SOURCE_LOCATION = {
 const sourceLocations = {
   name: "source-locations",
   setup(build) {
-    build.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.(ts|mts|js|mjs)$/ }, async (args) => {
+    build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
       const source = await readFile(args.path, "utf8");
       if (!source.includes("import.meta")) return undefined;
       const location = {
@@ -151,13 +177,15 @@ const sourceLocations = {
         __voxtrailSourceDir: dirname(args.path),
         __voxtrailSourceFile: args.path,
       };
-      const declarations = Object.entries(location).map(([name, value]) => `${name} = ${JSON.stringify(value)}`);
+      const declarations = Object.entries(location).map(
+        ([name, value]) => `${name} = ${JSON.stringify(value)}`,
+      );
       return { contents: `const ${declarations.join(", ")}; ${source}`, loader: LOADERS[extname(args.path)] };
     });
   },
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const entry = await buildCli({ clean: true });
+  const entry = await buildCli();
   process.stdout.write(`built ${relative(process.cwd(), entry)}\n`);
 }
