@@ -30,7 +30,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 
 # The voxtrail command runs this build of its sources (npm ci's prepare made it too; a second is cheap).
-node packages/cli/build/cli-build.mjs >&2
+npm run --silent build >&2
 
 if ! command -v moto_server >/dev/null 2>&1; then
   echo "setup: installing moto_server (Python's moto[server]) with pip" >&2
