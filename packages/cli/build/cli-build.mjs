@@ -50,12 +50,8 @@ const BUILD_CONFIG = [
  * const entry = currentBuild() ?? (await buildCli());
  */
 export function currentBuild() {
-  let manifest;
-  try {
-    manifest = JSON.parse(readFileSync(MANIFEST, "utf8"));
-  } catch {
-    return undefined;
-  }
+  const manifest = readManifest();
+  if (manifest === undefined) return undefined;
   for (const file of manifest.inputs) {
     const modified = statSync(join(ROOT, file), { throwIfNoEntry: false })?.mtimeMs;
     if (modified === undefined || modified >= manifest.startedAt) return undefined;
@@ -70,7 +66,7 @@ const ENTRY_POINT = "packages/cli/src/main.ts";
  * Builds the CLI into {@link DIST_DIR} and resolves to the path of its entry file. Output file
  * names carry their content's hash and are written whole (a temporary file, then a rename), and the
  * manifest last: a process that starts meanwhile, or builds at the same time, reads either the old
- * build or the new one, never half of one. Files of earlier builds go once they are a while old.
+ * build or the new one, never half of one. Files of the builds before the one before go.
  *
  * @example
  * const entry = await buildCli(); // npm run build
@@ -98,6 +94,7 @@ export async function buildCli() {
     write: false,
     logLevel: "warning",
   });
+  const previous = readManifest();
   await Promise.all(outputFiles.map((file) => writeWhole(file.path, file.contents)));
   const entry = Object.keys(metafile.outputs).find(
     (output) => metafile.outputs[output].entryPoint === ENTRY_POINT,
@@ -109,26 +106,35 @@ export async function buildCli() {
     inputs: [...sources, ...packageManifests(sources), ...BUILD_CONFIG].map((file) =>
       relative(ROOT, resolve(ROOT, file)),
     ),
+    outputs: outputFiles.map((file) => relative(DIST_DIR, file.path)),
   };
   await writeWhole(MANIFEST, JSON.stringify(manifest, null, 2));
-  await removeEarlierBuilds(new Set([MANIFEST, ...outputFiles.map((file) => file.path)]));
+  await removeEarlierBuilds([...manifest.outputs, ...(previous?.outputs ?? [])]);
   return join(DIST_DIR, manifest.entry);
 }
 
-/** How old a file of an earlier build gets before it goes: a command started from it may still load its chunks. */
-const EARLIER_BUILD_KEPT_MS = 10 * 60_000;
+/** The current build's manifest (see the module's comment), or `undefined` when there is none. */
+function readManifest() {
+  try {
+    return JSON.parse(readFileSync(MANIFEST, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
 
-/** Removes the files in {@link DIST_DIR} that are not `current` and older than {@link EARLIER_BUILD_KEPT_MS}. */
-async function removeEarlierBuilds(current) {
+/**
+ * Removes the files in {@link DIST_DIR} that are neither `kept` (this build's and the one before,
+ * which a command that started just before this one was written may be loading: a command loads
+ * all of its files as it starts) nor a build's file being written.
+ */
+async function removeEarlierBuilds(kept) {
+  const keep = new Set([MANIFEST, ...kept.map((file) => join(DIST_DIR, file))]);
   const entries = await readdir(DIST_DIR, { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
-  const cutoff = Date.now() - EARLIER_BUILD_KEPT_MS;
   await Promise.all(
-    files
-      .filter(
-        (file) =>
-          !current.has(file) && (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? cutoff) < cutoff,
-      )
+    entries
+      .filter((entry) => entry.isFile() && !entry.name.endsWith(".tmp"))
+      .map((entry) => join(entry.parentPath, entry.name))
+      .filter((file) => !keep.has(file))
       .map((file) => rm(file, { force: true })),
   );
 }
