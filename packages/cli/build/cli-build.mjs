@@ -66,7 +66,7 @@ const ENTRY_POINT = "packages/cli/src/main.ts";
  * Builds the CLI into {@link DIST_DIR} and resolves to the path of its entry file. Output file
  * names carry their content's hash and are written whole (a temporary file, then a rename), and the
  * manifest last: a process that starts meanwhile, or builds at the same time, reads either the old
- * build or the new one, never half of one. Files of the builds before the one before go.
+ * build or the new one, never half of one. The files of a build replaced over an hour ago go.
  *
  * @example
  * const entry = await buildCli(); // npm run build
@@ -107,10 +107,27 @@ export async function buildCli() {
       relative(ROOT, resolve(ROOT, file)),
     ),
     outputs: outputFiles.map((file) => relative(DIST_DIR, file.path)),
+    earlier: earlierBuilds(previous),
   };
   await writeWhole(MANIFEST, JSON.stringify(manifest, null, 2));
-  await removeEarlierBuilds([...manifest.outputs, ...(previous?.outputs ?? [])]);
+  await removeEarlierBuilds([manifest, ...manifest.earlier].flatMap((kept) => kept.outputs));
   return join(DIST_DIR, manifest.entry);
+}
+
+/**
+ * How long the files of a build stay once a newer one replaced it: a command started from it loads
+ * some of them only when first needed (the AWS SDK's, as it first signs a request), and a run can
+ * take long.
+ */
+const REPLACED_BUILD_KEPT_MS = 60 * 60_000;
+
+/** The builds whose files stay once `previous` is replaced: it and those replaced within the hour. */
+function earlierBuilds(previous) {
+  if (previous === undefined) return [];
+  const now = Date.now();
+  return [{ replacedAt: now, outputs: previous.outputs ?? [] }, ...(previous.earlier ?? [])].filter(
+    (build) => now - build.replacedAt < REPLACED_BUILD_KEPT_MS,
+  );
 }
 
 /** The current build's manifest (see the module's comment), or `undefined` when there is none. */
@@ -122,11 +139,7 @@ function readManifest() {
   }
 }
 
-/**
- * Removes the files in {@link DIST_DIR} that are neither `kept` (this build's and the one before,
- * which a command that started just before this one was written may be loading: a command loads
- * all of its files as it starts) nor a build's file being written.
- */
+/** Removes the files in {@link DIST_DIR} that are neither `kept` nor a build's file being written. */
 async function removeEarlierBuilds(kept) {
   const keep = new Set([MANIFEST, ...kept.map((file) => join(DIST_DIR, file))]);
   const entries = await readdir(DIST_DIR, { recursive: true, withFileTypes: true });
