@@ -3,9 +3,10 @@
 # (pocketsphinx and its US English model, used by the embedded transcriber; SphinxTrain and
 # sphinxbase-utils, which rebuild its telephony adaptation and its voicemail language model),
 # Chromium (the HTML report's browser test), sox (the WAV codec's cross-check), the npm
-# dependencies, moto_server (the tests' local S3, EventBridge, Step Functions) through pip where
-# pip reaches its index, sst's platform (the stacks' type-check and the rehearsal evaluate the
-# stacks with it), and the transcriber's voicemail language model. Safe to run again.
+# dependencies and the voxtrail command's JavaScript build, moto_server (the tests' local S3,
+# EventBridge, Step Functions) through pip where pip reaches its index, sst's platform (the stacks'
+# type-check and the rehearsal evaluate the stacks with it), and the transcriber's voicemail
+# language model. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,9 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "setup: installing npm dependencies" >&2
   npm ci --no-audit --no-fund --loglevel=error
 fi
+
+# The voxtrail command runs this build of its sources (npm ci's prepare made it too; a second is cheap).
+npm run --silent build >&2
 
 if ! command -v moto_server >/dev/null 2>&1; then
   echo "setup: installing moto_server (Python's moto[server]) with pip" >&2

@@ -44,8 +44,8 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-/** The command's environment: its own TMPDIR, and tsx compiling without its cache (which lives there). */
-const childEnv = () => ({ ...process.env, TMPDIR: childTmp, TSX_DISABLE_CACHE: "1" });
+/** The command's environment: its own TMPDIR. */
+const childEnv = () => ({ ...process.env, TMPDIR: childTmp });
 
 /** What the command's temp root holds now (none once it is gone). */
 async function attemptDirs(child: ChildProcess): Promise<string[]> {

@@ -15,7 +15,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
       ? sourceFiles(join(dir, entry.name))
-      : /\.(ts|js)$/.test(entry.name)
+      : /\.(ts|m?js)$/.test(entry.name)
         ? [join(dir, entry.name)]
         : [],
   );
@@ -48,7 +48,7 @@ describe("package manifests", () => {
       const manifest = JSON.parse(
         readFileSync(join(ROOT, "packages", pkg, "package.json"), "utf8"),
       ) as Manifest;
-      const dirs = ["src", "bin"]
+      const dirs = ["src", "bin", "build"]
         .map((dir) => join(ROOT, "packages", pkg, dir))
         .filter((dir) => existsSync(dir));
       const imported = new Set(dirs.flatMap(sourceFiles).flatMap(importedPackages));

@@ -10,12 +10,13 @@ export interface Tier {
   name: "unit" | "pipeline" | "models" | "deploy";
   /** The test files of the tier (for `unit`: every test file, less the other tiers'). */
   include: string[];
-  /** The tier's vitest globalSetup files: what its tests may `inject` (moto_server, the fixture store). */
+  /** The tier's vitest globalSetup files: the CLI's build, and what its tests may `inject` (moto_server, the fixture store). */
   globalSetup: string[];
 }
 
 const MOTO_SERVER = "test/setup/moto-server.ts";
 const FIXTURE_STORE = "test/setup/fixture-store.ts";
+const CLI_BUILD = "test/setup/cli-build.ts";
 
 /** Where test files live. */
 export const TEST_FILES = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "tools/*/test/**/*.test.ts"];
@@ -26,7 +27,7 @@ export const TEST_FILES = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", 
  */
 const PIPELINE: Tier = {
   name: "pipeline",
-  globalSetup: [MOTO_SERVER, FIXTURE_STORE],
+  globalSetup: [CLI_BUILD, MOTO_SERVER, FIXTURE_STORE],
   include: [
     "test/e2e/**/*.test.ts",
     "test/integration/**/*.test.ts",

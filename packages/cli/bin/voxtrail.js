@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: tsx registers its loader, then the CLI's entry point loads.
-import { register } from "tsx/esm/api";
+// Runs the CLI's JavaScript build (packages/cli/dist, made by ../build/cli-build.mjs), rebuilding it
+// first when a file it was built from changed since: an edited source is never silently ignored.
+import { pathToFileURL } from "node:url";
+import { buildCli, currentBuild } from "../build/cli-build.mjs";
 
 // Notices about the runtime itself are not for the user of a command: the AWS SDK's Node-version
 // notice (Lambda runs Node 22; this CLI supports 20.19+, see package.json engines).
@@ -11,5 +13,5 @@ process.on("warning", (warning) => {
   process.stderr.write(`${warning.name}: ${warning.message}\n`);
 });
 
-register();
-await import("../src/main.ts");
+const entry = currentBuild() ?? (await buildCli());
+await import(pathToFileURL(entry).href);

@@ -1,4 +1,8 @@
-import { LOCAL_BATCH_FUNCTION_ARNS, LOCAL_FUNCTION_ARNS, LOCAL_PROMPT_FUNCTION_ARNS } from "@voxtrail/local";
+import {
+  LOCAL_BATCH_FUNCTION_ARNS,
+  LOCAL_FUNCTION_ARNS,
+  LOCAL_PROMPT_FUNCTION_ARNS,
+} from "@voxtrail/local/local-functions";
 import {
   BATCH_FUNCTIONS,
   buildPromptsDefinition,

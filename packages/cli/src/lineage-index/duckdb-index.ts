@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type DuckDBConnection, DuckDBInstance, type DuckDBValue, listValue } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBValue, listValue } from "@duckdb/node-api";
 import type { ObjectStore } from "@voxtrail/core";
 import {
   INDEX_COLUMNS,
@@ -41,8 +41,10 @@ export async function openDuckDbIndex(store: ObjectStore): Promise<DuckDbIndex |
   const latest = await latestManifest(store);
   if (!latest) return undefined;
   const { manifest } = latest;
+  // DuckDB (native) loads only for a store that has an index: an empty store's answer needs none.
+  const duckdb = await import("@duckdb/node-api");
   const scratch = await mkdtemp(join(tmpdir(), "voxtrail-index-"));
-  const instance = await DuckDBInstance.create(":memory:");
+  const instance = await duckdb.DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
   const close = async () => {
     connection.closeSync();
@@ -68,7 +70,7 @@ export async function openDuckDbIndex(store: ObjectStore): Promise<DuckDbIndex |
       pending: pending.rows.size,
       close,
       query: (sql, params) => rowsOf(connection, sql, [...params]),
-      lookup: lookupIn(connection),
+      lookup: lookupIn(connection, duckdb.listValue),
     };
   } catch (error) {
     await close();
@@ -83,12 +85,12 @@ export async function openDuckDbIndex(store: ObjectStore): Promise<DuckDbIndex |
  */
 const SINGLE_LOOKUPS = 16;
 
-/** The lookups of the views over `connection` (see `IndexLookup`). */
-function lookupIn(connection: DuckDBConnection): IndexLookup {
+/** The lookups of the views over `connection` (see `IndexLookup`), lists made with DuckDB's `listValue`. */
+function lookupIn(connection: DuckDBConnection, listOf: typeof listValue): IndexLookup {
   return async (table, column, values, columns) => {
     const select = `SELECT ${columns.join(", ")} FROM ${table} WHERE ${column}`;
     if (values.length > SINGLE_LOOKUPS)
-      return rowsOf(connection, `${select} IN (SELECT unnest(?::VARCHAR[]))`, [listValue([...values])]);
+      return rowsOf(connection, `${select} IN (SELECT unnest(?::VARCHAR[]))`, [listOf([...values])]);
     const found: Array<Array<Record<string, unknown>>> = [];
     for (const value of values) found.push(await rowsOf(connection, `${select} = ?`, [value]));
     return found.flat();
