@@ -109,7 +109,7 @@ describe("npm run doctor", () => {
         instanceType: "ml.g6e.xlarge",
         minInstances: 2,
         maxInstances: 6,
-        targetConcurrentRequestsPerInstance: 6,
+        targetConcurrentRequestsPerInstance: 3,
       },
     });
     const account: StandInAccount = {

@@ -29,7 +29,7 @@ export function stageJson(
       instanceType: "ml.g6e.xlarge",
       minInstances: 2,
       maxInstances: 6,
-      targetConcurrentRequestsPerInstance: 6,
+      targetConcurrentRequestsPerInstance: 3,
     },
     storage: {
       incoming: { expireAfterDays: 30 },
