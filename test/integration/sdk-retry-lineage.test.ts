@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ActivityRecord } from "@voxtrail/core";
 import { collectInputFiles, type JobResult, type SonicEndpoint, startSonicEndpoint } from "@voxtrail/local";
+import { RETRY_CLASSES } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BAD_FIXTURES_DIR } from "../../scripts/make-bad-fixtures";
 import { runtimeWithSonicAt } from "../support/sonic-sagemaker-runtime";
@@ -14,8 +15,11 @@ import { runtimeWithSonicAt } from "../support/sonic-sagemaker-runtime";
 const VOICEMAIL = join(BAD_FIXTURES_DIR, "silence.wav");
 /** The SDK's default for standard retry mode: the first try and two retries. */
 const SDK_MAX_ATTEMPTS = 3;
-/** The definition's Retry MaxAttempts: Step Functions runs a stage at most this many times more. */
-const STAGE_RETRIES = 3;
+/**
+ * The definition's Retry MaxAttempts for a throttle: Step Functions runs a throttled stage at
+ * most this many times more.
+ */
+const STAGE_RETRIES = RETRY_CLASSES.throttled.policy.maxAttempts;
 
 let workDir: string;
 let sonic: SonicEndpoint;
