@@ -1,4 +1,14 @@
+import { syncBuiltinESMExports } from "node:module";
+import timers from "node:timers";
 import { setImmediate as realImmediate } from "node:timers/promises";
+
+/** The real `setTimeout`, taken before the clock replaces it (node:timers/promises follows the patch). */
+const realSetTimeout = timers.setTimeout;
+
+/** Resolves after `ms` real milliseconds. */
+function realSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => realSetTimeout(resolve, ms));
+}
 import { install } from "@sinonjs/fake-timers";
 
 type InstalledClock = ReturnType<typeof install>;
@@ -20,7 +30,7 @@ const IDLE_RESOURCES = new Set([
   "MessagePort",
 ]);
 
-/** Real event-loop turns that must pass with no I/O pending before the clock may move. */
+/** Real event-loop turns in a row that must see no I/O pending before the clock may move. */
 const QUIET_TURNS = 3;
 
 /** How the virtual clock went: timers it fired and where virtual time ended. */
@@ -56,7 +66,10 @@ export class VirtualClock {
   #advances = 0;
   #settleWallMs = 0;
 
-  private constructor(private readonly clock: InstalledClock) {
+  private constructor(
+    private readonly clock: InstalledClock,
+    private readonly restoreTimersModule: () => void,
+  ) {
     this.#startedAt = clock.now;
   }
 
@@ -65,10 +78,20 @@ export class VirtualClock {
     const clock = install({
       now: Date.now(),
       toFake: ["Date", "setTimeout", "clearTimeout", "setInterval", "clearInterval"],
-      shouldClearNativeTimers: false,
+      // The SDK's HTTP handler clears its unset timers (-1), which fake-timers takes for native ones.
+      shouldClearNativeTimers: true,
       loopLimit: Number.MAX_SAFE_INTEGER,
     });
-    return new VirtualClock(clock);
+    // Modules that import `setTimeout` from `node:timers` (middy's early timeout, which bounds a
+    // handler by its context's remaining time) get the fake one too, so a Lambda's deadline is
+    // virtual on both sides.
+    const real = { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout };
+    Object.assign(timers, { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout });
+    syncBuiltinESMExports();
+    return new VirtualClock(clock, () => {
+      Object.assign(timers, real);
+      syncBuiltinESMExports();
+    });
   }
 
   /** Virtual milliseconds since {@link start}. */
@@ -108,6 +131,7 @@ export class VirtualClock {
   /** Puts the real timers and `Date` back. */
   stop(): void {
     this.clock.uninstall();
+    this.restoreTimersModule();
   }
 
   /** Resolves once {@link QUIET_TURNS} real turns in a row saw no I/O pending (or `stop` says so). */
@@ -115,8 +139,14 @@ export class VirtualClock {
     const began = performance.now();
     let quiet = 0;
     while (quiet < QUIET_TURNS && !stop()) {
-      await realImmediate();
-      quiet = ioPending() ? 0 : quiet + 1;
+      if (ioPending()) {
+        // Let the event loop block in its poll phase for the I/O rather than spin on it.
+        quiet = 0;
+        await realSleep(1);
+      } else {
+        quiet += 1;
+        await realImmediate();
+      }
     }
     this.#settleWallMs += performance.now() - began;
   }
