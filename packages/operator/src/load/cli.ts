@@ -37,7 +37,10 @@ progress.end();
 const report = loadReport(result);
 process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanSummary(report));
 const clean =
-  report.completed === voicemails && report.failed.total === 0 && report.duplicated === 0 && report.lost === 0;
+  report.completed === voicemails &&
+  report.failed.total === 0 &&
+  report.duplicated === 0 &&
+  report.lost === 0;
 process.exit(clean ? 0 : 1);
 
 function parseArrival(text: string): Arrival {

@@ -183,7 +183,12 @@ export async function startLoadPipeline(quotas: LoadQuotas): Promise<LoadPipelin
     setTimeout(() => {
       deliverWithRetries(
         async () => {
-          await invokeLikeLambda(gated.transcribe, arns.transcribe, resumeTimeout, transcriptionEndedInput(event));
+          await invokeLikeLambda(
+            gated.transcribe,
+            arns.transcribe,
+            resumeTimeout,
+            transcriptionEndedInput(event),
+          );
         },
         (error) => (error as Error).name === LAMBDA_THROTTLED,
       ).then((outcome) => {

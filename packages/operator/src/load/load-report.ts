@@ -65,7 +65,8 @@ export function loadReport(result: LoadRunResult): LoadReport {
     byError[name] = (byError[name] ?? 0) + 1;
   }
   const successes = new Map<string, number>();
-  for (const outcome of byStatus("SUCCEEDED")) successes.set(outcome.jobId, (successes.get(outcome.jobId) ?? 0) + 1);
+  for (const outcome of byStatus("SUCCEEDED"))
+    successes.set(outcome.jobId, (successes.get(outcome.jobId) ?? 0) + 1);
   const repeated = [...successes.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);
   const lost = outcomes.filter((o) => o.status === "LOST" || !result.reported.has(o.jobId)).length;
   const ended = outcomes.filter((o) => o.endedAt !== undefined);
@@ -77,7 +78,9 @@ export function loadReport(result: LoadRunResult): LoadReport {
   const transcribe = quotas.transcribe;
   const jobSeconds = outcomes.reduce(
     (sum, o) =>
-      sum + transcribe.jobRunTime.fixedSeconds + (transcribe.jobRunTime.secondsPerAudioSecond * o.audioMs) / 1000,
+      sum +
+      transcribe.jobRunTime.fixedSeconds +
+      (transcribe.jobRunTime.secondsPerAudioSecond * o.audioMs) / 1000,
     0,
   );
   const generationSeconds = result.sonicAudioSeconds * quotas.sonic.generationTime.secondsPerAudioSecond;
@@ -105,6 +108,18 @@ export function loadReport(result: LoadRunResult): LoadReport {
       how: `(${n} - ${quotas.startExecution.bucket} bucket) / ${quotas.startExecution.refillPerSecond} per second`,
     },
   ];
+  const longestJob = Math.max(
+    ...outcomes.map(
+      (o) =>
+        transcribe.jobRunTime.fixedSeconds + (transcribe.jobRunTime.secondsPerAudioSecond * o.audioMs) / 1000,
+    ),
+  );
+  const replyGeneration = generationSeconds / Math.max(1, n);
+  bounds.push({
+    stage: "one voicemail",
+    seconds: longestJob + replyGeneration,
+    how: `the longest Transcribe job (${round(longestJob)} s) + one reply's generation (${round(replyGeneration)} s), however idle the quotas`,
+  });
   const tightest = bounds.reduce((a, b) => (b.seconds > a.seconds ? b : a));
 
   const instances = result.sonicUse.instances;
@@ -138,7 +153,11 @@ export function loadReport(result: LoadRunResult): LoadReport {
       max: round(latencies.at(-1) ?? 0),
     },
     quotas: [
-      ...result.transcribeUse.map((use) => ({ name: `transcribe.${use.name}`, peak: use.peak, limit: use.limit })),
+      ...result.transcribeUse.map((use) => ({
+        name: `transcribe.${use.name}`,
+        peak: use.peak,
+        limit: use.limit,
+      })),
       {
         name: "sonic.inFlight",
         peak: result.sonicUse.inFlight.peak,
@@ -198,7 +217,8 @@ export function humanSummary(report: LoadReport): string {
     `utilization: Transcribe ${report.utilization.transcribe}, Sonic ${report.utilization.sonic}`,
     "quotas (peak / limit, refused):",
     ...report.quotas.map(
-      (q) => `  ${q.name.padEnd(42)} ${String(q.peak).padStart(6)} / ${q.limit}${q.refused ? `, ${q.refused} refused` : ""}`,
+      (q) =>
+        `  ${q.name.padEnd(42)} ${String(q.peak).padStart(6)} / ${q.limit}${q.refused ? `, ${q.refused} refused` : ""}`,
     ),
     `wall ${report.run.wallSeconds} s, peak RSS ${report.run.peakRssMb} MB (engines simulated: see --json)`,
   ];

@@ -71,44 +71,47 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
   const virtualStart = Date.now();
   let pipeline: LoadPipeline | undefined;
   try {
-    return await clock.drive(
-      (async () => {
-        pipeline = await startLoadPipeline(options.quotas);
-        const rate = new StartRate(options.quotas.startExecution);
-        const began = Date.now();
-        const uploads = new Limit(UPLOAD_CONCURRENCY);
-        const outcomes = await Promise.all(
-          voicemails.map(async (voicemail, index) => {
-            const at = arrivalOffsetMs(options.arrival, index);
-            if (at > 0) await new Promise((resolve) => setTimeout(resolve, at - (Date.now() - began)));
-            const outcome = await runVoicemail(pipeline as LoadPipeline, rate, uploads, voicemail, began);
-            options.onOutcome?.(outcome, Date.now() - began);
-            return outcome;
-          }),
-        );
-        const reported = new Set<string>();
-        await mapLimit(outcomes, 64, async ({ jobId }) => {
-          if (await (pipeline as LoadPipeline).store.head(VOICEMAIL_WORKFLOW.reportKey(jobId))) reported.add(jobId);
-        });
-        const p = pipeline as LoadPipeline;
-        return {
-          outcomes,
-          quotas: options.quotas,
-          arrival: options.arrival,
-          reported,
-          transcribeUse: p.transcribe.quotaUse(),
-          transcribeRequests: { ...p.transcribe.requests() },
-          sonicUse: p.sonic.capacityUse(),
-          sonicAudioSeconds: p.sonicAudioSeconds(),
-          lambdaUse: p.gates.use(),
-          startUse: rate.use(),
-          eventDeliveries: p.eventDeliveries(),
-          clock: clock.stats(),
-          wallMs: 0,
-          virtualStart: began,
-        };
-      })(),
-    ).then((result) => ({ ...result, wallMs: performance.now() - wallStart, virtualStart }));
+    return await clock
+      .drive(
+        (async () => {
+          pipeline = await startLoadPipeline(options.quotas);
+          const rate = new StartRate(options.quotas.startExecution);
+          const began = Date.now();
+          const uploads = new Limit(UPLOAD_CONCURRENCY);
+          const outcomes = await Promise.all(
+            voicemails.map(async (voicemail, index) => {
+              const at = arrivalOffsetMs(options.arrival, index);
+              if (at > 0) await new Promise((resolve) => setTimeout(resolve, at - (Date.now() - began)));
+              const outcome = await runVoicemail(pipeline as LoadPipeline, rate, uploads, voicemail, began);
+              options.onOutcome?.(outcome, Date.now() - began);
+              return outcome;
+            }),
+          );
+          const reported = new Set<string>();
+          await mapLimit(outcomes, 64, async ({ jobId }) => {
+            if (await (pipeline as LoadPipeline).store.head(VOICEMAIL_WORKFLOW.reportKey(jobId)))
+              reported.add(jobId);
+          });
+          const p = pipeline as LoadPipeline;
+          return {
+            outcomes,
+            quotas: options.quotas,
+            arrival: options.arrival,
+            reported,
+            transcribeUse: p.transcribe.quotaUse(),
+            transcribeRequests: { ...p.transcribe.requests() },
+            sonicUse: p.sonic.capacityUse(),
+            sonicAudioSeconds: p.sonicAudioSeconds(),
+            lambdaUse: p.gates.use(),
+            startUse: rate.use(),
+            eventDeliveries: p.eventDeliveries(),
+            clock: clock.stats(),
+            wallMs: 0,
+            virtualStart: began,
+          };
+        })(),
+      )
+      .then((result) => ({ ...result, wallMs: performance.now() - wallStart, virtualStart }));
   } finally {
     const p = pipeline as LoadPipeline | undefined;
     clock.stop();
@@ -156,7 +159,8 @@ async function runVoicemail(
   );
   const uploadedAt = Date.now() - began;
   const event = objectCreatedEvent(pipeline.store.bucket, stored, new Date());
-  if (!pipeline.matchesRule(event)) throw new Error(`${voicemail.key}: the voicemail rule does not match its event`);
+  if (!pipeline.matchesRule(event))
+    throw new Error(`${voicemail.key}: the voicemail rule does not match its event`);
   const jobId = VOICEMAIL_WORKFLOW.jobIdFor(sourceIdentityOf(ObjectCreatedEvent.parse(event)));
   const base = { key: voicemail.key, jobId, uploadedAt, audioMs: voicemail.audioMs };
   let execution: ReturnType<LoadPipeline["machine"]["start"]> | undefined;

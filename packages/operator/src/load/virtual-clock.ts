@@ -9,6 +9,7 @@ const realSetTimeout = timers.setTimeout;
 function realSleep(ms: number): Promise<void> {
   return new Promise((resolve) => realSetTimeout(resolve, ms));
 }
+
 import { install } from "@sinonjs/fake-timers";
 
 type InstalledClock = ReturnType<typeof install>;
