@@ -27,10 +27,19 @@ export { manifestContentTypeOf, type PromptsJobResult, PromptsRuntime } from "./
 export { replyFormatNamed, selectionFromChoices } from "./run-choices";
 export type { SonicEndpointFaults } from "./sonic-endpoint/faults";
 export { splitSentences } from "./sonic-endpoint/sentences";
-export { type SonicEndpoint, startSonicEndpoint } from "./sonic-endpoint/server";
+export {
+  type GenerationTime,
+  type SonicCapacity,
+  type SonicCapacityUse,
+  type SonicEndpoint,
+  type SpeechEngine,
+  type StartedSonicEndpoint,
+  startSonicEndpoint,
+} from "./sonic-endpoint/server";
 export {
   type ExecutionEvent,
   type ExecutionResult,
+  invokeLikeLambda,
   LocalStateMachine,
   type StateTransition,
 } from "./state-machine/local-state-machine";
@@ -39,7 +48,12 @@ export { TaskTokens } from "./state-machine/task-tokens";
 export type { TranscribeEndpointFaults } from "./transcribe-endpoint/faults";
 export { answer, readJsonRequest, ServiceError } from "./transcribe-endpoint/json-protocol";
 export {
+  AWS_TRANSCRIBE_QUOTAS,
+  type JobRunTime,
+  type QuotaUse,
   startTranscribeEndpoint,
   type TranscribeEndpoint,
   type TranscribeJobStateChangeEvent,
+  type TranscribeQuotas,
 } from "./transcribe-endpoint/server";
+export { TokenBucket } from "./transcribe-endpoint/token-bucket";

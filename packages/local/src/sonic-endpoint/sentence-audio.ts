@@ -24,7 +24,7 @@ export interface SentenceAudioRequest {
  * }
  */
 export async function* sentenceAudio(
-  engine: FliteEngine,
+  engine: Pick<FliteEngine, "synthesizeWav">,
   request: SentenceAudioRequest,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const sentences = splitSentences(request.transcript);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
 import { FLITE_VOICES, FliteEngine, type FliteVoice } from "../flite/flite-engine";
@@ -23,8 +23,11 @@ export type { SonicAutoscaling, SonicCapacity, SonicCapacityUse } from "./sonic-
 
 /** Options for {@link startSonicEndpoint}. */
 export interface SonicEndpointOptions {
-  /** The flite engine to speak with; one is created when omitted. */
-  engine?: FliteEngine;
+  /**
+   * The flite engine to speak with; one is created when omitted. Anything that makes a WAV of a
+   * sentence will do (a load rehearsal's simulated engine makes silence).
+   */
+  engine?: SpeechEngine;
   /** Interface to listen on; `127.0.0.1` by default. */
   host?: string;
   /** Port to listen on; `0` (any free port) by default. */
@@ -51,6 +54,9 @@ export interface SonicEndpointOptions {
   generationTime?: GenerationTime;
 }
 
+/** What the endpoint speaks with: flite, or a stand-in that makes a WAV of a sentence. */
+export type SpeechEngine = Pick<FliteEngine, "synthesizeWav">;
+
 /** A running local endpoint. */
 export interface SonicEndpoint {
   /** Base URL to give a SageMaker Runtime client as its `endpoint`, e.g. `http://127.0.0.1:41234`. */
@@ -63,6 +69,11 @@ export interface SonicEndpoint {
 export interface StartedSonicEndpoint extends SonicEndpoint {
   /** Peak invocations in flight against capacity, refusals for want of it, and instances over time. */
   capacityUse(): SonicCapacityUse;
+  /**
+   * The HTTP server behind `url`: a load rehearsal hands it in-memory connections
+   * (`server.emit("connection", socket)`) so its requests need no TCP.
+   */
+  httpServer: Server;
 }
 
 /** SageMaker's request body limit for real-time invocations. */
@@ -149,6 +160,7 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     capacityUse: () => config.fleet.use(),
+    httpServer: server,
     close: () =>
       new Promise<void>((resolve, reject) => {
         config.fleet.stop();
@@ -159,7 +171,7 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
 }
 
 interface StreamConfig {
-  engine: FliteEngine;
+  engine: SpeechEngine;
   chunkMs: number;
   maxPartBytes: number;
   faults: SonicEndpointFaults;

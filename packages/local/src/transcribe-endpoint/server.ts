@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ObjectStore, Transcriber } from "@voxtrail/core";
 import { PocketsphinxTranscriber } from "@voxtrail/providers";
@@ -59,6 +59,11 @@ export interface TranscribeEndpoint {
    * second for `startTranscriptionJobPerSecond` and `getTranscriptionJobPerSecond`.
    */
   quotaUse(): QuotaUse[];
+  /**
+   * The HTTP server behind `url`: a load rehearsal hands it in-memory connections
+   * (`server.emit("connection", socket)`) so its requests need no TCP.
+   */
+  httpServer: Server;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -164,6 +169,7 @@ export async function startTranscribeEndpoint(
     requests: () => ({ ...requests }),
     jobNames: () => jobs.names(),
     quotaUse: () => [...jobs.quotaUse(), ...Object.values(rates).map((rate) => rate.use())],
+    httpServer: server,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

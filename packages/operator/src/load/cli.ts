@@ -1,0 +1,53 @@
+/**
+ * `npm run load -- --voicemails N --arrival burst|rate:PER_MINUTE [--json]`: production's voicemail
+ * workflow (the deployed ASL, the real stage handlers) under every quota the stand-ins enforce,
+ * with simulated engines, on a virtual clock (docs/load-rehearsal.md). Prints the report as JSON
+ * with `--json`, else a short summary; progress goes to stderr. Exit 0 when every voicemail
+ * completed, none failed, none was duplicated and none was lost.
+ */
+import { parseArgs } from "node:util";
+import type { Arrival } from "./load-options";
+import { productionLoadQuotas } from "./load-options";
+import { humanSummary, loadReport } from "./load-report";
+import { runLoad } from "./load-run";
+import { ProgressLine } from "./progress";
+
+const { values } = parseArgs({
+  options: {
+    voicemails: { type: "string", default: "100" },
+    arrival: { type: "string", default: "burst" },
+    json: { type: "boolean", default: false },
+  },
+});
+
+const voicemails = Number(values.voicemails);
+if (!(Number.isInteger(voicemails) && voicemails >= 1)) {
+  process.stderr.write("load: --voicemails must be a positive whole number\n");
+  process.exit(2);
+}
+const arrival = parseArrival(values.arrival as string);
+const progress = new ProgressLine(voicemails);
+const result = await runLoad({
+  voicemails,
+  arrival,
+  quotas: productionLoadQuotas(),
+  onOutcome: (outcome, virtualMs) => progress.count(outcome.status, virtualMs),
+});
+progress.end();
+const report = loadReport(result);
+process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanSummary(report));
+const clean =
+  report.completed === voicemails &&
+  report.failed.total === 0 &&
+  report.duplicated === 0 &&
+  report.lost === 0;
+process.exit(clean ? 0 : 1);
+
+function parseArrival(text: string): Arrival {
+  if (text === "burst") return { kind: "burst" };
+  const rate = /^rate:(\d+(?:\.\d+)?)$/.exec(text);
+  const perMinute = Number(rate?.[1]);
+  if (rate && perMinute > 0) return { kind: "rate", perMinute };
+  process.stderr.write("load: --arrival must be burst or rate:PER_MINUTE (e.g. rate:600)\n");
+  process.exit(2);
+}

@@ -1,0 +1,16 @@
+/**
+ * `@voxtrail/operator/load`: production's voicemail workflow under load, on a virtual clock, with
+ * simulated engines behind the quota-enforcing stand-ins (docs/load-rehearsal.md).
+ */
+export { type DeliveryRetryPolicy, EVENTBRIDGE_RETRY } from "./eventbridge-delivery";
+export { type GateUse, LAMBDA_THROTTLED, type LambdaConcurrency } from "./lambda-gates";
+export {
+  type Arrival,
+  DEFAULT_GENERATION_TIME,
+  DEFAULT_JOB_RUN_TIME,
+  DEFAULT_SCALE_OUT_DELAY_MS,
+  type LoadQuotas,
+  productionLoadQuotas,
+} from "./load-options";
+export { humanSummary, type LoadReport, loadReport } from "./load-report";
+export { type LoadRunOptions, type LoadRunResult, runLoad, type VoicemailOutcome } from "./load-run";

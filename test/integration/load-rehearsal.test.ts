@@ -1,0 +1,73 @@
+import { type LoadQuotas, loadReport, productionLoadQuotas, runLoad } from "@voxtrail/operator/load";
+import { describe, expect, it } from "vitest";
+
+/**
+ * `npm run load`'s harness on a small load: 40 voicemails in a burst against quotas shrunk so that
+ * they overflow them as 10,000 overflow AWS's: one concurrent Transcribe job whose jobs last 15 s
+ * per audio second (about 250 s each), so the queue holds the burst for close to 3 simulated hours
+ * (within the workflow's 5 hours of waits, MAX_TRANSCRIPTION_WAITS);
+ * a Sonic endpoint of one instance of 4 generations behind a Synthesize gate of 3. The design as
+ * staged (queueing on, the gate in place) must finish every voicemail; the same load with
+ * queueing off and the gate removed must fail some, as its jobs' throttle retries (about 2 hours at
+ * most, RETRY_CLASSES.throttled) run out before a slot frees: the harness tells the two apart.
+ */
+const VOICEMAILS = 40;
+
+function smallQuotas(design: { queueing: boolean; synthesizeGate: boolean }): LoadQuotas {
+  const production = productionLoadQuotas();
+  const { synthesize: _gate, ...otherReservations } = production.lambda.reserved;
+  return {
+    ...production,
+    transcribe: {
+      quotas: { ...production.transcribe.quotas, concurrentJobs: 1 },
+      queueing: design.queueing,
+      jobRunTime: { fixedSeconds: 0, secondsPerAudioSecond: 15 },
+    },
+    sonic: {
+      ...production.sonic,
+      capacity: { generationsPerInstance: 4, instances: 1 },
+    },
+    lambda: {
+      ...production.lambda,
+      reserved: design.synthesizeGate ? { ...otherReservations, synthesize: 3 } : otherReservations,
+    },
+  };
+}
+
+describe("npm run load's harness", () => {
+  it("finishes every voicemail of a load the staged design's quotas can hold", async () => {
+    const report = loadReport(
+      await runLoad({
+        voicemails: VOICEMAILS,
+        arrival: { kind: "burst" },
+        quotas: smallQuotas({ queueing: true, synthesizeGate: true }),
+      }),
+    );
+    expect(report.failed).toEqual({ total: 0, byError: {} });
+    expect({ completed: report.completed, duplicated: report.duplicated, lost: report.lost }).toEqual({
+      completed: VOICEMAILS,
+      duplicated: 0,
+      lost: 0,
+    });
+    const peak = (name: string) => report.quotas.find((quota) => quota.name === name);
+    expect(peak("transcribe.concurrentJobs")).toMatchObject({ peak: 1, limit: 1 });
+    expect(peak("transcribe.queuedJobs")?.peak).toBeGreaterThan(VOICEMAILS / 2);
+    expect(peak("lambda.reserved:synthesize")?.peak).toBeLessThanOrEqual(3);
+    // The queue holds the burst for hours of simulated time: the drain is bound by Transcribe.
+    expect(report.drain.tightest).toBe("Transcribe");
+    expect(report.drain.seconds).toBeGreaterThanOrEqual(report.drain.minimumSeconds);
+  }, 120_000);
+
+  it("fails jobs of the same load with queueing off and no Synthesize gate", async () => {
+    const report = loadReport(
+      await runLoad({
+        voicemails: VOICEMAILS,
+        arrival: { kind: "burst" },
+        quotas: smallQuotas({ queueing: false, synthesizeGate: false }),
+      }),
+    );
+    expect(report.failed.total).toBeGreaterThan(0);
+    expect(Object.keys(report.failed.byError)).toContain("TranscribeFailed: TranscriptionThrottled");
+    expect(report.completed + report.failed.total).toBe(VOICEMAILS);
+  }, 120_000);
+});
