@@ -187,14 +187,25 @@ export class FunctionHost {
       };
       child.on("message", onMessage);
       child.on("exit", onExit);
-      child.send({
-        id,
-        event,
-        deadline,
-        functionName: this.plan.name,
-        functionArn: this.plan.arn,
-        memoryMb: this.plan.memoryMb,
-      });
+      // An environment being recycled as the invocation reaches it refuses the message (EPIPE):
+      // the invocation fails as Lambda's would with its environment gone, not the rehearsal.
+      child.send(
+        {
+          id,
+          event,
+          deadline,
+          functionName: this.plan.name,
+          functionArn: this.plan.arn,
+          memoryMb: this.plan.memoryMb,
+        },
+        (error) => {
+          if (!error) return;
+          done();
+          reject(
+            new FunctionError("Runtime.ExitError", `the execution environment is gone: ${error.message}`),
+          );
+        },
+      );
     });
   }
 }
