@@ -1,4 +1,4 @@
-import type { ArnScope } from "./permissions";
+import { type ArnScope, TRANSCRIBE_SERVICE } from "./permissions";
 
 /**
  * The schedule group sst's `CronV2` puts its schedule in (it sets no `groupName`): EventBridge
@@ -110,7 +110,7 @@ export function scheduleTrustPolicy(scope: ArnScope) {
  */
 export function transcribeTrustPolicy(scope: ArnScope, jobNamePrefix: string) {
   return serviceTrustPolicy(
-    "transcribe.amazonaws.com",
+    TRANSCRIBE_SERVICE,
     scope.account,
     `arn:${scope.partition}:transcribe:${scope.region}:${scope.account}:transcription-job/${jobNamePrefix}*`,
     "ArnLike",

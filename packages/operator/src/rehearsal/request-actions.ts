@@ -5,6 +5,7 @@
  * proxy asks this of every request a function or state machine sends.
  */
 
+import { TRANSCRIBE_SERVICE } from "../../../../stacks/permissions";
 import { s3RequestActions } from "./s3-request-actions";
 import {
   type RequestActions,
@@ -213,7 +214,7 @@ function transcribeActions(request: WireRequest, scope: ArnScope): RequestAction
               {
                 action: "iam:PassRole",
                 resource: dataAccessRole,
-                context: { "iam:PassedToService": "transcribe.amazonaws.com" },
+                context: { "iam:PassedToService": TRANSCRIBE_SERVICE },
               },
             ]
           : []),

@@ -1,5 +1,6 @@
+import { TRANSCRIBE_SERVICE } from "../../../../stacks/permissions";
 import type { Decision, PolicyEvaluator } from "./policy-evaluator";
-import { type RolePlan, type StagePlan, TRANSCRIBE_SERVICE } from "./stage-plan";
+import type { RolePlan, StagePlan } from "./stage-plan";
 
 /** An account that is not the stage's: where a confused deputy's request would come from. */
 const ANOTHER_ACCOUNT = "999999999999";

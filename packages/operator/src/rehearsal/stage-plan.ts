@@ -1,9 +1,7 @@
 import type { AslDefinition } from "@voxtrail/workflow";
 import { type Evaluation, MOCK_ACCOUNT, MOCK_REGION, mockArn } from "../../../../stacks/mocks/evaluation";
+import { TRANSCRIBE_SERVICE } from "../../../../stacks/permissions";
 import { managedPolicyDocument } from "./managed-policies";
-
-/** The service principal of Amazon Transcribe: its data-access role trusts it. */
-export const TRANSCRIBE_SERVICE = "transcribe.amazonaws.com";
 
 /** An IAM policy document as a role holds it. */
 export interface PolicyDocument {
