@@ -7,17 +7,20 @@ import { capacityCommand } from "../src/commands/capacity";
 import { REPOSITORY_ROOT } from "../src/repository-root";
 import { UsageError } from "../src/usage-error";
 
-/** The README's capacity table: the text between its markers, inside the fenced block. */
+/** The capacity output docs/volume.md shows: the text between its markers, inside the fenced block. */
 function readmeCapacity(): string {
-  const readme = readFileSync(join(REPOSITORY_ROOT, "README.md"), "utf8");
+  const readme = readFileSync(join(REPOSITORY_ROOT, "docs/volume.md"), "utf8");
   const match = /<!-- capacity:begin -->\n```text\n([\s\S]*?)```\n<!-- capacity:end -->/.exec(readme);
-  if (!match?.[1]) throw new Error("README.md has no capacity block between its markers");
+  if (!match?.[1]) throw new Error("docs/volume.md has no capacity block between its markers");
   return match[1];
 }
 
 describe("voxtrail capacity", () => {
-  it("prints what README.md's Capacity section shows, for the default stage", () => {
-    expect(capacityCommand([], { json: false })).toBe(readmeCapacity());
+  it("prints what docs/volume.md shows, for the default stage, and README.md's table is its table", () => {
+    const printed = capacityCommand([], { json: false });
+    expect(printed).toBe(readmeCapacity());
+    const table = /\n(\| Volume[\s\S]*?\n)\n/.exec(printed)?.[1] ?? "no table";
+    expect(readFileSync(join(REPOSITORY_ROOT, "README.md"), "utf8")).toContain(table);
   });
 
   it("prints the plans and their inputs as JSON with --json", () => {
