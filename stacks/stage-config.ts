@@ -67,7 +67,7 @@ const ExistingSonicEndpoint = z
   .strict();
 
 /** Cartesia's own figure for generations per instance before its container answers 429 (docs/volume.md). */
-export const SONIC_GENERATIONS_PER_INSTANCE = 4;
+const SONIC_GENERATIONS_PER_INSTANCE = 4;
 
 /** What a SageMaker model package ARN looks like. */
 const MODEL_PACKAGE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:model-package\/[A-Za-z0-9-]+(\/\d+)?$/;

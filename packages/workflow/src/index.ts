@@ -64,7 +64,6 @@ export {
 export {
   DEFAULT_RETRY,
   RETRY_CLASSES,
-  type RetryClass,
   type RetryPolicy,
   retryHorizonSeconds,
 } from "./retry-policies";

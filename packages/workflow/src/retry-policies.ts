@@ -35,9 +35,6 @@ export const RETRY_CLASSES = {
   },
 } as const satisfies Record<string, { errors: readonly string[]; policy: RetryPolicy }>;
 
-/** A class of retried errors ({@link RETRY_CLASSES}). */
-export type RetryClass = keyof typeof RETRY_CLASSES;
-
 /** The policy of quick retries, for Tasks whose own errors are only transient ones. */
 export const DEFAULT_RETRY: RetryPolicy = RETRY_CLASSES.transient.policy;
 

@@ -12,8 +12,7 @@ export const LOCAL_TRANSCRIBE_REGION = "us-east-1";
  * The data-access role the local service names when it starts a job with queueing on: the local
  * endpoint checks one is given, as Transcribe does, and assumes nothing.
  */
-export const LOCAL_DATA_ACCESS_ROLE_ARN =
-  "arn:aws:iam::000000000000:role/voxtrail-local-transcribe-data-access";
+const LOCAL_DATA_ACCESS_ROLE_ARN = "arn:aws:iam::000000000000:role/voxtrail-local-transcribe-data-access";
 
 /** What a local run that transcribes with Amazon Transcribe needs besides its functions. */
 export interface LocalTranscription {
