@@ -71,3 +71,56 @@ describe("npm run load's harness", () => {
     expect(report.completed + report.failed.total).toBe(VOICEMAILS);
   }, 120_000);
 });
+
+/**
+ * The Reason step under a Bedrock-like throttle (the local reasoner behind `quotas.bedrock`):
+ * 10 voicemails in a burst against 2 requests a minute must all complete, the workflow waiting out
+ * the refusals (`ReasoningThrottled`, RETRY_CLASSES.throttled); against a token quota no call fits
+ * under, the same retries run out and the jobs fail with the throttle's name.
+ */
+describe("npm run load's Bedrock-like throttle", () => {
+  const THROTTLED_VOICEMAILS = 10;
+
+  it("finishes every voicemail through 2 requests a minute, no minute accepting more", async () => {
+    const report = loadReport(
+      await runLoad({
+        voicemails: THROTTLED_VOICEMAILS,
+        arrival: { kind: "burst" },
+        quotas: { ...productionLoadQuotas(), bedrock: { requestsPerMinute: 2 } },
+      }),
+    );
+    expect(report.failed).toEqual({ total: 0, byError: {} });
+    expect({ completed: report.completed, duplicated: report.duplicated, lost: report.lost }).toEqual({
+      completed: THROTTLED_VOICEMAILS,
+      duplicated: 0,
+      lost: 0,
+    });
+    const requests = report.quotas.find((quota) => quota.name === "bedrock.requestsPerMinute");
+    expect(requests).toMatchObject({ peak: 2, limit: 2 });
+    expect(requests?.refused).toBeGreaterThan(0);
+    expect(report.inputs.simulated.join("\n")).toMatch(/reasoning: the local reasoner behind a simulated/);
+    // 10 requests at 2 a minute: the last Reason starts 4 minutes in at the soonest.
+    expect(report.drain.bounds).toContainEqual(expect.objectContaining({ stage: "Reason", seconds: 240 }));
+    expect(report.drain.seconds).toBeGreaterThanOrEqual(240);
+  }, 120_000);
+
+  it("fails the jobs with ReasoningThrottled once their retries run out against a quota no call fits", async () => {
+    const voicemails = 3;
+    const report = loadReport(
+      await runLoad({
+        voicemails,
+        arrival: { kind: "burst" },
+        quotas: { ...productionLoadQuotas(), bedrock: { requestsPerMinute: 2, tokensPerMinute: 100 } },
+      }),
+    );
+    expect(report.completed).toBe(0);
+    expect(report.failed).toEqual({
+      total: voicemails,
+      byError: { "ReasonFailed: ReasoningThrottled": voicemails },
+    });
+    const tokens = report.quotas.find((quota) => quota.name === "bedrock.tokensPerMinute");
+    expect(tokens).toMatchObject({ peak: 0, limit: 100 });
+    // Each job's Reason is tried once and retried RETRY_CLASSES.throttled's 30 times.
+    expect(tokens?.refused).toBe(voicemails * 31);
+  }, 120_000);
+});

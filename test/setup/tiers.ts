@@ -68,7 +68,11 @@ const MODELS: Tier = {
 const DEPLOY: Tier = {
   name: "deploy",
   globalSetup: [MOTO_SERVER],
-  include: ["test/stacks/**/*.test.ts", "packages/operator/test/**/*.test.ts"],
+  include: [
+    "test/stacks/**/*.test.ts",
+    "packages/operator/test/doctor/**/*.test.ts",
+    "packages/operator/test/rehearsal/**/*.test.ts",
+  ],
 };
 
 /** The inner loop's default: everything else, in process, with no moto_server and no engine. */

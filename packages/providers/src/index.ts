@@ -12,6 +12,7 @@ export { cloudRecords } from "./choice/records-choice";
 export { cloudSynthesizer } from "./choice/synthesizer-choice";
 export { cloudTranscriber } from "./choice/transcriber-choice";
 export { cloudTranscriptionService } from "./choice/transcription-service-choice";
+export { toReasoningError } from "./reasoning/bedrock-errors";
 export { LocalReasoner } from "./reasoning/local-reasoner";
 export { JsonlRecordLookup } from "./records/jsonl-record-lookup";
 export { SonicSageMakerSynthesizer, SonicSynthesisStream } from "./synthesis/sonic-sagemaker";

@@ -34,4 +34,11 @@ describe("retry classes", () => {
       expect(retry[0]?.MaxAttempts).toBe(RETRY_CLASSES.throttled.policy.maxAttempts);
     }
   });
+
+  it("wait out Bedrock's throttle in Reason: ReasoningThrottled is in its throttled rule", () => {
+    const { States } = buildVoicemailDefinition({ functionArns: testFunctionArns(STAGE_FUNCTIONS) });
+    const [throttled] = States.Reason!.Retry as Array<{ ErrorEquals: string[]; MaxAttempts: number }>;
+    expect(throttled?.ErrorEquals).toContain("ReasoningThrottled");
+    expect(throttled?.MaxAttempts).toBe(RETRY_CLASSES.throttled.policy.maxAttempts);
+  });
 });

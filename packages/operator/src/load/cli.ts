@@ -1,13 +1,15 @@
 /**
- * `npm run load -- --voicemails N --arrival burst|rate:PER_MINUTE [--json]`: production's voicemail
- * workflow (the deployed ASL, the real stage handlers) under every quota the stand-ins enforce,
- * with simulated engines, on a virtual clock (docs/load-rehearsal.md). Prints the report as JSON
+ * `npm run load -- --voicemails N --arrival burst|rate:PER_MINUTE [--reasoner local|bedrock-simulated]
+ * [--json]`: production's voicemail workflow (the deployed ASL, the real stage handlers) under every
+ * quota the stand-ins enforce, with simulated engines, on a virtual clock (docs/load-rehearsal.md).
+ * `--reasoner bedrock-simulated` puts the local reasoner behind a Bedrock-like throttle
+ * (DEFAULT_BEDROCK_QUOTA); `local`, the default, is production's reasoner. Prints the report as JSON
  * with `--json`, else a short summary; progress goes to stderr. Exit 0 when every voicemail
  * completed, none failed, none was duplicated and none was lost.
  */
 import { parseArgs } from "node:util";
 import type { Arrival } from "./load-options";
-import { productionLoadQuotas } from "./load-options";
+import { DEFAULT_BEDROCK_QUOTA, productionLoadQuotas } from "./load-options";
 import { humanSummary, loadReport } from "./load-report";
 import { runLoad } from "./load-run";
 import { ProgressLine } from "./progress";
@@ -16,6 +18,7 @@ const { values } = parseArgs({
   options: {
     voicemails: { type: "string", default: "100" },
     arrival: { type: "string", default: "burst" },
+    reasoner: { type: "string", default: "local" },
     json: { type: "boolean", default: false },
   },
 });
@@ -26,11 +29,16 @@ if (!(Number.isInteger(voicemails) && voicemails >= 1)) {
   process.exit(2);
 }
 const arrival = parseArrival(values.arrival as string);
+if (values.reasoner !== "local" && values.reasoner !== "bedrock-simulated") {
+  process.stderr.write("load: --reasoner must be local or bedrock-simulated\n");
+  process.exit(2);
+}
+const quotas = productionLoadQuotas();
 const progress = new ProgressLine(voicemails);
 const result = await runLoad({
   voicemails,
   arrival,
-  quotas: productionLoadQuotas(),
+  quotas: values.reasoner === "bedrock-simulated" ? { ...quotas, bedrock: DEFAULT_BEDROCK_QUOTA } : quotas,
   onOutcome: (outcome, virtualMs) => progress.count(outcome.status, virtualMs),
 });
 progress.end();

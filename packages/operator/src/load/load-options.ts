@@ -8,6 +8,7 @@ import {
 } from "@voxtrail/local";
 import { SERVICE_QUOTAS } from "@voxtrail/workflow";
 import { loadStageConfig, synthesisGates } from "../../../../stacks/stage-config";
+import type { BedrockQuota } from "./bedrock-throttle";
 import type { LambdaConcurrency } from "./lambda-gates";
 import type { StartExecutionQuota } from "./start-rate";
 
@@ -34,6 +35,11 @@ export interface LoadQuotas {
   lambda: LambdaConcurrency;
   /** Step Functions' StartExecution bucket (SERVICE_QUOTAS: 1,300, refilled 300 a second). */
   startExecution: StartExecutionQuota;
+  /**
+   * A Bedrock-like throttle in front of the reasoner (the local one, relabelled simulated); none
+   * when absent, as in production, whose reasoner is local. {@link DEFAULT_BEDROCK_QUOTA} is a guess.
+   */
+  bedrock?: BedrockQuota;
 }
 
 /**
@@ -56,6 +62,15 @@ export const DEFAULT_GENERATION_TIME: GenerationTime = { secondsPerAudioSecond: 
  * measured one should replace it.
  */
 export const DEFAULT_SCALE_OUT_DELAY_MS = (3 * 10 + 300) * 1000;
+
+/**
+ * The simulated Bedrock-like throttle's quota unless one is given: 50 requests and 100,000 tokens a
+ * minute. A guess: Bedrock's quota pages name the quotas per model and Region but give no figure
+ * for Claude Haiku or Nova (SERVICE_QUOTAS.bedrock); the only figure found, 100 requests and
+ * 200,000 tokens a minute for Claude, is a re:Post answer quoting an older quotas page, and AWS
+ * may give new accounts less, so this takes half of it. Read the model's quotas in Service Quotas.
+ */
+export const DEFAULT_BEDROCK_QUOTA: BedrockQuota = { requestsPerMinute: 50, tokensPerMinute: 100_000 };
 
 /** Reservations outside the voicemail workflow that the account's pool loses (stacks/lineage-index.ts: 1). */
 const LINEAGE_COMPACTION_RESERVED = 1;

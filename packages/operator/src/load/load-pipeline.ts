@@ -19,7 +19,7 @@ import {
   TaskTokens,
   type TranscribeEndpoint,
 } from "@voxtrail/local";
-import { AmazonTranscribe, SonicSageMakerSynthesizer } from "@voxtrail/providers";
+import { AmazonTranscribe, LocalReasoner, SonicSageMakerSynthesizer } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
 import {
   functionTimeoutSeconds,
@@ -30,11 +30,13 @@ import {
   transcriptionEndedPattern,
   VOICEMAIL_WORKFLOW,
 } from "@voxtrail/workflow";
+import { BedrockThrottle } from "./bedrock-throttle";
 import { deliverWithRetries } from "./eventbridge-delivery";
 import { InProcessAgent } from "./in-process-agent";
 import { LAMBDA_THROTTLED, LambdaGates } from "./lambda-gates";
 import type { LoadQuotas } from "./load-options";
 import { SIMULATED_LABEL, SimulatedSpeechEngine, simulatedRecogniser } from "./simulated-engines";
+import { ThrottledReasoner } from "./throttled-reasoner";
 
 /** What every load run's Transcribe job names start with (a stage's `<app>-<stage>-`). */
 const JOB_NAME_PREFIX = "voxtrail-load-";
@@ -65,6 +67,8 @@ export interface LoadPipeline {
   transcribe: TranscribeEndpoint;
   sonic: StartedSonicEndpoint;
   gates: LambdaGates;
+  /** The Bedrock-like throttle in front of the reasoner, when `quotas.bedrock` asks for one. */
+  bedrock: BedrockThrottle | undefined;
   /** Jobs whose execution is running (the kernel records it on every attempt). */
   jobsInFlight: Gauge;
   /** Seconds of reply audio the simulated Sonic engine made: its generation work. */
@@ -85,8 +89,9 @@ export interface LoadPipeline {
  * data-access role, jobs lasting `jobRunTime`) over a simulated recogniser, its job events
  * delivered to the Transcribe function's resume step as EventBridge would (asynchronously, retried
  * when Lambda throttles); synthesis through the real SageMaker Runtime client against the local
- * Sonic stand-in with production's capacity and autoscaling over a simulated engine. Both
- * stand-ins are reached over in-memory connections ({@link InProcessAgent}). Every simulated
+ * Sonic stand-in with production's capacity and autoscaling over a simulated engine; with
+ * `quotas.bedrock`, the local reasoner behind a Bedrock-like throttle ({@link ThrottledReasoner}).
+ * Both stand-ins are reached over in-memory connections ({@link InProcessAgent}). Every simulated
  * engine's processor says `simulated` in its model and version.
  */
 export async function startLoadPipeline(quotas: LoadQuotas): Promise<LoadPipeline> {
@@ -151,6 +156,7 @@ export async function startLoadPipeline(quotas: LoadQuotas): Promise<LoadPipelin
     },
   });
 
+  const bedrock = quotas.bedrock ? new BedrockThrottle(quotas.bedrock) : undefined;
   const deps = await localDependencies({
     executions: running,
     workflowCallback: tokens,
@@ -158,7 +164,10 @@ export async function startLoadPipeline(quotas: LoadQuotas): Promise<LoadPipelin
     recordsFile: BUNDLED_RECORDS_FILE,
     // Transcribe runs as the service's job; the embedded transcriber is never called.
     providers: { transcriber: "simulated", reasoner: "local", synthesizer: "local" },
-    engines: { synthesizer },
+    engines: {
+      synthesizer,
+      ...(bedrock ? { reasoner: new ThrottledReasoner(new LocalReasoner(), bedrock) } : {}),
+    },
     transcriptionService,
   });
   const handlers = createStageHandlers({ ...deps, jobsInFlight: () => jobsInFlight.value });
@@ -204,6 +213,7 @@ export async function startLoadPipeline(quotas: LoadQuotas): Promise<LoadPipelin
     transcribe,
     sonic,
     gates,
+    bedrock,
     jobsInFlight,
     sonicAudioSeconds: () => speech.audioSeconds,
     eventDeliveries: () => ({ ...deliveries }),

@@ -108,6 +108,14 @@ export function loadReport(result: LoadRunResult): LoadReport {
       how: `(${n} - ${quotas.startExecution.bucket} bucket) / ${quotas.startExecution.refillPerSecond} per second`,
     },
   ];
+  const bedrock = quotas.bedrock;
+  if (bedrock) {
+    bounds.push({
+      stage: "Reason",
+      seconds: Math.max(0, Math.ceil(n / bedrock.requestsPerMinute) - 1) * 60,
+      how: `(ceil(${n} requests / ${bedrock.requestsPerMinute}) - 1) minutes: the Bedrock-like throttle lets ${bedrock.requestsPerMinute} through each minute`,
+    });
+  }
   const longestJob = Math.max(
     ...outcomes.map(
       (o) =>
@@ -141,6 +149,11 @@ export function loadReport(result: LoadRunResult): LoadReport {
         "transcription: the Transcribe stand-in over SimulatedTranscriber (hears no audio, one fixed transcript); processor model and version say simulated",
         "synthesis: the Sonic stand-in over SimulatedSpeechEngine (silence as long as the reply); processor model and version say simulated",
         "time: a virtual clock (@sinonjs/fake-timers); figures in seconds are simulated unless named wall",
+        ...(bedrock
+          ? [
+              "reasoning: the local reasoner behind a simulated Bedrock-like throttle (refusals are ReasoningThrottled, as the Bedrock reasoner maps ThrottlingException); processor model and version say simulated; not Bedrock",
+            ]
+          : []),
       ],
     },
     completed: byStatus("SUCCEEDED").length,
@@ -181,6 +194,7 @@ export function loadReport(result: LoadRunResult): LoadReport {
         peak: result.startUse.startsPerSecond.peak,
         limit: result.startUse.startsPerSecond.refillPerSecond,
       },
+      ...Object.entries(result.bedrockUse ?? {}).map(([name, use]) => ({ name: `bedrock.${name}`, ...use })),
     ],
     drain: {
       seconds: round(drainSeconds),

@@ -1,6 +1,7 @@
 import { DuplicateDelivery, mapLimit } from "@voxtrail/core";
 import { objectCreatedEvent } from "@voxtrail/local";
 import { ObjectCreatedEvent, sourceIdentityOf, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
+import type { BedrockThrottle } from "./bedrock-throttle";
 import { deliverWithRetries } from "./eventbridge-delivery";
 import type { Arrival, LoadQuotas } from "./load-options";
 import { type LoadPipeline, startLoadPipeline } from "./load-pipeline";
@@ -41,6 +42,8 @@ export interface LoadRunResult {
   sonicAudioSeconds: number;
   lambdaUse: ReturnType<LoadPipeline["gates"]["use"]>;
   startUse: ReturnType<StartRate["use"]>;
+  /** The Bedrock-like throttle's use, when the run had one. */
+  bedrockUse?: ReturnType<BedrockThrottle["use"]>;
   eventDeliveries: { delivered: number; dropped: number };
   clock: VirtualClockStats;
   wallMs: number;
@@ -104,6 +107,7 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
             sonicAudioSeconds: p.sonicAudioSeconds(),
             lambdaUse: p.gates.use(),
             startUse: rate.use(),
+            ...(p.bedrock ? { bedrockUse: p.bedrock.use() } : {}),
             eventDeliveries: p.eventDeliveries(),
             clock: clock.stats(),
             wallMs: 0,
