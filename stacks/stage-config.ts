@@ -102,6 +102,10 @@ const CreatedSonicEndpoint = z
     /** Target of SageMakerVariantConcurrentRequestsPerModelHighResolution: at most `generationsPerInstance`. */
     targetConcurrentRequestsPerInstance: z.number().positive(),
     scaleInCooldownSeconds: z.number().int().nonnegative().default(300),
+    /**
+     * Target tracking's scale-out cooldown: it lets a larger scale-out through, which every
+     * proportional step is, so the load rehearsal's stand-in (`SonicFleet`) adds no wait for it.
+     */
     scaleOutCooldownSeconds: z.number().int().nonnegative().default(60),
   })
   .strict()

@@ -45,7 +45,7 @@ describe("capacity", () => {
     });
   });
 
-  test("autoscaling adds an instance once the load has exceeded the target for the scale-out delay", async () => {
+  test("autoscaling adds an instance once the metric has breached the target and the instance has started", async () => {
     const endpoint = await open({
       capacity: {
         generationsPerInstance: 2,
@@ -53,7 +53,9 @@ describe("capacity", () => {
           minInstances: 1,
           maxInstances: 2,
           targetConcurrentRequestsPerInstance: 1,
-          scaleOutDelayMs: 1000,
+          metricPeriodMs: 100,
+          alarmDatapoints: 1,
+          instanceStartupMs: 500,
         },
       },
       generationTime: { secondsPerAudioSecond: 3 },

@@ -43,53 +43,117 @@ describe("a fixed fleet", () => {
 });
 
 describe("autoscaling on concurrent requests per instance", () => {
-  const scaling = {
-    minInstances: 1,
-    maxInstances: 3,
-    targetConcurrentRequestsPerInstance: 1,
-    scaleOutDelayMs: 10_000,
-  };
+  // One 10 s datapoint each period, 3 breaching in a row fire the alarm, instances serve 60 s later.
+  const timing = { metricPeriodMs: 10_000, alarmDatapoints: 3, instanceStartupMs: 60_000 };
 
-  it("adds one instance once the load has exceeded the target for the delay, up to the maximum", () => {
-    const fleet = new SonicFleet({ generationsPerInstance: 2, autoscaling: scaling });
-    fleet.admit();
-    fleet.admit(); // 2 in flight > 1 x 1 instance
-    expect(fleet.admit()).toBeUndefined(); // capacity 2
-    vi.advanceTimersByTime(9_999);
-    expect(fleet.use().instances).toHaveLength(1);
-    vi.advanceTimersByTime(1);
+  /** Holds `count` invocations, failing if the fleet refuses one. */
+  function hold(fleet: SonicFleet, count: number): Array<() => void> {
+    return Array.from({ length: count }, () => {
+      const release = fleet.admit();
+      if (release === undefined) throw new Error("refused");
+      return release;
+    });
+  }
+
+  it("scales out under churn: in flight dips below the target for a moment every second, but each period's maximum stays above it", () => {
+    const fleet = new SonicFleet({
+      generationsPerInstance: 4,
+      autoscaling: { minInstances: 1, maxInstances: 4, targetConcurrentRequestsPerInstance: 2, ...timing },
+    });
+    const held = hold(fleet, 4); // 4 per instance > target 2
+    for (let second = 0; second < 90; second++) {
+      vi.advanceTimersByTime(900);
+      for (const release of held.splice(0, 2)) release(); // 2 in flight: at the target
+      vi.advanceTimersByTime(100);
+      held.push(...hold(fleet, 2)); // back to 4
+    }
+    // The alarm fires at the third datapoint (30 s); the instance serves 60 s later.
     expect(fleet.use().instances).toEqual([
       { at: T0, count: 1 },
-      { at: T0 + 10_000, count: 2 },
+      { at: T0 + 90_000, count: 2 },
     ]);
-    fleet.admit(); // 3 in flight > 1 x 2
-    fleet.admit();
-    vi.advanceTimersByTime(10_000);
-    fleet.admit();
-    fleet.admit(); // 6 in flight > 1 x 3, but 3 is the maximum
-    vi.advanceTimersByTime(60_000);
-    expect(fleet.use()).toEqual({
-      inFlight: { peak: 6, capacity: 6 },
-      throttled: 1,
-      instances: [
-        { at: T0, count: 1 },
-        { at: T0 + 10_000, count: 2 },
-        { at: T0 + 20_000, count: 3 },
-      ],
-    });
+    fleet.stop();
   });
 
-  it("adds nothing when the load drops back to the target before the delay is over", () => {
-    const fleet = new SonicFleet({ generationsPerInstance: 2, autoscaling: scaling });
-    fleet.admit();
-    const second = fleet.admit();
-    vi.advanceTimersByTime(9_000);
-    second?.();
-    vi.advanceTimersByTime(60_000);
+  it("sets the desired count in proportion to the metric in one step: 3 x the target takes 3 x the instances, capped at the maximum", () => {
+    for (const { maxInstances, expected } of [
+      { maxInstances: 10, expected: 6 },
+      { maxInstances: 5, expected: 5 },
+    ]) {
+      vi.setSystemTime(T0);
+      const fleet = new SonicFleet({
+        generationsPerInstance: 4,
+        autoscaling: { minInstances: 2, maxInstances, targetConcurrentRequestsPerInstance: 1, ...timing },
+      });
+      hold(fleet, 6); // 3 per instance over 2 instances
+      vi.advanceTimersByTime(30_000 + 60_000);
+      expect(fleet.use().instances).toEqual([
+        { at: T0, count: 2 },
+        { at: T0 + 90_000, count: expected },
+      ]);
+      fleet.stop();
+    }
+  });
+
+  it("does not scale while the load stays at the target", () => {
+    const fleet = new SonicFleet({
+      generationsPerInstance: 4,
+      autoscaling: { minInstances: 1, maxInstances: 4, targetConcurrentRequestsPerInstance: 2, ...timing },
+    });
+    hold(fleet, 2);
+    vi.advanceTimersByTime(600_000);
     expect(fleet.use().instances).toEqual([{ at: T0, count: 1 }]);
+    fleet.stop();
+  });
+
+  it("serves the new instances only after their start-up, and starts no other scale-out meanwhile", () => {
+    const fleet = new SonicFleet({
+      generationsPerInstance: 2,
+      autoscaling: { minInstances: 1, maxInstances: 8, targetConcurrentRequestsPerInstance: 1, ...timing },
+    });
+    hold(fleet, 2); // 2 per instance: desired 2 at 30 s
+    vi.advanceTimersByTime(30_000 + 59_999);
+    expect(fleet.admit()).toBeUndefined(); // still one instance's 2 slots
+    expect(fleet.use().instances).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    hold(fleet, 2); // the second instance's slots: 2 per instance on 2
+    expect(fleet.use().instances).toEqual([
+      { at: T0, count: 1 },
+      { at: T0 + 90_000, count: 2 },
+    ]);
+    // The breaching datapoints during the start-up (40 s to 80 s) started nothing; the alarm stayed
+    // in ALARM, and the datapoint ending at 90 s (2 per instance, measured on one) finds the start-up
+    // over: ceil(2 instances x 2 / 1) = 4, serving at 150 s.
+    vi.advanceTimersByTime(70_000);
+    expect(fleet.use().instances).toEqual([
+      { at: T0, count: 1 },
+      { at: T0 + 90_000, count: 2 },
+      { at: T0 + 150_000, count: 4 },
+    ]);
+    fleet.stop();
+  });
+
+  it("leaves no timer behind: the period timer stops after an idle period, and stop clears a start-up in progress", () => {
+    const scaling = { minInstances: 1, maxInstances: 2, targetConcurrentRequestsPerInstance: 1, ...timing };
+    const idle = new SonicFleet({ generationsPerInstance: 2, autoscaling: scaling });
+    const release = idle.admit();
+    expect(vi.getTimerCount()).toBe(1);
+    release?.();
+    vi.advanceTimersByTime(20_000);
+    expect(vi.getTimerCount()).toBe(0);
+
+    const busy = new SonicFleet({ generationsPerInstance: 2, autoscaling: scaling });
+    hold(busy, 2);
+    vi.advanceTimersByTime(30_000); // the alarm fired: a start-up is in progress
+    expect(vi.getTimerCount()).toBe(2);
+    busy.stop();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(600_000);
+    expect(busy.use().instances).toHaveLength(1);
   });
 
   it("refuses settings that could not work", () => {
+    const scaling = { minInstances: 1, maxInstances: 3, targetConcurrentRequestsPerInstance: 1 };
     expect(() => new SonicFleet({ generationsPerInstance: 0, instances: 1 })).toThrow(
       "capacity.generationsPerInstance must be a positive integer",
     );
@@ -106,6 +170,12 @@ describe("autoscaling on concurrent requests per instance", () => {
     expect(
       () => new SonicFleet({ generationsPerInstance: 2, autoscaling: { ...scaling, maxInstances: 0 } }),
     ).toThrow("capacity.autoscaling.maxInstances must be a positive integer");
+    expect(
+      () => new SonicFleet({ generationsPerInstance: 2, autoscaling: { ...scaling, alarmDatapoints: 0 } }),
+    ).toThrow("capacity.autoscaling.alarmDatapoints must be a positive integer");
+    expect(
+      () => new SonicFleet({ generationsPerInstance: 2, autoscaling: { ...scaling, instanceStartupMs: -1 } }),
+    ).toThrow("capacity.autoscaling.instanceStartupMs must be a non-negative number of milliseconds");
   });
 });
 

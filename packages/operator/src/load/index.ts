@@ -8,7 +8,6 @@ export {
   type Arrival,
   DEFAULT_GENERATION_TIME,
   DEFAULT_JOB_RUN_TIME,
-  DEFAULT_SCALE_OUT_DELAY_MS,
   type LoadQuotas,
   productionLoadQuotas,
 } from "./load-options";

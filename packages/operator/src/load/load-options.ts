@@ -56,14 +56,6 @@ export const DEFAULT_JOB_RUN_TIME: JobRunTime = { fixedSeconds: 0, secondsPerAud
 export const DEFAULT_GENERATION_TIME: GenerationTime = { secondsPerAudioSecond: 0.2 };
 
 /**
- * How long the fleet's load must exceed the scaling target before one more instance serves:
- * the high-resolution metric's 10 s period times the 3 datapoints of target tracking's alarm, plus
- * about 5 minutes for a GPU instance to start and load the model. None of it is an AWS figure; a
- * measured one should replace it.
- */
-export const DEFAULT_SCALE_OUT_DELAY_MS = (3 * 10 + 300) * 1000;
-
-/**
  * The simulated Bedrock-like throttle's quota unless one is given: 50 requests and 100,000 tokens a
  * minute. A guess: Bedrock's quota pages name the quotas per model and Region but give no figure
  * for Claude Haiku or Nova (SERVICE_QUOTAS.bedrock); the only figure found, 100 requests and
@@ -81,7 +73,9 @@ const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 /**
  * The quotas of a run of production's voicemail workflow: Transcribe's AWS defaults with queueing
  * on; the Sonic endpoint as config/stages/production.json sizes it (minInstances 2 autoscaling to
- * maxInstances 6, 4 generations each, target 3); Synthesize's reserved concurrency from
+ * maxInstances 6, 4 generations each, target 3), scaling out on SageMaker's timings (the fleet's
+ * defaults: 10 s metric periods, 3 breaching datapoints, 5 minutes' start-up, a guess; see
+ * `SonicAutoscaling`); Synthesize's reserved concurrency from
  * `synthesisGates` (18; SynthesizePrompt's 6 and the lineage compaction's 1 also leave the
  * account's pool); the account's 1,000 concurrent executions and the StartExecution bucket from
  * SERVICE_QUOTAS (packages/workflow/src/service-quotas.ts, docs/volume.md).
@@ -105,7 +99,6 @@ export function productionLoadQuotas(): LoadQuotas {
           minInstances: sonic.minInstances,
           maxInstances: sonic.maxInstances,
           targetConcurrentRequestsPerInstance: sonic.targetConcurrentRequestsPerInstance,
-          scaleOutDelayMs: DEFAULT_SCALE_OUT_DELAY_MS,
         },
       },
       generationTime: DEFAULT_GENERATION_TIME,
