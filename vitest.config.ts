@@ -1,6 +1,7 @@
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
+import { SlowFilesFirst } from "./test/setup/slow-files-first.ts";
 import { TIERS, tierExclude } from "./test/setup/tiers.ts";
 
 export default defineConfig({
@@ -15,6 +16,8 @@ export default defineConfig({
     // Two files at once even on 2 cores (vitest's default there is one): most of a slow file's time
     // is spent waiting on its engines, its CLI processes and moto_server, not on this process.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The minute-long files first, whatever their tier (test/setup/slow-files-first.ts).
+    sequence: { sequencer: SlowFilesFirst },
     testTimeout: 120_000,
     hookTimeout: 300_000,
     // One project per tier (test/setup/tiers.ts): `vitest run --project unit`, or all of them.

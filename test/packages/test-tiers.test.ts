@@ -2,6 +2,7 @@ import { execFile, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { globSync } from "tinyglobby";
 import { describe, expect, it } from "vitest";
+import { SLOW_FILES } from "../setup/slow-files-first";
 import { TIERS, tierExclude } from "../setup/tiers";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -21,6 +22,11 @@ describe("the test tiers", () => {
       .filter(({ tiers }) => tiers.length !== 1);
     expect(everyFile.length).toBeGreaterThan(100);
     expect(misplaced).toEqual([]);
+  });
+
+  it("name, as the files to start first, only test files that exist", () => {
+    const everyFile = new Set(globSync("**/*.test.ts", { cwd: ROOT, ignore: NOT_OURS }));
+    expect(SLOW_FILES.filter((file) => !everyFile.has(file))).toEqual([]);
   });
 
   it("refuse, in the unit tier, to start an engine or the CLI, and still run a small system tool", () => {
