@@ -56,6 +56,10 @@ describe("npm run load's harness", () => {
     // The queue holds the burst for hours of simulated time: the drain is bound by Transcribe.
     expect(report.drain.tightest).toBe("Transcribe");
     expect(report.drain.seconds).toBeGreaterThanOrEqual(report.drain.minimumSeconds);
+    // Every rate admitted at most its limit a second; what arrived beyond it was refused and retried.
+    for (const quota of report.quotas) expect(quota.peak, quota.name).toBeLessThanOrEqual(quota.limit);
+    // The store's lineage, signed after the run, verifies: every job, artifact and link.
+    expect(report.lineage).toMatchObject({ ok: true, jobs: VOICEMAILS, signedJobs: VOICEMAILS, issues: {} });
   }, 120_000);
 
   it("fails jobs of the same load with queueing off and no Synthesize gate", async () => {

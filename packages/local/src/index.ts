@@ -56,4 +56,3 @@ export {
   type TranscribeJobStateChangeEvent,
   type TranscribeQuotas,
 } from "./transcribe-endpoint/server";
-export { TokenBucket } from "./transcribe-endpoint/token-bucket";

@@ -1,42 +1,57 @@
-import { TokenBucket } from "./token-bucket";
 import type { QuotaUse } from "./transcribe-quotas";
 
 /**
- * One operation's transactions-per-second quota: a {@link TokenBucket} that admits or refuses each
- * request (none with an `Infinity` limit), and the most requests that arrived within one clock
- * second (`Date.now()`), refused ones included: the demand a load report compares with the limit.
+ * One operation's transactions-per-second quota: at most `limit` requests are admitted in each
+ * clock second (`Date.now()`, which a fake clock drives); the rest of that second's requests are
+ * refused (none with an `Infinity` limit). AWS names the quota per second and publishes no
+ * algorithm, so the stand-in counts whole seconds: no second admits more than the quota. Keeps the
+ * most admitted in one second (the quota's use), the most that arrived (the demand, refused ones
+ * included) and the refusals.
  *
  * @example
  * const gets = new OperationRate("getTranscriptionJobPerSecond", 30);
  * if (!gets.admit()) throw throttled();
  */
 export class OperationRate {
-  readonly #bucket: TokenBucket | undefined;
   #second = Number.NaN;
-  #inSecond = 0;
-  #peak = 0;
+  #arrived = 0;
+  #admitted = 0;
+  #peakAdmitted = 0;
+  #peakArrived = 0;
+  #refused = 0;
 
   constructor(
     private readonly name: string,
     private readonly limit: number,
-  ) {
-    this.#bucket = Number.isFinite(limit) ? new TokenBucket(limit) : undefined;
-  }
+  ) {}
 
   /** Counts a request; whether the quota lets it through. */
   admit(): boolean {
     const second = Math.floor(Date.now() / 1000);
     if (second !== this.#second) {
       this.#second = second;
-      this.#inSecond = 0;
+      this.#arrived = 0;
+      this.#admitted = 0;
     }
-    this.#inSecond += 1;
-    this.#peak = Math.max(this.#peak, this.#inSecond);
-    return this.#bucket?.take() ?? true;
+    this.#arrived += 1;
+    this.#peakArrived = Math.max(this.#peakArrived, this.#arrived);
+    if (this.#admitted >= this.limit) {
+      this.#refused += 1;
+      return false;
+    }
+    this.#admitted += 1;
+    this.#peakAdmitted = Math.max(this.#peakAdmitted, this.#admitted);
+    return true;
   }
 
-  /** The peak requests in one second, against the limit. */
+  /** The most requests admitted in one second against the limit; the most that arrived; the refusals. */
   use(): QuotaUse {
-    return { name: this.name, peak: this.#peak, limit: this.limit };
+    return {
+      name: this.name,
+      peak: this.#peakAdmitted,
+      limit: this.limit,
+      demand: this.#peakArrived,
+      refused: this.#refused,
+    };
   }
 }

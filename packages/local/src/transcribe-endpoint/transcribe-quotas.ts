@@ -42,10 +42,14 @@ export const DEFAULT_TRANSCRIBE_QUOTAS: Readonly<TranscribeQuotas> = {
 export interface QuotaUse {
   /** The quota's name, e.g. `concurrentJobs`. */
   name: string;
-  /** The most used at any one time (for rates: the most requests that arrived in one clock second). */
+  /** The most used at any one time (for rates: the most requests admitted in one clock second). */
   peak: number;
   /** The quota. */
   limit: number;
+  /** For rates: the most requests that arrived in one clock second, refused ones included. */
+  demand?: number;
+  /** For rates: the requests refused. */
+  refused?: number;
 }
 
 /**

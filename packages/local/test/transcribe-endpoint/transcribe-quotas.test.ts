@@ -224,8 +224,8 @@ describe("the requests-per-second quotas", () => {
       { name: "concurrentJobs", peak: 0, limit: 250 },
       { name: "queuedJobs", peak: 0, limit: 10_000 },
       { name: "queueBandwidth", peak: 0, limit: 225 },
-      { name: "startTranscriptionJobPerSecond", peak: 0, limit: Number.POSITIVE_INFINITY },
-      { name: "getTranscriptionJobPerSecond", peak: 0, limit: Number.POSITIVE_INFINITY },
+      { name: "startTranscriptionJobPerSecond", peak: 0, limit: Number.POSITIVE_INFINITY, demand: 0, refused: 0 },
+      { name: "getTranscriptionJobPerSecond", peak: 0, limit: Number.POSITIVE_INFINITY, demand: 0, refused: 0 },
     ]);
     for (let i = 0; i < 40; i++) await local.status("none").catch(() => undefined);
     await expect(local.status("none")).rejects.toMatchObject({ name: "NotFoundException" });
@@ -234,8 +234,8 @@ describe("the requests-per-second quotas", () => {
   it("are AWS's with AWS_TRANSCRIBE_QUOTAS: 25 starts and 30 gets a second", async () => {
     const local = await open({ transcriber: new GatedTranscriber(), quotas: AWS_TRANSCRIBE_QUOTAS });
     expect(local.endpoint.quotaUse().slice(-2)).toEqual([
-      { name: "startTranscriptionJobPerSecond", peak: 0, limit: 25 },
-      { name: "getTranscriptionJobPerSecond", peak: 0, limit: 30 },
+      { name: "startTranscriptionJobPerSecond", peak: 0, limit: 25, demand: 0, refused: 0 },
+      { name: "getTranscriptionJobPerSecond", peak: 0, limit: 30, demand: 0, refused: 0 },
     ]);
   });
 

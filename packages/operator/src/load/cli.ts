@@ -5,7 +5,8 @@
  * `--reasoner bedrock-simulated` puts the local reasoner behind a Bedrock-like throttle
  * (DEFAULT_BEDROCK_QUOTA); `local`, the default, is production's reasoner. Prints the report as JSON
  * with `--json`, else a short summary; progress goes to stderr. Exit 0 when every voicemail
- * completed, none failed, none was duplicated and none was lost.
+ * completed, none failed, none was duplicated, none was lost, and `lineage verify` of the store
+ * (signed after the run) is clean.
  */
 import { parseArgs } from "node:util";
 import type { Arrival } from "./load-options";
@@ -40,15 +41,19 @@ const result = await runLoad({
   arrival,
   quotas: values.reasoner === "bedrock-simulated" ? { ...quotas, bedrock: DEFAULT_BEDROCK_QUOTA } : quotas,
   onOutcome: (outcome, virtualMs) => progress.count(outcome.status, virtualMs),
+  onLineageCheck: () => {
+    progress.end();
+    process.stderr.write("signing and verifying the store's lineage...\n");
+  },
 });
-progress.end();
 const report = loadReport(result);
 process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanSummary(report));
 const clean =
   report.completed === voicemails &&
   report.failed.total === 0 &&
   report.duplicated === 0 &&
-  report.lost === 0;
+  report.lost === 0 &&
+  report.lineage.ok;
 process.exit(clean ? 0 : 1);
 
 function parseArrival(text: string): Arrival {

@@ -11,5 +11,6 @@ export {
   type LoadQuotas,
   productionLoadQuotas,
 } from "./load-options";
+export { type LoadLineageCheck, signAndVerifyLineage } from "./load-lineage";
 export { humanSummary, type LoadReport, loadReport } from "./load-report";
 export { type LoadRunOptions, type LoadRunResult, runLoad, type VoicemailOutcome } from "./load-run";

@@ -1,3 +1,4 @@
+import type { LoadLineageCheck } from "./load-lineage";
 import type { LoadRunResult, VoicemailOutcome } from "./load-run";
 
 /** A quota's peak use beside its limit. */
@@ -7,6 +8,8 @@ export interface PeakUse {
   limit: number;
   /** Requests or invocations it refused, where it counts them. */
   refused?: number;
+  /** For a rate: the most requests that arrived in one period, refused ones included. */
+  demand?: number;
 }
 
 /** What `npm run load -- --json` prints. */
@@ -45,6 +48,8 @@ export interface LoadReport {
   transcribeRequests: Record<string, number>;
   /** Transcription events delivered to the resume step, and dropped after EventBridge's retries. */
   transcriptionEvents: { delivered: number; dropped: number };
+  /** `lineage verify` of the store after the run, its jobs signed. */
+  lineage: LoadLineageCheck;
   run: {
     wallSeconds: number;
     peakRssMb: number;
@@ -102,6 +107,21 @@ export function loadReport(result: LoadRunResult): LoadReport {
       seconds: generationSeconds / sonicConcurrency,
       how: `${round(generationSeconds)} generation-seconds / ${sonicConcurrency} (min of Sonic's ${maxInstances} x ${capacity.generationsPerInstance} and Synthesize's reserved concurrency)`,
     },
+    ...(result.sonicUse.instances.length === 0
+      ? []
+      : [
+      {
+        stage: "Synthesize, as the endpoint scaled",
+        seconds: secondsToGenerate(
+          generationSeconds,
+          result.sonicUse.instances.map(({ at, count }) => ({
+            fromSeconds: Math.max(0, (at - result.virtualStart - firstUpload) / 1000),
+            streams: Math.min(count * capacity.generationsPerInstance, sonicConcurrency),
+          })),
+        ),
+        how: `${round(generationSeconds)} generation-seconds at the streams the endpoint's instances in service allowed from the first upload on (min of instances x ${capacity.generationsPerInstance} and ${sonicConcurrency}): its minimum instances until the autoscaling added more`,
+        },
+        ]),
     {
       stage: "StartExecution",
       seconds: Math.max(0, n - quotas.startExecution.bucket) / quotas.startExecution.refillPerSecond,
@@ -166,11 +186,7 @@ export function loadReport(result: LoadRunResult): LoadReport {
       max: round(latencies.at(-1) ?? 0),
     },
     quotas: [
-      ...result.transcribeUse.map((use) => ({
-        name: `transcribe.${use.name}`,
-        peak: use.peak,
-        limit: use.limit,
-      })),
+      ...result.transcribeUse.map(({ name, ...use }) => ({ name: `transcribe.${name}`, ...use })),
       {
         name: "sonic.inFlight",
         peak: result.sonicUse.inFlight.peak,
@@ -188,11 +204,6 @@ export function loadReport(result: LoadRunResult): LoadReport {
         peak: result.startUse.bucketDrawn.peak,
         limit: result.startUse.bucketDrawn.limit,
         refused: result.startUse.throttled,
-      },
-      {
-        name: "stepFunctions.startExecutionsPerSecond",
-        peak: result.startUse.startsPerSecond.peak,
-        limit: result.startUse.startsPerSecond.refillPerSecond,
       },
       ...Object.entries(result.bedrockUse ?? {}).map(([name, use]) => ({ name: `bedrock.${name}`, ...use })),
     ],
@@ -212,6 +223,7 @@ export function loadReport(result: LoadRunResult): LoadReport {
     })),
     transcribeRequests: result.transcribeRequests,
     transcriptionEvents: result.eventDeliveries,
+    lineage: result.lineage,
     run: {
       wallSeconds: round(result.wallMs / 1000),
       peakRssMb: Math.round(rss),
@@ -229,14 +241,30 @@ export function humanSummary(report: LoadReport): string {
     `end to end (simulated): p50 ${report.endToEndSeconds.p50} s, p95 ${report.endToEndSeconds.p95} s, max ${report.endToEndSeconds.max} s`,
     `drain (simulated): ${report.drain.seconds} s; the quotas allow no less than ${report.drain.minimumSeconds} s (${report.drain.tightest})`,
     `utilization: Transcribe ${report.utilization.transcribe}, Sonic ${report.utilization.sonic}`,
-    "quotas (peak / limit, refused):",
+    `lineage verify: ${report.lineage.ok ? "OK" : "FAILED"}, ${report.lineage.jobs} jobs, ${report.lineage.signedJobs} signed, ${report.lineage.artifactsChecked} artifacts re-hashed${Object.entries(report.lineage.issues).map(([problem, count]) => `; ${count} x ${problem}`).join("")}`,
+    "quotas (peak / limit, refused, demand):",
     ...report.quotas.map(
       (q) =>
-        `  ${q.name.padEnd(42)} ${String(q.peak).padStart(6)} / ${q.limit}${q.refused ? `, ${q.refused} refused` : ""}`,
+        `  ${q.name.padEnd(42)} ${String(q.peak).padStart(6)} / ${q.limit}${q.refused ? `, ${q.refused} refused` : ""}${q.demand !== undefined && q.demand > q.peak ? `, demand ${q.demand}` : ""}`,
     ),
     `wall ${report.run.wallSeconds} s, peak RSS ${report.run.peakRssMb} MB (engines simulated: see --json)`,
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The least time `work` generation-seconds take at the streams each step of `steps` allows from its
+ * start on (the last step's for ever): the Sonic bound under the endpoint's instances as they were.
+ */
+function secondsToGenerate(work: number, steps: Array<{ fromSeconds: number; streams: number }>): number {
+  let left = work;
+  for (const [index, step] of steps.entries()) {
+    const until = steps[index + 1]?.fromSeconds ?? Number.POSITIVE_INFINITY;
+    const canDo = (until - step.fromSeconds) * step.streams;
+    if (canDo >= left) return step.fromSeconds + left / step.streams;
+    left -= canDo;
+  }
+  return Number.POSITIVE_INFINITY;
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -3,6 +3,7 @@ import { objectCreatedEvent } from "@voxtrail/local";
 import { ObjectCreatedEvent, sourceIdentityOf, VOICEMAIL_WORKFLOW } from "@voxtrail/workflow";
 import type { BedrockThrottle } from "./bedrock-throttle";
 import { deliverWithRetries } from "./eventbridge-delivery";
+import { type LoadLineageCheck, signAndVerifyLineage } from "./load-lineage";
 import type { Arrival, LoadQuotas } from "./load-options";
 import { type LoadPipeline, startLoadPipeline } from "./load-pipeline";
 import { StartExecutionThrottled, StartRate } from "./start-rate";
@@ -45,6 +46,8 @@ export interface LoadRunResult {
   /** The Bedrock-like throttle's use, when the run had one. */
   bedrockUse?: ReturnType<BedrockThrottle["use"]>;
   eventDeliveries: { delivered: number; dropped: number };
+  /** The store's lineage, signed and verified once every execution ended. */
+  lineage: LoadLineageCheck;
   clock: VirtualClockStats;
   wallMs: number;
   /** The virtual time the run began at (epoch ms), for the instance history. */
@@ -58,6 +61,8 @@ export interface LoadRunOptions {
   quotas: LoadQuotas;
   /** Called as each voicemail's execution ends (progress). */
   onOutcome?: (outcome: VoicemailOutcome, virtualMs: number) => void;
+  /** Called once every execution ended, before the store's lineage is signed and verified. */
+  onLineageCheck?: () => void;
 }
 
 /**
@@ -65,7 +70,8 @@ export interface LoadRunOptions {
  * uploads `voicemails` copies of the fixtures as they arrive (all at once, or `perMinute`), turns
  * each upload into the S3 "Object Created" event, matches it against the voicemail rule and starts
  * an execution through the StartExecution bucket, EventBridge retrying a throttled start; then
- * waits for every execution to end and reads back which jobs wrote their report.
+ * waits for every execution to end, reads back which jobs wrote their report, and signs and
+ * verifies the store's lineage ({@link signAndVerifyLineage}).
  */
 export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
   const wallStart = performance.now();
@@ -96,6 +102,8 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
               reported.add(jobId);
           });
           const p = pipeline as LoadPipeline;
+          options.onLineageCheck?.();
+          const lineage = await signAndVerifyLineage(p.store);
           return {
             outcomes,
             quotas: options.quotas,
@@ -109,6 +117,7 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunResult> {
             startUse: rate.use(),
             ...(p.bedrock ? { bedrockUse: p.bedrock.use() } : {}),
             eventDeliveries: p.eventDeliveries(),
+            lineage,
             clock: clock.stats(),
             wallMs: 0,
             virtualStart: began,

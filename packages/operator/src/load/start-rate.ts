@@ -14,7 +14,7 @@ export class StartExecutionThrottled extends Error {
 /**
  * The StartExecution token bucket on the global clock (`Date.now()`): starts `bucket` executions at
  * once, then `refillPerSecond` a second; each start beyond it is refused with a throttle. Keeps the
- * peak demand seen in one clock second (refused starts included) and the refusals.
+ * most tokens drawn at once and the refusals.
  *
  * @example
  * const rate = new StartRate({ bucket: 1300, refillPerSecond: 300 });
@@ -23,9 +23,6 @@ export class StartExecutionThrottled extends Error {
 export class StartRate {
   #tokens: number;
   #refilledAt = Date.now();
-  #second = Number.NaN;
-  #inSecond = 0;
-  #peakPerSecond = 0;
   #lowest: number;
   #throttled = 0;
 
@@ -37,13 +34,6 @@ export class StartRate {
   /** Takes one start's token. @throws StartExecutionThrottled when there is none. */
   take(): void {
     const now = Date.now();
-    const second = Math.floor(now / 1000);
-    if (second !== this.#second) {
-      this.#second = second;
-      this.#inSecond = 0;
-    }
-    this.#inSecond += 1;
-    this.#peakPerSecond = Math.max(this.#peakPerSecond, this.#inSecond);
     this.#tokens = Math.min(
       this.quota.bucket,
       this.#tokens + ((now - this.#refilledAt) / 1000) * this.quota.refillPerSecond,
@@ -57,11 +47,10 @@ export class StartRate {
     this.#lowest = Math.min(this.#lowest, this.#tokens);
   }
 
-  /** The bucket's use: most tokens taken at once (its size less its lowest level), the peak demand in one second, refusals. */
+  /** The bucket's use: most tokens taken at once (its size less its lowest level), and refusals. */
   use() {
     return {
       bucketDrawn: { peak: Math.round(this.quota.bucket - this.#lowest), limit: this.quota.bucket },
-      startsPerSecond: { peak: this.#peakPerSecond, refillPerSecond: this.quota.refillPerSecond },
       throttled: this.#throttled,
     };
   }
