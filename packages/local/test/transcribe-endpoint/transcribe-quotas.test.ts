@@ -224,8 +224,20 @@ describe("the requests-per-second quotas", () => {
       { name: "concurrentJobs", peak: 0, limit: 250 },
       { name: "queuedJobs", peak: 0, limit: 10_000 },
       { name: "queueBandwidth", peak: 0, limit: 225 },
-      { name: "startTranscriptionJobPerSecond", peak: 0, limit: Number.POSITIVE_INFINITY, demand: 0, refused: 0 },
-      { name: "getTranscriptionJobPerSecond", peak: 0, limit: Number.POSITIVE_INFINITY, demand: 0, refused: 0 },
+      {
+        name: "startTranscriptionJobPerSecond",
+        peak: 0,
+        limit: Number.POSITIVE_INFINITY,
+        demand: 0,
+        refused: 0,
+      },
+      {
+        name: "getTranscriptionJobPerSecond",
+        peak: 0,
+        limit: Number.POSITIVE_INFINITY,
+        demand: 0,
+        refused: 0,
+      },
     ]);
     for (let i = 0; i < 40; i++) await local.status("none").catch(() => undefined);
     await expect(local.status("none")).rejects.toMatchObject({ name: "NotFoundException" });

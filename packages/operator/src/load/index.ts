@@ -4,6 +4,7 @@
  */
 export { type DeliveryRetryPolicy, EVENTBRIDGE_RETRY } from "./eventbridge-delivery";
 export { type GateUse, LAMBDA_THROTTLED, type LambdaConcurrency } from "./lambda-gates";
+export { type LoadLineageCheck, signAndVerifyLineage } from "./load-lineage";
 export {
   type Arrival,
   DEFAULT_GENERATION_TIME,
@@ -11,6 +12,5 @@ export {
   type LoadQuotas,
   productionLoadQuotas,
 } from "./load-options";
-export { type LoadLineageCheck, signAndVerifyLineage } from "./load-lineage";
 export { humanSummary, type LoadReport, loadReport } from "./load-report";
 export { type LoadRunOptions, type LoadRunResult, runLoad, type VoicemailOutcome } from "./load-run";

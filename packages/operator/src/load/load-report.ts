@@ -110,17 +110,17 @@ export function loadReport(result: LoadRunResult): LoadReport {
     ...(result.sonicUse.instances.length === 0
       ? []
       : [
-      {
-        stage: "Synthesize, as the endpoint scaled",
-        seconds: secondsToGenerate(
-          generationSeconds,
-          result.sonicUse.instances.map(({ at, count }) => ({
-            fromSeconds: Math.max(0, (at - result.virtualStart - firstUpload) / 1000),
-            streams: Math.min(count * capacity.generationsPerInstance, sonicConcurrency),
-          })),
-        ),
-        how: `${round(generationSeconds)} generation-seconds at the streams the endpoint's instances in service allowed from the first upload on (min of instances x ${capacity.generationsPerInstance} and ${sonicConcurrency}): its minimum instances until the autoscaling added more`,
-        },
+          {
+            stage: "Synthesize, as the endpoint scaled",
+            seconds: secondsToGenerate(
+              generationSeconds,
+              result.sonicUse.instances.map(({ at, count }) => ({
+                fromSeconds: Math.max(0, (at - result.virtualStart - firstUpload) / 1000),
+                streams: Math.min(count * capacity.generationsPerInstance, sonicConcurrency),
+              })),
+            ),
+            how: `${round(generationSeconds)} generation-seconds at the streams the endpoint's instances in service allowed from the first upload on (min of instances x ${capacity.generationsPerInstance} and ${sonicConcurrency}): its minimum instances until the autoscaling added more`,
+          },
         ]),
     {
       stage: "StartExecution",
@@ -241,7 +241,11 @@ export function humanSummary(report: LoadReport): string {
     `end to end (simulated): p50 ${report.endToEndSeconds.p50} s, p95 ${report.endToEndSeconds.p95} s, max ${report.endToEndSeconds.max} s`,
     `drain (simulated): ${report.drain.seconds} s; the quotas allow no less than ${report.drain.minimumSeconds} s (${report.drain.tightest})`,
     `utilization: Transcribe ${report.utilization.transcribe}, Sonic ${report.utilization.sonic}`,
-    `lineage verify: ${report.lineage.ok ? "OK" : "FAILED"}, ${report.lineage.jobs} jobs, ${report.lineage.signedJobs} signed, ${report.lineage.artifactsChecked} artifacts re-hashed${Object.entries(report.lineage.issues).map(([problem, count]) => `; ${count} x ${problem}`).join("")}`,
+    `lineage verify: ${report.lineage.ok ? "OK" : "FAILED"}, ${report.lineage.jobs} jobs, ${report.lineage.signedJobs} signed, ${report.lineage.artifactsChecked} artifacts re-hashed${Object.entries(
+      report.lineage.issues,
+    )
+      .map(([problem, count]) => `; ${count} x ${problem}`)
+      .join("")}`,
     "quotas (peak / limit, refused, demand):",
     ...report.quotas.map(
       (q) =>
