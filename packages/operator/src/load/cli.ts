@@ -1,14 +1,16 @@
 /**
  * `npm run load -- --voicemails N --arrival burst|rate:PER_MINUTE [--reasoner local|bedrock-simulated]
- * [--json]`: production's voicemail workflow (the deployed ASL, the real stage handlers) under every
+ * [--design staged|before-waiting] [--json]`: production's voicemail workflow (the deployed ASL, the real stage handlers) under every
  * quota the stand-ins enforce, with simulated engines, on a virtual clock (docs/load-rehearsal.md).
  * `--reasoner bedrock-simulated` puts the local reasoner behind a Bedrock-like throttle
- * (DEFAULT_BEDROCK_QUOTA); `local`, the default, is production's reasoner. Prints the report as JSON
+ * (DEFAULT_BEDROCK_QUOTA); `local`, the default, is production's reasoner. `--design before-waiting`
+ * puts back what made a burst fail before the workflow learned to wait (`beforeWaiting`). Prints the report as JSON
  * with `--json`, else a short summary; progress goes to stderr. Exit 0 when every voicemail
  * completed, none failed, none was duplicated, none was lost, and `lineage verify` of the store
  * (signed after the run) is clean.
  */
 import { parseArgs } from "node:util";
+import { beforeWaiting } from "./before-waiting";
 import type { Arrival } from "./load-options";
 import { DEFAULT_BEDROCK_QUOTA, productionLoadQuotas } from "./load-options";
 import { humanSummary, loadReport } from "./load-report";
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     voicemails: { type: "string", default: "100" },
     arrival: { type: "string", default: "burst" },
     reasoner: { type: "string", default: "local" },
+    design: { type: "string", default: "staged" },
     json: { type: "boolean", default: false },
   },
 });
@@ -34,7 +37,12 @@ if (values.reasoner !== "local" && values.reasoner !== "bedrock-simulated") {
   process.stderr.write("load: --reasoner must be local or bedrock-simulated\n");
   process.exit(2);
 }
-const quotas = productionLoadQuotas();
+if (values.design !== "staged" && values.design !== "before-waiting") {
+  process.stderr.write("load: --design must be staged or before-waiting\n");
+  process.exit(2);
+}
+const staged = productionLoadQuotas();
+const quotas = values.design === "before-waiting" ? beforeWaiting(staged) : staged;
 const progress = new ProgressLine(voicemails);
 const result = await runLoad({
   voicemails,

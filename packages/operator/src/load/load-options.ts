@@ -6,7 +6,7 @@ import {
   type SonicCapacity,
   type TranscribeQuotas,
 } from "@voxtrail/local";
-import { SERVICE_QUOTAS } from "@voxtrail/workflow";
+import { type RetryPolicy, SERVICE_QUOTAS } from "@voxtrail/workflow";
 import { loadStageConfig, synthesisGates } from "../../../../stacks/stage-config";
 import type { BedrockQuota } from "./bedrock-throttle";
 import type { LambdaConcurrency } from "./lambda-gates";
@@ -40,6 +40,11 @@ export interface LoadQuotas {
    * when absent, as in production, whose reasoner is local. {@link DEFAULT_BEDROCK_QUOTA} is a guess.
    */
   bedrock?: BedrockQuota;
+  /**
+   * One retry policy for every Task in place of the definition's retry classes (the design before
+   * the workflow learned to wait: `beforeWaiting`); the definition's own when absent.
+   */
+  retry?: RetryPolicy;
 }
 
 /**

@@ -31,6 +31,7 @@ import {
   VOICEMAIL_WORKFLOW,
 } from "@voxtrail/workflow";
 import { BedrockThrottle } from "./bedrock-throttle";
+import { withOneRetry } from "./before-waiting";
 import { deliverWithRetries } from "./eventbridge-delivery";
 import { InProcessAgent } from "./in-process-agent";
 import { LAMBDA_THROTTLED, LambdaGates } from "./lambda-gates";
@@ -175,9 +176,10 @@ export async function startLoadPipeline(quotas: LoadQuotas): Promise<LoadPipelin
     Object.entries(handlers).map(([fn, handler]) => [fn, gates.wrap(fn, handler)]),
   ) as Record<StageFunction, StageHandler<unknown>>;
   const arns = LOCAL_FUNCTION_ARNS;
+  const definition = VOICEMAIL_WORKFLOW.definition(arns, "service-job");
   const machine = new LocalStateMachine(
     "voxtrail-voicemail",
-    VOICEMAIL_WORKFLOW.definition(arns, "service-job"),
+    quotas.retry ? withOneRetry(definition, quotas.retry) : definition,
     Object.fromEntries(VOICEMAIL_WORKFLOW.functions.map((fn) => [arns[fn], gated[fn]])),
     running,
     tokens,
