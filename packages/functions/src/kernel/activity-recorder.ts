@@ -63,7 +63,11 @@ export interface AttemptScope {
   metrics?: Metrics | undefined;
   /** The job ends with this attempt: write its lineage summary after the record. */
   endsJob?: boolean | undefined;
-  /** When the work this attempt completes began, if earlier (ISO): the record's `startedAt`. */
+  /**
+   * When the work this attempt completes began, if earlier (ISO): the record's `startedAt`, though
+   * never before the record it follows starts (an attempt of the same work that failed after the
+   * work began, e.g. a transcription job's wait), so the job's chain stays in start order.
+   */
   startedAt?: string | undefined;
   /** Write the record only if the attempt fails (a step whose success a later attempt records). */
   failuresOnly?: boolean | undefined;
@@ -142,13 +146,15 @@ export class ActivityRecorder {
     let attempt = this.attempt;
     let previousKey = this.previousKey;
     for (let tries = 1; ; tries++) {
+      const previous = previousKey === undefined ? undefined : await readPrevious(scope.store, previousKey);
       const record: ActivityRecord = {
         schemaVersion: ACTIVITY_RECORD_VERSION,
         activityId,
         jobId: scope.jobId,
         stage: scope.recordAs,
         attempt,
-        startedAt: this.startedAt,
+        startedAt:
+          previous && this.scope.startedAt ? later(this.startedAt, previous.startedAt) : this.startedAt,
         endedAt,
         outcome,
         compute: scope.compute,
@@ -158,9 +164,7 @@ export class ActivityRecorder {
         sideChannels: POINTERS_ONLY,
         ...(this.sdkCalls.length > 0 ? { sdkCalls: [...this.sdkCalls] } : {}),
         ...(error === undefined ? {} : { error: recordedError(error) }),
-        ...(previousKey === undefined
-          ? {}
-          : { previousRecord: await hashedRecord(scope.store, previousKey) }),
+        ...(previous ? { previousRecord: previous.ref } : {}),
       };
       const key = keys.lineage(scope.jobId, scope.recordAs, attempt);
       const written = await scope.store.putIfAbsent(key, `${JSON.stringify(record, null, 2)}\n`, {
@@ -188,12 +192,29 @@ function recordsOf(store: ObjectStore, jobId: string, step: string): Promise<str
   return store.list(`${keys.lineagePrefix(jobId)}${step.toLowerCase()}-`);
 }
 
-/** A record's key with the sha256 of its bytes as stored: what the next record's chain link names. */
-async function hashedRecord(store: ObjectStore, key: string): Promise<{ key: string; sha256: string }> {
+/**
+ * A record's key with the sha256 of its bytes as stored (what the next record's chain link names),
+ * and when it started, if its bytes say (a record that is not JSON is linked all the same: verify
+ * is what names it).
+ */
+async function readPrevious(
+  store: ObjectStore,
+  key: string,
+): Promise<{ ref: { key: string; sha256: string }; startedAt: string | undefined }> {
+  const bytes = await store.getBytes(key);
+  let startedAt: unknown;
+  try {
+    startedAt = (JSON.parse(bytes.toString("utf8")) as { startedAt?: unknown }).startedAt;
+  } catch {
+    startedAt = undefined;
+  }
   return {
-    key,
-    sha256: createHash("sha256")
-      .update(await store.getBytes(key))
-      .digest("hex"),
+    ref: { key, sha256: createHash("sha256").update(bytes).digest("hex") },
+    startedAt: typeof startedAt === "string" ? startedAt : undefined,
   };
+}
+
+/** The later of two ISO times (`a` when `b` is missing). */
+function later(a: string, b: string | undefined): string {
+  return b !== undefined && Date.parse(b) > Date.parse(a) ? b : a;
 }

@@ -70,3 +70,30 @@ describe("ActivityRecorder, attempts of one step that open at once", () => {
     for (const key of written) expect(await scope.store.versions(key)).toHaveLength(1);
   });
 });
+
+describe("ActivityRecorder, an attempt that completes work begun before the attempt it follows", () => {
+  it("starts its record no earlier than that attempt's, so the chain stays in start order", async () => {
+    const base = await scopeOf();
+    const { store } = base;
+    await store.put(keys.lineage(jobId, "PreparePrompts", 1), "{}\n", { contentType: "application/json" });
+    // The work began at 08:00 (e.g. a transcription job's request); an attempt that started at
+    // 08:05 failed; the attempt that completes the work is backdated to 08:00.
+    const failed = await ActivityRecorder.open({ ...base, now: () => new Date("2026-11-30T08:05:00.000Z") });
+    await failed.record("failed", new Error("throttled"));
+    const completing = await ActivityRecorder.open({ ...base, startedAt: "2026-11-30T08:00:00.000Z" });
+    await completing.record("succeeded");
+    const second = await readJson(store, keys.lineage(jobId, step, 2), ActivityRecord);
+    expect(second?.previousRecord?.key).toBe(keys.lineage(jobId, step, 1));
+    expect(second?.startedAt).toBe("2026-11-30T08:05:00.000Z");
+
+    // With nothing after the work began, the backdated start stands.
+    const alone = await scopeOf();
+    await alone.store.put(keys.lineage(jobId, "PreparePrompts", 1), "{}\n", {
+      contentType: "application/json",
+    });
+    const first = await ActivityRecorder.open({ ...alone, startedAt: "2026-11-30T07:00:00.000Z" });
+    await first.record("succeeded");
+    const only = await readJson(alone.store, keys.lineage(jobId, step, 1), ActivityRecord);
+    expect(only?.startedAt).toBe("2026-11-30T07:00:00.000Z");
+  });
+});
