@@ -1,4 +1,5 @@
 import { type LoadQuotas, loadReport, productionLoadQuotas, runLoad } from "@voxtrail/operator/load";
+import { RETRY_CLASSES } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -124,7 +125,7 @@ describe("npm run load's Bedrock-like throttle", () => {
     });
     const tokens = report.quotas.find((quota) => quota.name === "bedrock.tokensPerMinute");
     expect(tokens).toMatchObject({ peak: 0, limit: 100 });
-    // Each job's Reason is tried once and retried RETRY_CLASSES.throttled's 30 times.
-    expect(tokens?.refused).toBe(voicemails * 31);
+    // Each job's Reason is tried once and retried RETRY_CLASSES.throttled's maxAttempts times.
+    expect(tokens?.refused).toBe(voicemails * (1 + RETRY_CLASSES.throttled.policy.maxAttempts));
   }, 120_000);
 });

@@ -14,9 +14,13 @@ export interface RetryPolicy {
  * - `throttled`: a service said it has no capacity now (Transcribe's request rate or queue, the
  *   Sonic endpoint's 429 surfaced as `ModelError`, Bedrock's throttling, Lambda's
  *   `TooManyRequestsException` when a function's reserved concurrency is in use). Waiting is the
- *   cure, so these wait long: 5 s doubling to a 300 s cap, 30 attempts, about 2 hours at most
- *   (1 hour on average with full jitter). A burst larger than the gates serve in that time fails
- *   with the throttle's own name, which the job report and `voxtrail run` list.
+ *   cure, so these wait long: 2 s doubling to a 60 s cap, 125 attempts, about 2 hours at most
+ *   (1 hour on average with full jitter). In a burst these retries are the queue in front of each
+ *   quota, so the cap is short: a capacity freed is taken within half a minute on average. With a
+ *   300 s cap (30 attempts), a 1,000-voicemail burst drained in 2.6x the least its quotas allow
+ *   and Sonic was busy 38% of the time; with 60 s, 1.3x and 77% (`npm run load`,
+ *   docs/load-rehearsal.md). A burst larger than the gates serve in the horizon fails with the
+ *   throttle's own name, which the job report and `voxtrail run` list.
  * - `transient`: a fault that a quick retry cures (a stream cut mid-reply, Lambda's own service
  *   errors): 3 attempts over about 14 s.
  *
@@ -27,7 +31,7 @@ export interface RetryPolicy {
 export const RETRY_CLASSES = {
   throttled: {
     errors: THROTTLED_ERROR_NAMES,
-    policy: { intervalSeconds: 5, backoffRate: 2, maxAttempts: 30, maxDelaySeconds: 300 },
+    policy: { intervalSeconds: 2, backoffRate: 2, maxAttempts: 125, maxDelaySeconds: 60 },
   },
   transient: {
     errors: TRANSIENT_ERROR_NAMES,
@@ -43,7 +47,7 @@ export const DEFAULT_RETRY: RetryPolicy = RETRY_CLASSES.transient.policy;
  * cap (full jitter waits between 0 and it), in seconds.
  *
  * @example
- * retryHorizonSeconds(RETRY_CLASSES.throttled.policy); // 7515
+ * retryHorizonSeconds(RETRY_CLASSES.throttled.policy); // 7262
  */
 export function retryHorizonSeconds(policy: RetryPolicy): number {
   let total = 0;

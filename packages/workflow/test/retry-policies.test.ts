@@ -9,7 +9,7 @@ describe("retry classes", () => {
   });
 
   it("wait out a throttled service for about two hours at most, and a transient fault for seconds", () => {
-    expect(retryHorizonSeconds(RETRY_CLASSES.throttled.policy)).toBe(7515);
+    expect(retryHorizonSeconds(RETRY_CLASSES.throttled.policy)).toBe(7262);
     expect(retryHorizonSeconds(RETRY_CLASSES.transient.policy)).toBe(14);
   });
 
