@@ -35,15 +35,14 @@ function smallQuotas(design: { queueing: boolean; synthesizeGate: boolean }): Lo
   };
 }
 
+/** The report of a load run of `voicemails` arriving at once under `quotas`. */
+async function burst(voicemails: number, quotas: LoadQuotas) {
+  return loadReport(await runLoad({ voicemails, arrival: { kind: "burst" }, quotas }));
+}
+
 describe("npm run load's harness", () => {
   it("finishes every voicemail of a load the staged design's quotas can hold", async () => {
-    const report = loadReport(
-      await runLoad({
-        voicemails: VOICEMAILS,
-        arrival: { kind: "burst" },
-        quotas: smallQuotas({ queueing: true, synthesizeGate: true }),
-      }),
-    );
+    const report = await burst(VOICEMAILS, smallQuotas({ queueing: true, synthesizeGate: true }));
     expect(report.failed).toEqual({ total: 0, byError: {} });
     expect({ completed: report.completed, duplicated: report.duplicated, lost: report.lost }).toEqual({
       completed: VOICEMAILS,
@@ -64,13 +63,7 @@ describe("npm run load's harness", () => {
   }, 120_000);
 
   it("fails jobs of the same load with queueing off and no Synthesize gate", async () => {
-    const report = loadReport(
-      await runLoad({
-        voicemails: VOICEMAILS,
-        arrival: { kind: "burst" },
-        quotas: smallQuotas({ queueing: false, synthesizeGate: false }),
-      }),
-    );
+    const report = await burst(VOICEMAILS, smallQuotas({ queueing: false, synthesizeGate: false }));
     expect(report.failed.total).toBeGreaterThan(0);
     expect(Object.keys(report.failed.byError)).toContain("TranscribeFailed: TranscriptionThrottled");
     expect(report.completed + report.failed.total).toBe(VOICEMAILS);
@@ -87,13 +80,10 @@ describe("npm run load's Bedrock-like throttle", () => {
   const THROTTLED_VOICEMAILS = 10;
 
   it("finishes every voicemail through 2 requests a minute, no minute accepting more", async () => {
-    const report = loadReport(
-      await runLoad({
-        voicemails: THROTTLED_VOICEMAILS,
-        arrival: { kind: "burst" },
-        quotas: { ...productionLoadQuotas(), bedrock: { requestsPerMinute: 2 } },
-      }),
-    );
+    const report = await burst(THROTTLED_VOICEMAILS, {
+      ...productionLoadQuotas(),
+      bedrock: { requestsPerMinute: 2 },
+    });
     expect(report.failed).toEqual({ total: 0, byError: {} });
     expect({ completed: report.completed, duplicated: report.duplicated, lost: report.lost }).toEqual({
       completed: THROTTLED_VOICEMAILS,
@@ -111,13 +101,10 @@ describe("npm run load's Bedrock-like throttle", () => {
 
   it("fails the jobs with ReasoningThrottled once their retries run out against a quota no call fits", async () => {
     const voicemails = 3;
-    const report = loadReport(
-      await runLoad({
-        voicemails,
-        arrival: { kind: "burst" },
-        quotas: { ...productionLoadQuotas(), bedrock: { requestsPerMinute: 2, tokensPerMinute: 100 } },
-      }),
-    );
+    const report = await burst(voicemails, {
+      ...productionLoadQuotas(),
+      bedrock: { requestsPerMinute: 2, tokensPerMinute: 100 },
+    });
     expect(report.completed).toBe(0);
     expect(report.failed).toEqual({
       total: voicemails,
