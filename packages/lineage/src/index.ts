@@ -6,6 +6,7 @@
 export { type BoundariesOptions, type BoundaryCount, boundaries } from "./boundaries";
 export { postToDataZone } from "./datazone";
 export {
+  DigestChainContended,
   LINEAGE_DIGESTS_PREFIX,
   listDigestKeys,
   sha256Hex,

@@ -6,7 +6,7 @@ import { S3Store } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
-import { DIGEST_RESCAN_MARGIN_MS, digestEndOfKey } from "../src/digests/digest-file";
+import { DIGEST_RESCAN_MARGIN_MS } from "../src/digests/digest-file";
 import { LocalSigner, verifyDigests, writeDigest } from "../src/index";
 
 /** The S3 commands the store sent, by name, since the last `reset`. */
@@ -52,13 +52,6 @@ beforeAll(async () => {
 afterAll(() => rm(keyDir, { recursive: true, force: true }));
 
 describe("writeDigest on S3: each run looks at what was written since the last one, not every job", () => {
-  it("reads digest ends from their keys", () => {
-    expect(digestEndOfKey("lineage-digests/20261202T070000.123Z-3f1c9a0b.json")?.toISOString()).toBe(
-      "2026-12-02T07:00:00.123Z",
-    );
-    expect(digestEndOfKey("lineage-digests/notes.json")).toBeUndefined();
-  });
-
   it("covers new and rewritten summaries, run after run, and the chain verifies", async () => {
     await putSummary("vm-a");
     await putSummary("vm-b");
@@ -71,6 +64,24 @@ describe("writeDigest on S3: each run looks at what was written since the last o
     const verified = await verifyDigests(store, [await signer.publicKey()]);
     expect(verified.issues).toEqual([]);
     expect([...verified.covered.keys()].sort()).toEqual(["vm-a", "vm-b", "vm-c"]);
+  });
+
+  it("keeps one chain when signers run at once, each job signed once", async () => {
+    const others = [1, 2].map((index) => LocalSigner.loadOrCreate(join(keyDir, `signer-${index}.pem`)));
+    const signers = [signer, ...(await Promise.all(others))];
+    const written = await Promise.all(
+      signers.map(async (each, index) => {
+        await putSummary(`vm-race-${index}`);
+        return writeDigest(store, each);
+      }),
+    );
+    const verified = await verifyDigests(store, await Promise.all(signers.map((each) => each.publicKey())));
+    expect(verified.issues).toEqual([]);
+    const signedBy = written.flatMap((each) => (each ? [each.key] : []));
+    const raced = [...verified.covered].filter(([jobId]) => jobId.startsWith("vm-race-"));
+    expect(raced.map(([jobId]) => jobId).sort()).toEqual(["vm-race-0", "vm-race-1", "vm-race-2"]);
+    expect(raced.every(([, covered]) => signedBy.includes(covered.digestKey))).toBe(true);
+    expect(written.reduce((sum, each) => sum + (each?.jobs ?? 0), 0)).toBe(3);
   });
 
   it("asks nothing of a summary written before the latest digest's end less the margin", async () => {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DigestFile } from "../src/digests/digest-file";
+import { DigestChainContended, DigestFile, digestKey } from "../src/digests/digest-file";
 import { fingerprintOf, SigningKeyInvalid, verifySignature } from "../src/digests/digest-signer";
 import type { DigestVerification } from "../src/digests/verify-digests";
 import {
@@ -50,6 +50,25 @@ async function readDigest(key: string): Promise<DigestFile> {
   return DigestFile.parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
 }
 
+/** Writes `digest` under its key, signed by `signer`, `.sig` first as `writeDigest` does; resolves to its key. */
+async function putSignedDigest(digest: DigestFile): Promise<string> {
+  const key = digestKey(digest);
+  const body = Buffer.from(`${JSON.stringify(digest, null, 2)}\n`);
+  const signature = Buffer.from(await signer.sign(body)).toString("base64");
+  await store.put(signatureKey(key), signature, { contentType: "text/plain" });
+  await store.put(key, body, { contentType: "application/json" });
+  return key;
+}
+
+/** A digest's `previous` naming the digest under `key`. */
+async function linkTo(key: string): Promise<NonNullable<DigestFile["previous"]>> {
+  return {
+    key,
+    sha256: sha256Hex(await store.getBytes(key)),
+    signature: (await store.getBytes(signatureKey(key))).toString("utf8"),
+  };
+}
+
 /** Each issue as `[problem, key]`, in the order reported. */
 const problems = (result: DigestVerification) => result.issues.map((issue) => [issue.problem, issue.key]);
 
@@ -60,7 +79,7 @@ describe("writeDigest", () => {
     const first = await writeDigest(store, signer, { now: at("2026-12-02T07:00:00.123Z") });
     const fingerprint = await signer.fingerprint();
     expect(first).toEqual({
-      key: `${LINEAGE_DIGESTS_PREFIX}20261202T070000.123Z-${fingerprint.slice(0, 8)}.json`,
+      key: `${LINEAGE_DIGESTS_PREFIX}s000000000001.json`,
       jobs: 2,
     });
     const firstKey = first!.key;
@@ -68,6 +87,7 @@ describe("writeDigest", () => {
       schemaVersion: 1,
       digestStart: "2026-12-02T06:00:00.000Z",
       digestEnd: "2026-12-02T07:00:00.123Z",
+      sequence: 1,
       previous: null,
       jobs: [
         {
@@ -105,6 +125,8 @@ describe("writeDigest", () => {
     expect(second?.jobs).toBe(2);
     const digest = await readDigest(second!.key);
     expect(digest.digestStart).toBe("2026-12-02T07:00:00.123Z");
+    expect(second?.key).toBe(`${LINEAGE_DIGESTS_PREFIX}s000000000002.json`);
+    expect(digest.sequence).toBe(2);
     expect(digest.previous).toEqual({
       key: firstKey,
       sha256: sha256Hex(await store.getBytes(firstKey)),
@@ -157,6 +179,97 @@ describe("writeDigest", () => {
     expect((await readDigest(second!.key)).digestEnd).toBe("2026-12-02T07:00:00.001Z");
     expect(second!.key > first!.key).toBe(true);
     expect((await verifyDigests(store, [await signer.publicKey()])).issues).toEqual([]);
+  });
+});
+
+describe("writeDigest, several signers at once", () => {
+  it("keeps one chain: each signer that loses the next place chains onto the winner's digest", async () => {
+    await putSummary("vm-first", "2026-12-02T06:00:00.000Z");
+    const first = await writeDigest(store, signer);
+    // A CLI run and the cloud signer (and two more) ending together, each with its own key and jobs.
+    const signers = [
+      signer,
+      ...(await Promise.all(
+        [1, 2, 3].map((index) => LocalSigner.loadOrCreate(join(dir, "keys", `signer-${index}.pem`))),
+      )),
+    ];
+    const written = await Promise.all(
+      signers.map(async (each, index) => {
+        await putSummary(`vm-${index}`, "2026-12-02T07:00:00.000Z");
+        return writeDigest(store, each);
+      }),
+    );
+    const digestKeys = (await store.list(LINEAGE_DIGESTS_PREFIX)).filter((key) => key.endsWith(".json"));
+    expect(digestKeys).toEqual([first!.key, ...written.flatMap((each) => (each ? [each.key] : [])).sort()]);
+    const digests = await Promise.all(digestKeys.map(readDigest));
+    const signedJobs = digests.flatMap((digest) => digest.jobs.map((job) => job.jobId));
+    expect(signedJobs.sort()).toEqual(["vm-0", "vm-1", "vm-2", "vm-3", "vm-first"]);
+    const result = await verifyDigests(store, await Promise.all(signers.map((each) => each.publicKey())));
+    expect(result.issues).toEqual([]);
+    expect(result.latestKey).toBe(digestKeys.at(-1));
+    expect(digests.map((digest) => digest.sequence)).toEqual(digests.map((_, index) => index + 1));
+  });
+
+  it("gives up with DigestChainContended while the next place stays claimed, writing nothing", async () => {
+    await putSummary("vm-a", "2026-12-02T06:00:00.000Z");
+    // A signer that claimed the first place and stopped before writing its digest.
+    const claim = signatureKey(`${LINEAGE_DIGESTS_PREFIX}s000000000001.json`);
+    await store.putIfAbsent(claim, "c2lnbmF0dXJl", { contentType: "text/plain" });
+    const error = await writeDigest(store, signer).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DigestChainContended);
+    expect((error as Error).message).toContain(claim);
+    expect(await store.list(LINEAGE_DIGESTS_PREFIX)).toEqual([claim]);
+  });
+});
+
+describe("digests written before sequences", () => {
+  it("still verify, and the next digest chains onto the latest of them", async () => {
+    const fingerprint = await signer.fingerprint();
+    const signing = { algorithm: "ECDSA_SHA_256", keyId: signer.keyId, keyFingerprint: fingerprint } as const;
+    const jobOf = (jobId: string, summary: Buffer) => ({
+      jobId,
+      summaryKey: keys.lineageSummary(jobId),
+      summarySha256: sha256Hex(summary),
+      records: recordsOf(jobId),
+    });
+    const a = await putSummary("vm-a", "2026-12-02T06:00:00.000Z");
+    const firstKey = await putSignedDigest({
+      schemaVersion: 1,
+      digestStart: "2026-12-02T06:00:00.000Z",
+      digestEnd: "2026-12-02T06:30:00.000Z",
+      previous: null,
+      jobs: [jobOf("vm-a", a)],
+      signing,
+    });
+    expect(firstKey).toBe(`${LINEAGE_DIGESTS_PREFIX}20261202T063000.000Z-${fingerprint.slice(0, 8)}.json`);
+    const b = await putSummary("vm-b", "2026-12-02T07:00:00.000Z");
+    const secondKey = await putSignedDigest({
+      schemaVersion: 1,
+      digestStart: "2026-12-02T06:30:00.000Z",
+      digestEnd: "2026-12-02T07:30:00.000Z",
+      previous: await linkTo(firstKey),
+      jobs: [jobOf("vm-b", b)],
+      signing,
+    });
+    expect((await verifyDigests(store, [await signer.publicKey()])).issues).toEqual([]);
+
+    await putSummary("vm-c", "2026-12-02T08:00:00.000Z");
+    const third = await writeDigest(store, signer, { now: at("2026-12-02T08:30:00.000Z") });
+    // Numbered as the third digest of the chain, and listed after the unnumbered ones.
+    expect(third).toEqual({ key: `${LINEAGE_DIGESTS_PREFIX}s000000000003.json`, jobs: 1 });
+    const digest = await readDigest(third!.key);
+    expect(digest.sequence).toBe(3);
+    expect(digest.previous).toEqual(await linkTo(secondKey));
+    expect(digest.digestStart).toBe("2026-12-02T07:30:00.000Z");
+    await putSummary("vm-d", "2026-12-02T09:00:00.000Z");
+    const fourth = await writeDigest(store, signer, { now: at("2026-12-02T09:30:00.000Z") });
+    expect(fourth?.key).toBe(`${LINEAGE_DIGESTS_PREFIX}s000000000004.json`);
+
+    const result = await verifyDigests(store, [await signer.publicKey()]);
+    expect(result.issues).toEqual([]);
+    expect(result.digests).toBe(4);
+    expect(result.latestKey).toBe(fourth?.key);
+    expect([...result.covered.keys()]).toEqual(["vm-a", "vm-b", "vm-c", "vm-d"]);
   });
 });
 
@@ -217,11 +330,10 @@ describe("verifyDigests", () => {
     });
     const result = await verifyWithOwnKey();
     expect(problems(result)).toEqual([
-      ["digest-chain-broken", chain[1]], // Its key names the trusted key's fingerprint, not the intruder's.
       ["digest-untrusted-key", chain[1]],
       ["digest-chain-broken", chain[2]],
     ]);
-    expect(result.issues[1]?.detail).toContain(await intruder.fingerprint());
+    expect(result.issues[0]?.detail).toContain(await intruder.fingerprint());
   });
 
   it("accepts digests signed by each of several trusted keys, and names the one signed by a key not trusted", async () => {
@@ -267,7 +379,17 @@ describe("verifyDigests", () => {
       ["digest-chain-broken", chain[1]],
       ["digest-chain-broken", chain[2]],
     ]);
-    expect(result.issues[0]?.detail).toContain(`put it under ${chain[1]}`);
+    expect(result.issues[0]?.detail).toBe(`its sequence 2 puts it under ${chain[1]}`);
+  });
+
+  it("names a digest numbered other than one after the digest before it", async () => {
+    const renumbered = { ...(await readDigest(chain[2])), sequence: 4 };
+    await store.delete(chain[2]);
+    await store.delete(signatureKey(chain[2]));
+    const key = await putSignedDigest(renumbered);
+    const result = await verifyWithOwnKey();
+    expect(problems(result)).toEqual([["digest-chain-broken", key]]);
+    expect(result.issues[0]?.detail).toBe(`previous digest ${chain[1]} is sequence 2, this digest is 4`);
   });
 
   it("names a digest whose .sig is missing", async () => {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { mapLimit, ObjectNotFound, type ObjectStore, VoxtrailError } from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import { z } from "zod";
@@ -19,8 +20,14 @@ export const DigestFile = z.object({
   schemaVersion: z.literal(1),
   /** The previous digest's `digestEnd`; for the first digest, when its earliest summary was written. */
   digestStart: z.iso.datetime(),
-  /** When the digest was written (ISO 8601); its key is built from it. */
+  /** When the digest was written (ISO 8601); a digest without `sequence` has its key built from it. */
   digestEnd: z.iso.datetime(),
+  /**
+   * The digest's place in the chain, from 1: the previous digest's plus one, or, after a digest
+   * written before digests had one, the number of digests before it plus one. Its key is built from
+   * it. Absent in digests written before it was added.
+   */
+  sequence: z.number().int().positive().optional(),
   /** The digest just before this one in key order; `null` for the first. */
   previous: z
     .object({
@@ -53,35 +60,36 @@ export const DigestFile = z.object({
 });
 export type DigestFile = z.infer<typeof DigestFile>;
 
-/** Another writer put a digest under the same key at the same moment; nothing was written. */
-export class DigestConflict extends VoxtrailError {
-  readonly retryable = false;
+/**
+ * Other signers kept taking the next place in the chain: {@link writeDigest} lost the claim
+ * {@link DIGEST_CLAIM_ATTEMPTS} times and wrote nothing. A later run can succeed; a claim that
+ * stays (a `.sig` whose digest never came) is named in the message.
+ */
+export class DigestChainContended extends VoxtrailError {
+  readonly retryable = true;
 }
 
-/**
- * A digest's key: its `digestEnd` without `-` and `:`, then the first 8 hex of its key's
- * fingerprint, so digests list in time order.
- *
- * @example
- * digestKey("2026-12-02T07:00:00.123Z", "3f1c9a0b…"); // "lineage-digests/20261202T070000.123Z-3f1c9a0b.json"
- */
-export function digestKey(digestEnd: string, fingerprint: string): string {
-  return `${LINEAGE_DIGESTS_PREFIX}${digestEnd.replace(/[-:]/g, "")}-${fingerprint.slice(0, 8)}.json`;
-}
+/** How many times {@link writeDigest} tries to claim the next place in the chain. */
+export const DIGEST_CLAIM_ATTEMPTS = 6;
+
+/** How long a writer that lost a claim waits before reading the chain again, times the attempts so far. */
+const CLAIM_RETRY_MS = 100;
 
 /**
- * When the digest under `key` ended, read from its name ({@link digestKey}); `undefined` for a
- * name that is not a digest's.
+ * Where a digest belongs: `s` and its `sequence` in 12 digits, so digests list in chain order, after
+ * every digest written before sequences. Those (no `sequence`) are under their `digestEnd` without
+ * `-` and `:`, then the first 8 hex of their key's fingerprint.
  *
  * @example
- * digestEndOfKey("lineage-digests/20261202T070000.123Z-3f1c9a0b.json"); // 2026-12-02T07:00:00.123Z
+ * digestKey({ sequence: 42, ...rest }); // "lineage-digests/s000000000042.json"
+ * digestKey({ digestEnd: "2026-12-02T07:00:00.123Z", ...rest }); // "lineage-digests/20261202T070000.123Z-3f1c9a0b.json"
  */
-export function digestEndOfKey(key: string): Date | undefined {
-  const match = /(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2}(?:\.\d+)?)Z-[0-9a-f]+\.json$/.exec(key);
-  if (!match) return undefined;
-  const [, year, month, day, hour, minute, second] = match;
-  const end = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
-  return Number.isNaN(end.getTime()) ? undefined : end;
+export function digestKey(digest: Pick<DigestFile, "sequence" | "digestEnd" | "signing">): string {
+  if (digest.sequence !== undefined) {
+    return `${LINEAGE_DIGESTS_PREFIX}s${String(digest.sequence).padStart(12, "0")}.json`;
+  }
+  const fingerprint = digest.signing.keyFingerprint.slice(0, 8);
+  return `${LINEAGE_DIGESTS_PREFIX}${digest.digestEnd.replace(/[-:]/g, "")}-${fingerprint}.json`;
 }
 
 /**
@@ -97,7 +105,7 @@ export function signatureKey(digestKey: string): string {
   return `${digestKey}.sig`;
 }
 
-/** The digests in the store, in key (so time) order. */
+/** The digests in the store, in key (so chain) order. */
 export async function listDigestKeys(store: ObjectStore): Promise<string[]> {
   return (await store.list(LINEAGE_DIGESTS_PREFIX)).filter((key) => key.endsWith(".json"));
 }
@@ -118,16 +126,21 @@ export interface WriteDigestOptions {
  * more records), and points at the latest digest by key. A summary the store can describe by its
  * sha256 (`head`) is read only when that hash is not covered yet. Where the store lists with
  * times (S3), only summaries written since {@link DIGEST_RESCAN_MARGIN_MS} before the latest
- * digest ended are looked at, against the digests that ended since then, so an hourly run costs
- * what the last hour wrote, not every job ever. The
- * `.sig` is written before the digest, so a listed digest always has its signature. With nothing
- * new to cover it writes nothing and resolves to `undefined`. An existing digest that cannot be
- * read rejects (with `readJson`'s errors): `verifyDigests` says what is wrong with it. Run one
- * writer at a time: two at once would both chain to the same digest.
+ * digest ended are looked at, against the digests written since then, so an hourly run costs
+ * what the last hour wrote, not every job ever. With nothing new to cover it writes nothing and
+ * resolves to `undefined`. An existing digest that cannot be read rejects (with `readJson`'s
+ * errors): `verifyDigests` says what is wrong with it.
+ *
+ * Signers may run at once (CLI runs, the cloud signer): the next digest's key comes from its
+ * `sequence` ({@link digestKey}), and its `.sig`, written before the digest, is created only if
+ * absent, so of the writers that read the same latest digest one claims the place. Each other
+ * waits, reads the chain again and chains onto the new latest digest with the jobs still not
+ * covered, up to {@link DIGEST_CLAIM_ATTEMPTS} tries in all, then rejects with
+ * {@link DigestChainContended}. A listed digest always has its signature.
  *
  * @example
  * const written = await writeDigest(store, await LocalSigner.loadOrCreate(defaultSigningKeyPath()));
- * written?.key; // "lineage-digests/20261202T070000.123Z-3f1c9a0b.json"
+ * written?.key; // "lineage-digests/s000000000042.json"
  */
 export async function writeDigest(
   store: ObjectStore,
@@ -135,24 +148,56 @@ export async function writeDigest(
   options: WriteDigestOptions = {},
 ): Promise<{ key: string; jobs: number } | undefined> {
   const now = options.now ?? (() => new Date());
-  const digestKeys = await listDigestKeys(store);
-  const latestKey = digestKeys.at(-1);
-  const since = recentSince(store, latestKey);
+  let claimed = "";
+  for (let attempt = 1; attempt <= DIGEST_CLAIM_ATTEMPTS; attempt += 1) {
+    if (attempt > 1) await sleep(CLAIM_RETRY_MS * (attempt - 1));
+    const next = await nextDigest(store, signer, now);
+    if (!next) return undefined;
+    claimed = signatureKey(next.key);
+    const signature = Buffer.from(await signer.sign(next.body)).toString("base64");
+    if (await store.putIfAbsent(claimed, signature, { contentType: "text/plain" })) {
+      await store.put(next.key, next.body, { contentType: "application/json" });
+      return { key: next.key, jobs: next.jobs };
+    }
+  }
+  throw new DigestChainContended(
+    `other signers took the next lineage digest's place ${DIGEST_CLAIM_ATTEMPTS} times, last by creating ${claimed}: if it stays with no digest beside it, its signer stopped, and deleting it frees the place`,
+  );
+}
+
+/** A digest read from the store. */
+interface StoredDigest {
+  key: string;
+  bytes: Buffer;
+  digest: DigestFile;
+}
+
+/** The digest {@link writeDigest} would write now, chained to the latest; `undefined` when nothing is new. */
+async function nextDigest(
+  store: ObjectStore,
+  signer: DigestSigner,
+  now: () => Date,
+): Promise<{ key: string; body: Buffer; jobs: number } | undefined> {
+  const listed = await listDigests(store);
+  const latestKey = listed.at(-1)?.key;
+  const latest = latestKey === undefined ? undefined : await readStoredDigest(store, latestKey);
+  // Where the listing gives times, only summaries written since the margin before the latest end.
+  const since =
+    store.listModified && latest ? Date.parse(latest.digest.digestEnd) - DIGEST_RESCAN_MARGIN_MS : undefined;
   const summaryKeys =
     since === undefined || !store.listModified
       ? await store.list(keys.lineageSummaries)
       : (await store.listModified(keys.lineageSummaries))
           .filter((object) => object.lastModified.getTime() >= since)
           .map((object) => object.key);
-  // A summary written since `since` can only be covered by a digest that ended after it was.
-  const relevant =
-    since === undefined
-      ? digestKeys
-      : digestKeys.filter((key) => key === latestKey || (digestEndOfKey(key)?.getTime() ?? since) >= since);
-  const digests = await mapLimit(relevant, 16, async (key) => {
-    const bytes = await store.getBytes(key);
-    return { key, bytes, digest: DigestFile.parse(JSON.parse(bytes.toString("utf8"))) };
-  });
+  // A summary written since `since` can only be covered by a digest written after it.
+  const earlier = listed
+    .slice(0, -1)
+    .filter(({ lastModified }) => since === undefined || (lastModified?.getTime() ?? since) >= since);
+  const digests = [
+    ...(await mapLimit(earlier, 16, ({ key }) => readStoredDigest(store, key))),
+    ...(latest ? [latest] : []),
+  ];
   const covered = new Set(digests.flatMap(({ digest }) => digest.jobs.map((job) => job.summarySha256)));
   const summaries = summaryKeys.filter((key) => key.endsWith(".json"));
   const hashed = await mapLimit(summaries, 16, async (summaryKey) => {
@@ -175,8 +220,7 @@ export async function writeDigest(
   const jobs = hashed.filter((entry) => entry !== undefined);
   if (jobs.length === 0) return undefined;
 
-  const latest = digests.at(-1);
-  // Strictly after the previous digest, so the new key sorts after it whatever the clock says.
+  // Strictly after the previous digest, so digestEnd grows along the chain whatever the clock says.
   const end = new Date(Math.max(now().getTime(), latest ? Date.parse(latest.digest.digestEnd) + 1 : 0));
   const earliest = jobs.reduce((min, entry) => Math.min(min, entry.writtenAt ?? min), end.getTime());
   const fingerprint = await signer.fingerprint();
@@ -184,6 +228,7 @@ export async function writeDigest(
     schemaVersion: 1,
     digestStart: latest ? latest.digest.digestEnd : new Date(earliest).toISOString(),
     digestEnd: end.toISOString(),
+    sequence: latest ? (latest.digest.sequence ?? listed.length) + 1 : 1,
     previous: latest
       ? {
           key: latest.key,
@@ -194,24 +239,21 @@ export async function writeDigest(
     jobs: jobs.map((entry) => entry.job),
     signing: { algorithm: signer.algorithm, keyId: signer.keyId, keyFingerprint: fingerprint },
   };
-  const key = digestKey(digest.digestEnd, fingerprint);
   const body = Buffer.from(`${JSON.stringify(digest, null, 2)}\n`);
-  const signature = Buffer.from(await signer.sign(body)).toString("base64");
-  const sig = await store.putIfAbsent(signatureKey(key), signature, { contentType: "text/plain" });
-  if (!sig) throw new DigestConflict(`a digest was written under ${key} at the same moment`);
-  await store.put(key, body, { contentType: "application/json" });
-  return { key, jobs: jobs.length };
+  return { key: digestKey(digest), body, jobs: jobs.length };
 }
 
-/**
- * Where the next digest may start looking, in milliseconds since the epoch: {@link
- * DIGEST_RESCAN_MARGIN_MS} before the latest digest ended, when the store lists with times (else
- * every summary is looked at, by its hash).
- */
-function recentSince(store: ObjectStore, latestKey: string | undefined): number | undefined {
-  const latestEnd = latestKey ? digestEndOfKey(latestKey) : undefined;
-  if (!store.listModified || !latestEnd) return undefined;
-  return latestEnd.getTime() - DIGEST_RESCAN_MARGIN_MS;
+/** The digests in key order, each with when it was written where the store's listing gives times. */
+async function listDigests(store: ObjectStore): Promise<Array<{ key: string; lastModified?: Date }>> {
+  const listing = store.listModified
+    ? await store.listModified(LINEAGE_DIGESTS_PREFIX)
+    : (await store.list(LINEAGE_DIGESTS_PREFIX)).map((key) => ({ key }));
+  return listing.filter(({ key }) => key.endsWith(".json"));
+}
+
+async function readStoredDigest(store: ObjectStore, key: string): Promise<StoredDigest> {
+  const bytes = await store.getBytes(key);
+  return { key, bytes, digest: DigestFile.parse(JSON.parse(bytes.toString("utf8"))) };
 }
 
 /** The summary's time and its records' keys and hashes; `undefined` for a body that is not a summary. */

@@ -48,14 +48,16 @@ interface ReadDigest {
 /**
  * Checks every digest under `lineage-digests/`, in key order: that it parses, has its `.sig`, is
  * signed by one of `trustedKeys` (matched by fingerprint) and its signature verifies over its exact
- * bytes, sits under the key its `digestEnd` and fingerprint give, and names as `previous` the digest
- * just before it (key, sha256 and signature; the first names none), starting where that one
- * ended. A deleted, replaced or reordered digest breaks the chain at the digest after it. Each
- * issue names the digest it concerns. The jobs of each valid digest (one whose signature verifies
- * with a trusted key) are reported as covered, each by the last digest that covers it (a rerun's
- * summary is covered again), and every record they name with its hash as first signed: records
- * are written once, so a record whose bytes differ was changed. Deleting the newest
- * digests leaves a shorter valid chain: compare `latestEnd` with when the last digest was due.
+ * bytes, sits under the key its `sequence` gives (a digest written before sequences: its
+ * `digestEnd` and fingerprint), and names as `previous` the digest just before it (key, sha256 and
+ * signature; the first names none), numbered one after it where that one is numbered, starting
+ * where that one ended. The last key listed is the chain's head. A deleted, replaced or reordered
+ * digest breaks the chain at the digest after it. Each issue names the digest it concerns. The
+ * jobs of each valid digest (one whose signature verifies with a trusted key) are reported as
+ * covered, each by the last digest that covers it (a rerun's summary is covered again), and every
+ * record they name with its hash as first signed: records are written once, so a record whose
+ * bytes differ was changed. Deleting the newest digests leaves a shorter valid chain: compare
+ * `latestEnd` with when the last digest was due.
  *
  * @example
  * const result = await verifyDigests(store, [await signer.publicKey()]);
@@ -138,9 +140,11 @@ function brokenLink(
   digest: DigestFile,
   before: ReadDigest | undefined,
 ): string | undefined {
-  const ownKey = digestKey(digest.digestEnd, digest.signing.keyFingerprint);
+  const ownKey = digestKey(digest);
   if (entry.key !== ownKey) {
-    return `its digestEnd ${digest.digestEnd} and key fingerprint put it under ${ownKey}`;
+    return digest.sequence === undefined
+      ? `its digestEnd ${digest.digestEnd} and key fingerprint put it under ${ownKey}`
+      : `its sequence ${digest.sequence} puts it under ${ownKey}`;
   }
   const { previous } = digest;
   if (!before) {
@@ -159,6 +163,10 @@ function brokenLink(
     return before.signature === undefined
       ? `previous digest ${before.key} has no signature, this digest names one`
       : `previous digest ${before.key} has another signature than the one this digest names`;
+  }
+  const sequence = before.digest?.sequence;
+  if (sequence !== undefined && digest.sequence !== sequence + 1) {
+    return `previous digest ${before.key} is sequence ${sequence}, this digest is ${digest.sequence ?? "unnumbered"}`;
   }
   if (before.digest && before.digest.digestEnd !== digest.digestStart) {
     return `previous digest ${before.key} ends at ${before.digest.digestEnd}, this digest starts at ${digest.digestStart}`;
