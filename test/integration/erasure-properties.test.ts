@@ -156,7 +156,8 @@ async function eraseChain(
 
 /**
  * The chain an erasure target names: a derived artifact's key, its writer; a source's sha256,
- * every job of that caller; a source key, every job that read it (erased ones too), unless those
+ * every job of that caller, unless more than one of them is not yet erased (then the erasure must
+ * refuse); a source key, every job that read it (erased ones too), unless those
  * not yet erased hold more than one caller's voicemail (then the erasure must refuse).
  */
 function expectedErasure(
@@ -167,8 +168,12 @@ function expectedErasure(
   switch (by) {
     case "artifact":
       return { target: job.artifacts[artifact % job.artifacts.length]!, chain: [job] };
-    case "sha256":
-      return { target: job.sha256, chain: jobs.filter((other) => other.caller === job.caller) };
+    case "sha256": {
+      const holders = jobs.filter((other) => other.caller === job.caller);
+      return holders.filter((holder) => !holder.erased).length > 1
+        ? { target: job.sha256, ambiguous: true }
+        : { target: job.sha256, chain: holders };
+    }
     case "source-key": {
       const readers = jobs.filter((other) => other.key === job.key);
       const live = readers.filter((reader) => !reader.erased);

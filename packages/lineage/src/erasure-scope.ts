@@ -7,7 +7,11 @@ import type { LineageGraph } from "./lineage-graph";
  * upload (one object version), so its chain is its own source version and everything its
  * activities wrote:
  * - a derived artifact's key or uri names the jobs that wrote it;
- * - a sha256 names every job whose source had those bytes, or that wrote an artifact with them;
+ * - a sha256 names the one job not yet erased whose source had those bytes or that wrote an
+ *   artifact with them (with any erased ones, which erase again as "already erased"); when more
+ *   than one job not yet erased holds them (two callers' identical uploads, or a reply that
+ *   templates and a deterministic synthesizer made byte for byte the same), it throws
+ *   `ErasureAmbiguous` naming the jobs, and nothing is erased;
  * - a source's key names the jobs that read it, unless those not yet erased read different bytes
  *   (several callers' uploads under one name): then it throws `ErasureAmbiguous`, listing each
  *   upload's hash and jobs, and nothing is erased.
@@ -49,6 +53,12 @@ function jobsWithHash(graph: LineageGraph, sha256: string): Set<string> {
         record.outputs.some((ref) => ref.sha256 === sha256),
     );
     if (holds) jobs.add(jobId);
+  }
+  const live = [...jobs].filter((jobId) => !graph.erasures.has(jobId));
+  if (live.length > 1) {
+    throw new ErasureAmbiguous(
+      `${live.length} jobs not yet erased hold bytes with this sha256: name the one to erase by one of its artifacts' keys: job ${live.sort().join(", ")}`,
+    );
   }
   for (const [jobId, erasure] of graph.erasures) {
     if (erasure.erased.some((artifact) => artifact.sha256 === sha256)) jobs.add(jobId);

@@ -227,6 +227,27 @@ describe("erase, when several callers' uploads share one name (issue 17's reprod
     expect(await holds(second)).toBe(false);
   });
 
+  it("by a hash two jobs not yet erased hold (a source or a derived artifact) refuses, naming both, and deletes nothing", async () => {
+    // The same bytes uploaded under two names: two jobs whose sources and artifacts are identical,
+    // as templated replies from a deterministic synthesizer are across callers.
+    const a = await writeSyntheticJob(store, 7, undefined, true, "a.wav");
+    const b = await writeSyntheticJob(store, 7, Date.UTC(2026, 0, 2), true, "b.wav");
+    expect(a.artifacts.replyAudio.sha256).toBe(b.artifacts.replyAudio.sha256);
+    const before = await store.list("");
+    for (const hash of [a.source.sha256, a.artifacts.replyAudio.sha256]) {
+      await expect(erase(store, await graphOf(), hash)).rejects.toMatchObject({
+        name: "ErasureAmbiguous",
+        message: expect.stringContaining(`${[a.jobId, b.jobId].sort().join(", ")}`),
+      });
+    }
+    expect(await store.list("")).toEqual(before);
+    // A key stays exact; then the hash names the one job left.
+    expect((await erase(store, await graphOf(), a.artifacts.replyAudio.key)).jobs).toEqual([a.jobId]);
+    const result = await erase(store, await graphOf(), a.artifacts.replyAudio.sha256);
+    expect(result.jobs.filter((job) => !result.alreadyErased.includes(job))).toEqual([b.jobId]);
+    expect((await verify(store, await graphOf())).issues).toEqual([]);
+  });
+
   it("by one derived artifact erases the whole chain: source version, normalized audio and the rest", async () => {
     const [first, second] = await twoCallersUnderOneName();
     const result = await erase(store, await graphOf(), first.artifacts.transcript.key);
