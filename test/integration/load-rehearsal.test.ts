@@ -3,16 +3,16 @@ import { RETRY_CLASSES } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
 
 /**
- * `npm run load`'s harness on a small load: 40 voicemails in a burst against quotas shrunk so that
- * they overflow them as 10,000 overflow AWS's: one concurrent Transcribe job whose jobs last 15 s
- * per audio second (about 250 s each), so the queue holds the burst for close to 3 simulated hours
+ * `npm run load`'s harness on a small load: 12 voicemails in a burst against quotas shrunk so that
+ * they overflow them as 10,000 overflow AWS's: one concurrent Transcribe job whose jobs last 60 s
+ * per audio second (about 1,000 s each), so the queue holds the burst for about 3.3 simulated hours
  * (within the workflow's 5 hours of waits, MAX_TRANSCRIPTION_WAITS);
  * a Sonic endpoint of one instance of 4 generations behind a Synthesize gate of 3. The design as
  * staged (queueing on, the gate in place) must finish every voicemail; the same load with
  * queueing off and the gate removed must fail some, as its jobs' throttle retries (about 2 hours at
  * most, RETRY_CLASSES.throttled) run out before a slot frees: the harness tells the two apart.
  */
-const VOICEMAILS = 40;
+const VOICEMAILS = 12;
 
 function smallQuotas(design: { queueing: boolean; synthesizeGate: boolean }): LoadQuotas {
   const production = productionLoadQuotas();
@@ -22,7 +22,7 @@ function smallQuotas(design: { queueing: boolean; synthesizeGate: boolean }): Lo
     transcribe: {
       quotas: { ...production.transcribe.quotas, concurrentJobs: 1 },
       queueing: design.queueing,
-      jobRunTime: { fixedSeconds: 0, secondsPerAudioSecond: 15 },
+      jobRunTime: { fixedSeconds: 0, secondsPerAudioSecond: 60 },
     },
     sonic: {
       ...production.sonic,
