@@ -1,5 +1,6 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { holdsDirectoryStore } from "@voxtrail/storage";
 
 /** A file to upload, with the name it gets under `incoming/voicemail/`. */
 export interface InputFile {
@@ -24,7 +25,9 @@ export interface CollectOptions {
  * the directories `mon/` and `tue/` (`.` is named by the directory it is), so the files of two
  * directories never collide. A walk follows symbolic links (to files, and to directories it has
  * not entered yet, so a link loop ends), skips what is not a regular file, and never enters
- * `exclude`. Two inputs that would still get the same name are refused.
+ * `exclude` or any folder that holds a voxtrail store (`holdsDirectoryStore`: another run's
+ * uploads and replies are no new voicemails). A directory named that is a store is refused. Two
+ * inputs that would still get the same name are refused.
  *
  * @example
  * await collectInputFiles(["calls"], { exclude: ["calls/.voxtrail"] }); // [{ path: "calls/001.wav", name: "calls/001.wav" }, ...]
@@ -36,6 +39,11 @@ export async function collectInputFiles(paths: string[], options: CollectOptions
     const info = await stat(path).catch(() => undefined);
     if (!info) throw new Error(`no such file or directory: ${path}`);
     if (info.isDirectory()) {
+      if (await holdsDirectoryStore(path)) {
+        throw new Error(
+          `${path} is a voxtrail store, not a folder of voicemails: name the voicemails instead`,
+        );
+      }
       const entered = new Set(excluded);
       const found = (await walk(path, entered)).filter((file) => file.toLowerCase().endsWith(".wav")).sort();
       const parent = dirname(resolve(path));
@@ -67,8 +75,9 @@ async function walk(dir: string, entered: Set<string>): Promise<string[]> {
     const path = join(dir, entry.name);
     // A link is judged by what it points at; a dangling one is skipped.
     const info = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
-    if (info?.isDirectory()) nested.push(await walk(path, entered));
-    else if (info?.isFile()) nested.push([path]);
+    if (info?.isDirectory()) {
+      if (!(await holdsDirectoryStore(path))) nested.push(await walk(path, entered));
+    } else if (info?.isFile()) nested.push([path]);
   }
   return nested.flat();
 }

@@ -28,6 +28,27 @@ describe("collectInputFiles: what a directory of voicemails contributes", () => 
     );
   });
 
+  it("never walks into any folder that holds a voxtrail store, and refuses a store named as input", async () => {
+    await writeFile(join(dir, "001.wav"), "a");
+    const other = join(dir, "last-week-store");
+    for (const folder of [".meta", ".versions", "incoming/voicemail", "artifacts/vm-2"]) {
+      await mkdir(join(other, folder), { recursive: true });
+    }
+    await writeFile(join(other, "incoming", "voicemail", "002.wav"), "b");
+    await writeFile(join(other, "artifacts", "vm-2", "reply.wav"), "r");
+    // A folder with only one of the two is no store: its voicemails are taken.
+    await mkdir(join(dir, "calls", ".meta"), { recursive: true });
+    await writeFile(join(dir, "calls", "003.wav"), "c");
+    const files = await collectInputFiles([dir]);
+    expect(files.map((f) => f.name).sort()).toEqual([
+      `${basename(dir)}/001.wav`,
+      `${basename(dir)}/calls/003.wav`,
+    ]);
+    await expect(collectInputFiles([other])).rejects.toThrow(
+      "is a voxtrail store, not a folder of voicemails",
+    );
+  });
+
   it("names files by their path from the argument's parent, so two directories' 001.wav never collide", async () => {
     for (const day of ["mon", "tue"]) {
       await mkdir(join(dir, day, "late"), { recursive: true });

@@ -29,10 +29,10 @@ import { assertValidKey } from "./object-key";
 import { isInside, realpathOfExisting } from "./path-containment";
 import { READ_FLAGS, readRegularFile } from "./regular-file";
 import { type FileHash, Sha256Pool } from "./sha256-pool";
+import { META_DIR } from "./store-root";
 import { sortByUtf8 } from "./utf8-order";
 
 /** Top-level directory holding the sidecars; keys under it are refused. */
-const META_DIR = ".meta";
 /** File names are limited to 255 bytes and a sidecar's name adds `.json` to its segment. */
 const MAX_SEGMENT_BYTES = 255 - ".json".length;
 /** What `head` reports for a file that has no sidecar (one not written through the store). */

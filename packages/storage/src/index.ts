@@ -4,4 +4,5 @@
  */
 export { DirectoryStore } from "./directory-store";
 export { retentionFrom, S3Store } from "./s3-store";
+export { holdsDirectoryStore } from "./store-root";
 export { WorkerBatches } from "./worker-batches";

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { SSMClient } from "@aws-sdk/client-ssm";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore } from "@voxtrail/core";
@@ -27,6 +26,7 @@ import {
   verifyReport,
 } from "../lineage-views";
 import { readStageResources } from "../stage/stage-lookup";
+import { storeDirectory } from "../store-option";
 import { trustedKeys } from "../trusted-keys";
 import { UsageError } from "../usage-error";
 
@@ -90,7 +90,7 @@ export async function lineageCommand(positionals: string[], given: LineageOption
     );
   }
   const store = openLineageStore(
-    options.bucket ? { bucket: options.bucket } : { dir: resolve(options.store) },
+    options.bucket ? { bucket: options.bucket } : { dir: storeDirectory(options.store) },
   );
   const out = (json: unknown, text: () => string) =>
     process.stdout.write(options.json ? `${JSON.stringify(json, null, 2)}\n` : `${text()}\n`);

@@ -7,6 +7,7 @@ import { indexLineage } from "../index-lineage";
 import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
 import { PromptsProgressLine } from "../prompts-progress";
 import { signLineage } from "../sign-lineage";
+import { storeDirectory } from "../store-option";
 import { UsageError } from "../usage-error";
 
 /** Options of `voxtrail prompts`. */
@@ -36,7 +37,7 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
       `--concurrency must be a positive integer, got ${JSON.stringify(options.concurrency)}`,
     );
   }
-  const storeDir = resolve(options.store);
+  const storeDir = storeDirectory(options.store);
   const lineOut = options.json ? process.stderr : process.stdout;
   process.stderr.write(`voxtrail: prompts from ${manifest}, ${concurrency} at a time, store ${storeDir}\n`);
   const started = performance.now();

@@ -13,6 +13,7 @@ import {
 import { DirectoryStore } from "@voxtrail/storage";
 import { StageSizingUnknown, stageSizing } from "../capacity/stage-sizing";
 import { REPOSITORY_ROOT } from "../repository-root";
+import { storeDirectory } from "../store-option";
 import { UsageError } from "../usage-error";
 
 /** Options of `voxtrail report`. */
@@ -46,7 +47,7 @@ export async function reportCommand(positionals: string[], options: ReportOption
   if (options.job !== undefined && options.all) throw new UsageError("give --job ID or --all, not both");
   if (options.cost && options.html !== undefined) throw new UsageError("give --cost or --html, not both");
   if (options.stage !== undefined && !options.cost) throw new UsageError("--stage goes with --cost");
-  const storeDir = resolve(options.store);
+  const storeDir = storeDirectory(options.store);
   if (!existsSync(storeDir)) throw new UsageError(`no store at ${storeDir} (see --store)`);
   const store = new DirectoryStore({ root: storeDir });
   const { jobs, unreadable } = await readJobs(

@@ -11,6 +11,7 @@ import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
 import { isDone, jobLine, summaryLine, waitingLine } from "../job-lines";
 import { ProgressLine } from "../progress";
 import { signLineage } from "../sign-lineage";
+import { storeDirectory } from "../store-option";
 import { UsageError } from "../usage-error";
 
 /** Options of `voxtrail run`. */
@@ -43,7 +44,7 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
     );
   }
   const { providers, replyFormat } = runChoices(options);
-  const storeDir = resolve(options.store);
+  const storeDir = storeDirectory(options.store);
   const files = await collectInputFiles(paths.length > 0 ? paths : [BUNDLED_VOICEMAILS_DIR], {
     exclude: [storeDir],
   });
