@@ -1,13 +1,14 @@
 /**
- * `npm run load -- --voicemails N --arrival burst|rate:PER_MINUTE [--reasoner local|bedrock-simulated]
- * [--design staged|before-waiting] [--json]`: production's voicemail workflow (the deployed ASL, the real stage handlers) under every
- * quota the stand-ins enforce, with simulated engines, on a virtual clock (docs/load-rehearsal.md).
+ * `npm run load -- --voicemails N --arrival burst|rate:PER_MINUTE
+ * [--reasoner local|bedrock-simulated] [--design staged|before-waiting] [--json]`: production's
+ * voicemail workflow (the deployed ASL, the real stage handlers) under every quota the stand-ins
+ * enforce, with simulated engines, on a virtual clock (docs/load-rehearsal.md).
  * `--reasoner bedrock-simulated` puts the local reasoner behind a Bedrock-like throttle
  * (DEFAULT_BEDROCK_QUOTA); `local`, the default, is production's reasoner. `--design before-waiting`
- * puts back what made a burst fail before the workflow learned to wait (`beforeWaiting`). Prints the report as JSON
- * with `--json`, else a short summary; progress goes to stderr. Exit 0 when every voicemail
- * completed, none failed, none was duplicated, none was lost, and `lineage verify` of the store
- * (signed after the run) is clean.
+ * puts back what made a burst fail before the workflow learned to wait (`beforeWaiting`). Prints
+ * the report as JSON with `--json`, else a short summary; progress goes to stderr. Exit 0 when
+ * every voicemail completed, none failed, none was duplicated, none was lost, and `lineage verify`
+ * of the store (signed after the run) is clean.
  */
 import { parseArgs } from "node:util";
 import { beforeWaiting } from "./before-waiting";
