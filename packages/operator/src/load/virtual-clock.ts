@@ -66,6 +66,7 @@ export class VirtualClock {
   readonly #startedAt: number;
   #advances = 0;
   #settleWallMs = 0;
+  #stopped = false;
 
   private constructor(
     private readonly clock: InstalledClock,
@@ -129,8 +130,10 @@ export class VirtualClock {
     return { advances: this.#advances, elapsedMs: this.elapsedMs, settleWallMs: this.#settleWallMs };
   }
 
-  /** Puts the real timers and `Date` back. */
+  /** Puts the real timers and `Date` back; calling it again does nothing. */
   stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
     this.clock.uninstall();
     this.restoreTimersModule();
   }
