@@ -146,7 +146,11 @@ export class ActivityRecorder {
     let attempt = this.attempt;
     let previousKey = this.previousKey;
     for (let tries = 1; ; tries++) {
-      const previous = previousKey === undefined ? undefined : await readPrevious(scope.store, previousKey);
+      // Only a backdated attempt needs the previous record's start: the others only hash it.
+      const previous =
+        previousKey === undefined
+          ? undefined
+          : await readPrevious(scope.store, previousKey, scope.startedAt !== undefined);
       const record: ActivityRecord = {
         schemaVersion: ACTIVITY_RECORD_VERSION,
         activityId,
@@ -154,7 +158,7 @@ export class ActivityRecorder {
         stage: scope.recordAs,
         attempt,
         startedAt:
-          previous && this.scope.startedAt ? later(this.startedAt, previous.startedAt) : this.startedAt,
+          previous?.startedAt === undefined ? this.startedAt : later(this.startedAt, previous.startedAt),
         endedAt,
         outcome,
         compute: scope.compute,
@@ -194,17 +198,20 @@ function recordsOf(store: ObjectStore, jobId: string, step: string): Promise<str
 
 /**
  * A record's key with the sha256 of its bytes as stored (what the next record's chain link names),
- * and when it started, if its bytes say (a record that is not JSON is linked all the same: verify
- * is what names it).
+ * and, `withStart`, when it started, if its bytes say (a record that is not JSON is linked all the
+ * same: verify is what names it).
  */
 async function readPrevious(
   store: ObjectStore,
   key: string,
+  withStart: boolean,
 ): Promise<{ ref: { key: string; sha256: string }; startedAt: string | undefined }> {
   const bytes = await store.getBytes(key);
   let startedAt: unknown;
   try {
-    startedAt = (JSON.parse(bytes.toString("utf8")) as { startedAt?: unknown }).startedAt;
+    startedAt = withStart
+      ? (JSON.parse(bytes.toString("utf8")) as { startedAt?: unknown }).startedAt
+      : undefined;
   } catch {
     startedAt = undefined;
   }
