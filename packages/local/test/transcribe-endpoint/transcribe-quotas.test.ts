@@ -6,7 +6,7 @@ import {
   TranscribeClient,
 } from "@aws-sdk/client-transcribe";
 import { DirectoryStore } from "@voxtrail/storage";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { temporaryDirectory } from "../../../../test/support/temporary-directory";
 import {
   AWS_TRANSCRIBE_QUOTAS,
@@ -199,23 +199,30 @@ describe("the job queue", () => {
 
 describe("the requests-per-second quotas", () => {
   it("answer StartTranscriptionJob and GetTranscriptionJob beyond their rate with 400 LimitExceededException", async () => {
-    const local = await open({
-      transcriber: new GatedTranscriber(),
-      quotas: { startTranscriptionJobPerSecond: 2, getTranscriptionJobPerSecond: 3 },
-    });
-    await local.start("one");
-    await local.start("two");
-    await expect(local.start("three")).rejects.toMatchObject({
-      name: "LimitExceededException",
-      message: "Rate exceeded",
-      $metadata: { httpStatusCode: 400 },
-    });
-    for (let i = 0; i < 3; i++) await local.status("one");
-    await expect(local.status("one")).rejects.toMatchObject({
-      name: "LimitExceededException",
-      message: "Rate exceeded",
-    });
-    expect(local.endpoint.jobNames()).toEqual(["one", "two"]);
+    // One clock second for every request: the quotas count whole seconds, and a real second's
+    // boundary between two requests would start a new one.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-12-06T10:00:00.000Z") });
+    try {
+      const local = await open({
+        transcriber: new GatedTranscriber(),
+        quotas: { startTranscriptionJobPerSecond: 2, getTranscriptionJobPerSecond: 3 },
+      });
+      await local.start("one");
+      await local.start("two");
+      await expect(local.start("three")).rejects.toMatchObject({
+        name: "LimitExceededException",
+        message: "Rate exceeded",
+        $metadata: { httpStatusCode: 400 },
+      });
+      for (let i = 0; i < 3; i++) await local.status("one");
+      await expect(local.status("one")).rejects.toMatchObject({
+        name: "LimitExceededException",
+        message: "Rate exceeded",
+      });
+      expect(local.endpoint.jobNames()).toEqual(["one", "two"]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("are not enforced by default, while the job quotas are AWS's: 250 concurrent jobs, 90% of them for the queue, 10,000 queued", async () => {
