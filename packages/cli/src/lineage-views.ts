@@ -52,7 +52,14 @@ export function verifyReport(result: VerifyResult, trustedKeys: string[] = []): 
   const head = `${result.ok ? "OK" : "FAILED"}: ${result.jobs} job(s), ${result.artifactsChecked} artifact(s) re-hashed, ${result.linksChecked} link(s) checked, ${result.erased.length} erased chain(s), ${result.issues.length} problem(s)`;
   const signed = result.signatures;
   const signatures = signed
-    ? `signatures: ${signed.digests} digest(s) checked with ${trustedKeys.join(", ")}${signed.latestEnd ? `, the latest written ${signed.latestEnd}` : ""}; ${signed.signedJobs} job(s) as signed, ${signed.pendingJobs.length} not signed yet${signed.pendingJobs.length > 0 ? ` (${signed.pendingJobs.slice(0, 3).join(", ")}${signed.pendingJobs.length > 3 ? ", ..." : ""})` : ""}`
+    ? [
+        `signatures: ${signed.digests} digest(s) checked with ${trustedKeys.join(", ")}${signed.latestEnd ? `, the latest written ${signed.latestEnd}` : ""}; ${signed.signedJobs} job(s) as signed, ${signed.pendingJobs.length} not signed yet${signed.pendingJobs.length > 0 ? ` (${signed.pendingJobs.slice(0, 3).join(", ")}${signed.pendingJobs.length > 3 ? ", ..." : ""})` : ""}`,
+        ...(signed.head?.sequence === undefined
+          ? []
+          : [
+              `head: sequence ${signed.head.sequence}, sha256 ${signed.head.sha256} (keep it: --expect-head ${signed.head.sequence}:${signed.head.sha256} finds the newest digests deleted or replaced)`,
+            ]),
+      ].join("\n")
     : "signatures: not checked (no trusted key: --public-key FILE or --kms-key-id ID)";
   const erased = result.erased.map((e) => `erased  ${e.jobId}  by erasure ${e.erasureId} at ${e.erasedAt}`);
   const issues =

@@ -34,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
       domain: { type: "string" },
       "public-key": { type: "string", multiple: true },
       "kms-key-id": { type: "string" },
+      grace: { type: "string" },
+      "expect-head": { type: "string" },
       engine: { type: "string" },
       database: { type: "string" },
       workgroup: { type: "string" },

@@ -2,28 +2,40 @@ import { type ObjectStore, systemErrorMeaning } from "@voxtrail/core";
 import { defaultSigningKeyPath, LocalSigner, writeDigest } from "@voxtrail/lineage";
 
 /**
- * Signs the lineage a local run wrote: the next digest over the jobs' summaries, with the local
- * P-256 key (created on first use at `defaultSigningKeyPath()`, outside the store, so that someone
- * who can write the store cannot sign), and says so on `out`. Signing that fails is reported there
- * by its error's name and message (never key material), and the run's outcome stands.
+ * Signs the lineage of `jobs`, the jobs a local run made (or an operator vouches for): the next
+ * digest over their summaries, never another job's, with the local P-256 key (created on first use
+ * at `defaultSigningKeyPath()`, outside the store, so that someone who can write the store cannot
+ * sign), and says so on `out`. Signing that fails is reported there by its error's name and
+ * message (never key material), and the run's outcome stands. Resolves to whether it signed (or
+ * had nothing to add).
  *
  * @example
- * await signLineage(runtime.store, process.stderr);
+ * await signLineage(runtime.store, ["incoming-voicemail-a.wav-3f1c"], process.stderr);
  */
-export async function signLineage(store: ObjectStore, out: NodeJS.WritableStream): Promise<void> {
+export async function signLineage(
+  store: ObjectStore,
+  jobs: readonly string[],
+  out: NodeJS.WritableStream,
+): Promise<boolean> {
+  if (jobs.length === 0) {
+    out.write("lineage: no job of this run ended, nothing to sign\n");
+    return true;
+  }
   try {
     const signer = await LocalSigner.loadOrCreate(defaultSigningKeyPath());
-    const written = await writeDigest(store, signer);
+    const written = await writeDigest(store, signer, { jobs });
     const fingerprint = (await signer.fingerprint()).slice(0, 16);
     out.write(
       written
         ? `lineage signed: ${written.key} covers ${written.jobs} job(s), key ${fingerprint}\n`
         : `lineage signed already: no job to add to the digests (key ${fingerprint})\n`,
     );
+    return true;
   } catch (error) {
     // A failed system call by its meaning (DiskFull, ...), never with the path Node puts in its message.
     const { name, message } =
       systemErrorMeaning(error) ?? (error instanceof Error ? error : new Error(String(error)));
     out.write(`lineage NOT signed: ${name}: ${message}\n`);
+    return false;
   }
 }

@@ -12,10 +12,11 @@ Usage:
       "Object Created" event, and run the voicemail workflow. A directory contributes its .wav
       files. With no paths, processes the bundled fixtures. A job is one upload (bucket, key,
       version), claimed before any work: running the same files again skips the jobs already
-      done and redoes the failed or interrupted ones. Ends by signing the lineage (a digest,
-      with the local key). Exit code 1 unless every job is done; Ctrl-C (SIGINT) or SIGTERM
-      records the attempts in flight as interrupted, removes their temp files, prints the
-      command that resumes and exits 130 or 143.
+      done and redoes the failed or interrupted ones. Ends by signing the lineage of the jobs
+      it ran (a digest, with the local key), never another run's. Exit code 1 unless every job
+      is done; Ctrl-C (SIGINT) or SIGTERM records the attempts in flight as interrupted, signs
+      the jobs that finished, removes their temp files, prints the command that resumes and
+      exits 130 or 143.
         --store DIR        local store standing in for the bucket (default .voxtrail)
         --records FILE     JSON Lines business records (default: bundled fixtures)
         --concurrency N    jobs in flight at once (default 2)
@@ -122,7 +123,15 @@ Usage:
                            reordered, job deleted or added, summary changed, digest tampered,
                            and that the lineage index holds what the records give. --since
                            re-hashes only the artifacts of jobs after TIME (last-digest: the end
-                           of the latest digest that verifies) or not signed as they are now
+                           of the latest digest that verifies) or not signed as they are now.
+                           With keys, a finished job no digest covers is a problem once older
+                           than --grace SECONDS (a bucket: 7200, two runs of the stage's signer;
+                           a local store: 0, as runs sign as they end, except the jobs of a run
+                           still in progress); it prints the chain's head: keep it and give it
+                           back as --expect-head SEQUENCE[:SHA256] to find the newest digests
+                           deleted or replaced
+        sign --job ID      sign one finished job of a local store that no run signed (its run
+                           was killed before signing): you vouch for it, after checking it
         boundaries [--since TIME]
                            which kinds of data entered which boundaries, counted per provider
         erase NAME         erase the whole chains NAME (key, uri or sha256) belongs to: each

@@ -5,6 +5,7 @@ import { objectsWithoutLineage } from "./verify-checks/objects-without-lineage";
 import { outputHashes } from "./verify-checks/output-hashes";
 import { signedCoverage } from "./verify-checks/signed-coverage";
 import { signedDigests } from "./verify-checks/signed-digests";
+import { signingAbsence } from "./verify-checks/signing-absence";
 import { sourceHashes } from "./verify-checks/source-hashes";
 import { summaries } from "./verify-checks/summaries";
 import { unreadableRecords } from "./verify-checks/unreadable-records";
@@ -25,4 +26,5 @@ export const VERIFY_CHECKS: readonly VerifyCheck[] = [
   summaries,
   signedDigests,
   signedCoverage,
+  signingAbsence,
 ];

@@ -3,9 +3,10 @@ import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import { type DigestVerification, verifyDigests } from "./digests/verify-digests";
 import { VerifyNeedsRecords } from "./errors";
 import type { LineageGraph } from "./lineage-graph";
+import { liveRunsSince } from "./local-runs";
 import { checkSignedCoverage } from "./signed-coverage";
 import { startHashing, type VerifyHashing } from "./verify-hashing";
-import type { VerifyOptions } from "./verify-options";
+import { DEFAULT_SIGNING_GRACE_MS, type VerifyOptions } from "./verify-options";
 import { prehash } from "./verify-prehash";
 import { type SincePoint, signedBefore, sincePoint } from "./verify-since";
 import { checkSummaries, readSummaries } from "./verify-summaries";
@@ -27,11 +28,24 @@ export interface VerifyContext {
   /** With trusted keys: the signed digests, and what they cover of the store as it is. */
   digests: DigestVerification | undefined;
   coverage: ReturnType<typeof checkSignedCoverage> | undefined;
+  /**
+   * With trusted keys: before when a finished job must be signed (now less the grace period), when
+   * the earliest run in progress on the store started (its jobs are pending), and the head an
+   * auditor expects.
+   */
+  signing: SigningExpectations | undefined;
   /** With `since`: where re-hashing starts, and the jobs it leaves to the digests. */
   since: SincePoint | undefined;
   skipped: ReadonlySet<string>;
   /** The one way a check reads the artifacts and reports (see {@link VerifyHashing}). */
   hashing: VerifyHashing;
+}
+
+/** What absence of a signature is measured against (see {@link VerifyContext.signing}). */
+export interface SigningExpectations {
+  signedBy: string;
+  liveRunsSince: string | undefined;
+  expectHead: VerifyOptions["expectHead"];
 }
 
 /**
@@ -66,6 +80,13 @@ export async function openVerifyContext(
     );
   }
   const digests = options.trustedKeys ? await verifyDigests(store, options.trustedKeys) : undefined;
+  const signing = digests && {
+    signedBy: new Date(
+      (options.now ?? new Date()).getTime() - (options.signingGraceMs ?? DEFAULT_SIGNING_GRACE_MS),
+    ).toISOString(),
+    liveRunsSince: await liveRunsSince(store),
+    expectHead: options.expectHead,
+  };
   const since = options.since === undefined ? undefined : sincePoint(options.since, digests);
   const jobIds = options.jobId
     ? [options.jobId]
@@ -95,6 +116,7 @@ export async function openVerifyContext(
     summaries,
     digests,
     coverage,
+    signing,
     since,
     skipped,
     hashing: started ?? hashingFor(skipped),

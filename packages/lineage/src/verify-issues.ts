@@ -1,6 +1,7 @@
 import type { DigestProblem } from "./digests/verify-digests";
 import type { RecordProblem } from "./record-integrity";
 import type { CoverageProblem } from "./signed-coverage";
+import type { AbsenceProblem } from "./verify-checks/signing-absence";
 
 /** What can be wrong with the lineage of a store. */
 export type VerifyProblem =
@@ -14,7 +15,8 @@ export type VerifyProblem =
   | "source-replaced"
   | RecordProblem
   | DigestProblem
-  | CoverageProblem;
+  | CoverageProblem
+  | AbsenceProblem;
 
 /** One finding: the problem, the object it concerns, and a sentence saying what was expected. */
 export interface VerifyIssue {

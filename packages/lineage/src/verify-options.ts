@@ -22,4 +22,25 @@ export interface VerifyOptions {
   since?: Date | "last-digest";
   /** Reads in flight at once (default 32). */
   concurrency?: number;
+  /**
+   * With `trustedKeys`: how long after its summary was written a finished job may go unsigned
+   * before it is `job-not-signed` (default {@link DEFAULT_SIGNING_GRACE_MS}). A job a run still in
+   * progress on the store will sign (its marker under `local-runs/`) is pending whatever its age.
+   */
+  signingGraceMs?: number;
+  /**
+   * With `trustedKeys`: the chain's head as an auditor kept it (`verify` reports it as
+   * `signatures.head`). A valid chain that ends before it is `digest-head-missing`; a digest at its
+   * sequence with other bytes, `digest-head-replaced`.
+   */
+  expectHead?: { sequence: number; sha256?: string };
+  /** The time the grace period is counted back from (default: now). */
+  now?: Date;
 }
+
+/**
+ * The signing grace period's default: two runs of the stage's signer, which signs every hour
+ * (`LINEAGE_SIGNING_SCHEDULE`). A CLI run signs as it ends, so `voxtrail lineage verify` of a
+ * directory store gives none.
+ */
+export const DEFAULT_SIGNING_GRACE_MS = 2 * 60 * 60 * 1000;

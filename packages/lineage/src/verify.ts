@@ -1,4 +1,5 @@
 import type { ObjectStore } from "@voxtrail/core";
+import type { ChainHead } from "./digests/verify-digests";
 import type { LineageGraph } from "./lineage-graph";
 import { VERIFY_CHECKS } from "./verify-check-list";
 import { openVerifyContext } from "./verify-context";
@@ -6,7 +7,7 @@ import type { VerifyIssue } from "./verify-issues";
 import type { VerifyOptions } from "./verify-options";
 
 export type { VerifyIssue, VerifyProblem } from "./verify-issues";
-export type { VerifyOptions } from "./verify-options";
+export { DEFAULT_SIGNING_GRACE_MS, type VerifyOptions } from "./verify-options";
 
 /** The outcome of {@link verify}. */
 export interface VerifyResult {
@@ -27,6 +28,8 @@ export interface VerifyResult {
     signedJobs: number;
     /** Jobs no digest covers yet (running, or finished after the latest digest). */
     pendingJobs: string[];
+    /** The chain's head, for an auditor to keep and give back as `expectHead`. */
+    head?: ChainHead;
   };
   /** With `since`: where re-hashing started, and how many jobs' artifacts it left to the digests. */
   incremental?: {
@@ -82,6 +85,9 @@ export async function verify(
   // The chain and the summary may both see one changed record: it is one finding.
   const findings = issues.filter((each, index) => !sameFinding(each, issues[index - 1]));
   const { digests, coverage, since, walked } = context;
+  const notSigned = new Set(
+    findings.filter((each) => each.problem === "job-not-signed").map((each) => each.jobId),
+  );
   return {
     ok: findings.length === 0,
     jobs: context.jobIds.length,
@@ -95,7 +101,8 @@ export async function verify(
             digests: digests.digests,
             ...(digests.latestEnd ? { latestEnd: digests.latestEnd } : {}),
             signedJobs: coverage.signed.length,
-            pendingJobs: coverage.pending,
+            pendingJobs: coverage.pending.filter((jobId) => !notSigned.has(jobId)),
+            ...(digests.head ? { head: digests.head } : {}),
           },
         }
       : {}),

@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import { S3Store } from "@voxtrail/storage";
+import type { ObjectStore } from "@voxtrail/core";
+import { DirectoryStore, S3Store } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runCli } from "../../../test/e2e/run-cli";
 import { motoClientConfig } from "../../../test/setup/aws";
-import { type SyntheticJob, syntheticStore, writeSyntheticJob } from "./synthetic-jobs";
+import { defaultSigningKeyPath, LocalSigner, writeDigest } from "../src/index";
+import { type SyntheticJob, syntheticStore, writeSummaryOf, writeSyntheticJob } from "./synthetic-jobs";
 
 /** Runs `voxtrail` as a user would, with extra environment variables. */
 const voxtrail = runCli;
@@ -17,7 +19,12 @@ describe("voxtrail lineage on a local store", () => {
   let remove: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ root, jobs, remove } = await syntheticStore("voxtrail-lineage-cli-"));
+    let store: ObjectStore;
+    ({ root, store, jobs, remove } = await syntheticStore("voxtrail-lineage-cli-"));
+    // Ended and signed as a run ends them, with the tests' signing key (VOXTRAIL_SIGNING_KEY).
+    for (const { jobId } of jobs) await writeSummaryOf(store, jobId);
+    const signer = await LocalSigner.loadOrCreate(defaultSigningKeyPath());
+    await writeDigest(store, signer, { jobs: jobs.map((job) => job.jobId) });
   });
 
   afterAll(() => remove());
@@ -89,6 +96,28 @@ describe("voxtrail lineage on a local store", () => {
     const after = await voxtrail(["lineage", "verify", "--store", root]);
     expect(after.code).toBe(0);
     expect(after.stdout).toContain(`erased  ${job.jobId}`);
+  });
+
+  it("names a finished job no run signed, and signs it when an operator vouches for it", async () => {
+    const store = new DirectoryStore({ root });
+    const added = await writeSyntheticJob(store, 3, Date.UTC(2026, 0, 1), false);
+    await writeSummaryOf(store, added.jobId);
+    const unsigned = await voxtrail(["lineage", "verify", "--store", root]);
+    expect(unsigned.code).toBe(1);
+    expect(unsigned.stdout).toMatch(new RegExp(`job-not-signed +lineage-summaries/${added.jobId}\\.json`));
+
+    const refused = await voxtrail(["lineage", "sign", "--store", root, "--job", "vm-never-finished"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/has no lineage summary: it has not finished/);
+    const vouched = await voxtrail(["lineage", "sign", "--store", root, "--job", added.jobId]);
+    expect(vouched.stdout).toMatch(/^lineage signed: lineage-digests\/s000000000002\.json covers 1 job\(s\)/);
+    const signed = await voxtrail(["lineage", "verify", "--store", root]);
+    expect(signed.code).toBe(0);
+    const head = signed.stdout.match(/head: sequence 2, sha256 ([0-9a-f]{64})/)?.[1];
+    expect(head).toBeDefined();
+    const kept = await voxtrail(["lineage", "verify", "--store", root, "--expect-head", `3:${head}`]);
+    expect(kept.code).toBe(1);
+    expect(kept.stdout).toMatch(/digest-head-missing +lineage-digests\/s000000000003\.json/);
   });
 
   it("refuses a missing artifact argument with the usage and exit code 2", async () => {

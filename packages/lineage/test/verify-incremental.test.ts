@@ -20,6 +20,8 @@ import { type SyntheticJob, writeSyntheticJob } from "./synthetic-jobs";
 
 /** When the digest is signed: after jobs 1 to 4 were written, before job 5. */
 const DIGEST_END = "2026-06-01T00:00:00.000Z";
+/** When these tests verify: an hour after job 5 was written, inside the signing grace period. */
+const VERIFIED_AT = new Date(Date.UTC(2026, 6, 1, 1));
 /** Artifacts each synthetic job has re-hashed: its source, five artifacts and its report. */
 const PER_JOB = 7;
 
@@ -52,6 +54,7 @@ const job = (n: number) => jobs[n - 1] as SyntheticJob;
 
 const verifyStore = async (options: Omit<VerifyOptions, "trustedKeys"> = {}, trusted = true) =>
   verify(store, LineageGraph.of(await readLineage(store)), {
+    now: VERIFIED_AT,
     ...options,
     ...(trusted ? { trustedKeys: [await signer.publicKey()] } : {}),
   });

@@ -22,6 +22,8 @@ export const KEY_FOLDERS = {
   lineageIndex: "lineage-index/",
   /** The task tokens of workflows waiting for a transcription job's end: no caller data. */
   transcriptionWaits: "transcription-waits/",
+  /** The CLI's runs in progress on a directory store (never in a stage's bucket): no caller data. */
+  localRuns: "local-runs/",
 } as const;
 
 /** Prefix under which a voicemail's arrival starts the voicemail workflow. */
@@ -82,6 +84,8 @@ export const keys = {
    */
   lineageIndexNote: (jobId: string, writtenAt: Date, nonce: string) =>
     `${KEY_FOLDERS.lineageIndex}pending/${jobId}/${writtenAt.toISOString().replace(/[-:.]/g, "")}-${nonce}`,
+  /** The marker of a CLI run in progress on a directory store, while it runs. */
+  localRun: (runId: string) => `${KEY_FOLDERS.localRuns}${runId}.json`,
   /** Prefix of a job's claims: one per run, created only if absent. */
   claimPrefix: (jobId: string) => `${KEY_FOLDERS.claims}${jobId}/`,
   /** The claim of a job's `run`-th run. */

@@ -10,9 +10,11 @@ import {
   postToDataZone,
   readLineage,
   transcribeJobDeleter,
+  type VerifyOptions,
   verify,
 } from "@voxtrail/lineage";
 import { checkLineageIndex, reindexLineage } from "@voxtrail/lineage/edge-index";
+import { keys } from "@voxtrail/workflow";
 import { openAthenaIndex } from "../lineage-index/athena-index";
 import { openDuckDbIndex } from "../lineage-index/duckdb-index";
 import { indexAnswers, type LineageAnswers, recordAnswers } from "../lineage-index/lineage-answers";
@@ -25,6 +27,7 @@ import {
   traceTree,
   verifyReport,
 } from "../lineage-views";
+import { signLineage } from "../sign-lineage";
 import { readStageResources } from "../stage/stage-lookup";
 import { storeDirectory } from "../store-option";
 import { trustedKeys } from "../trusted-keys";
@@ -42,13 +45,24 @@ export interface LineageOptions {
   domain?: string | undefined;
   "public-key"?: string[] | undefined;
   "kms-key-id"?: string | undefined;
+  grace?: string | undefined;
+  "expect-head"?: string | undefined;
   engine?: string | undefined;
   database?: string | undefined;
   workgroup?: string | undefined;
   json: boolean;
 }
 
-const SUBCOMMANDS = ["trace", "impact", "verify", "boundaries", "erase", "export", "reindex"] as const;
+const SUBCOMMANDS = [
+  "trace",
+  "impact",
+  "verify",
+  "boundaries",
+  "erase",
+  "export",
+  "reindex",
+  "sign",
+] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** What may answer trace, impact, boundaries and export (verify and erase always read the records). */
@@ -102,6 +116,8 @@ export async function lineageCommand(positionals: string[], given: LineageOption
       out(update, () => reindexReport(update, performance.now() - started));
       return 0;
     }
+    case "sign":
+      return signVouched(store, options);
     case "verify":
     case "erase":
       return checkOrErase(sub, store, target, options, out);
@@ -248,6 +264,7 @@ async function checkOrErase(
     ...(jobId ? { jobId } : {}),
     ...(trusted.keys.length > 0 ? { trustedKeys: trusted.keys } : {}),
     ...since,
+    ...signingExpectations(options),
   });
   // The edge index is derived: every row it holds must be what the records give.
   const index = await checkLineageIndex(store, (await lineage).activities, jobId ? { jobId } : {});
@@ -264,6 +281,50 @@ async function checkOrErase(
     ].join("\n"),
   );
   return result.ok && index.findings.length === 0 ? 0 : 1;
+}
+
+/**
+ * `--grace` and `--expect-head` as verify's options. A bucket's default grace is verify's (two
+ * runs of the stage's signer); a local store's is none, as each run signs as it ends (a run still
+ * in progress keeps its jobs pending).
+ */
+function signingExpectations(options: LineageOptions): Pick<VerifyOptions, "signingGraceMs" | "expectHead"> {
+  const grace = options.grace ?? (options.bucket === undefined ? "0" : undefined);
+  const seconds = grace === undefined ? undefined : Number(grace);
+  if (seconds !== undefined && !(Number.isFinite(seconds) && seconds >= 0)) {
+    throw new UsageError(`--grace must be a number of seconds, 0 or more, got ${JSON.stringify(grace)}`);
+  }
+  const head = options["expect-head"];
+  const match = head === undefined ? undefined : /^([1-9]\d*)(?::([0-9a-f]{64}))?$/.exec(head);
+  if (head !== undefined && !match) {
+    throw new UsageError(
+      `--expect-head must be SEQUENCE or SEQUENCE:SHA256 as verify printed the head, got ${JSON.stringify(head)}`,
+    );
+  }
+  return {
+    ...(seconds === undefined ? {} : { signingGraceMs: seconds * 1000 }),
+    ...(match
+      ? { expectHead: { sequence: Number(match[1]), ...(match[2] ? { sha256: match[2] } : {}) } }
+      : {}),
+  };
+}
+
+/**
+ * `lineage sign --job ID`: an operator vouches for one finished job of a local store that no run
+ * signed (a run killed before it could), with this machine's key. A bucket is signed by its
+ * stage's signer only.
+ */
+async function signVouched(store: ObjectStore, options: LineageOptions): Promise<number> {
+  if (options.bucket !== undefined) {
+    throw new UsageError("lineage sign signs a local store (--store DIR); a stage's signer signs its bucket");
+  }
+  if (options.job === undefined) throw new UsageError("lineage sign needs --job ID: the job you vouch for");
+  if (!(await store.head(keys.lineageSummary(options.job)))) {
+    throw new UsageError(
+      `lineage sign: job ${JSON.stringify(options.job)} has no lineage summary: it has not finished`,
+    );
+  }
+  return (await signLineage(store, [options.job], process.stdout)) ? 0 : 1;
 }
 
 /** `lineage export`: NDJSON OpenLineage RunEvents on stdout, or posted to Amazon DataZone. */

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { PromptsReport } from "@voxtrail/core";
+import { type LocalRun, markLocalRun } from "@voxtrail/lineage";
 import { type PromptsJobResult, PromptsRuntime, selectionFromChoices } from "@voxtrail/local";
 import { promptKeys } from "@voxtrail/workflow";
 import { failText } from "../fail-cause";
@@ -52,7 +53,10 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
   const progress = new PromptsProgressLine();
   /** Prompts done (succeeded now or before) out of the manifest's valid rows, once prepared. */
   const prompts: { done: number; rows?: number } = { done: 0 };
+  /** While it runs, `lineage verify` counts the job it ends as pending, not unsigned. */
+  let marker: LocalRun | undefined;
   try {
+    marker = await markLocalRun(runtime.store);
     const result = await runtime.run(resolve(manifest), {
       onProgress: (event) => {
         if (event.type === "prepared") prompts.rows = event.rows;
@@ -73,12 +77,13 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
     const failureOut = result.error ? process.stderr : lineOut;
     for (const line of promptsFailureLines(result)) failureOut.write(`${line}\n`);
     lineOut.write(`${promptsSummaryLine(result, performance.now() - started, storeDir)}\n`);
-    await signLineage(runtime.store, lineOut);
+    await signLineage(runtime.store, result.status === "DUPLICATE" ? [] : [result.jobId], lineOut);
     await indexLineage(runtime.store, lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return promptsSucceeded(result) ? 0 : 1;
   } finally {
     progress.clear();
+    await marker?.end();
     await runtime.close();
   }
 }

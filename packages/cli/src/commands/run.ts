@@ -1,7 +1,9 @@
 import { resolve } from "node:path";
+import { type LocalRun, markLocalRun } from "@voxtrail/lineage";
 import {
   BUNDLED_VOICEMAILS_DIR,
   collectInputFiles,
+  type JobResult,
   LocalRuntime,
   replyFormatNamed,
   selectionFromChoices,
@@ -68,7 +70,10 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
   const progress = new ProgressLine(files.length);
   /** Jobs another execution is running, which this run waits for (said once each). */
   const waiting = new Set<string>();
+  /** While it runs, `lineage verify` counts the jobs it ends as pending, not unsigned. */
+  let marker: LocalRun | undefined;
   try {
+    marker = await markLocalRun(runtime.store);
     const results = await runtime.run(files, {
       concurrency,
       onProgress: (event) => {
@@ -84,17 +89,26 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
     if (interrupt.received) {
       const finished = results.filter(isDone).length;
       process.stderr.write(`${interruptedLine(interrupt.received, finished, files.length, "job")}\n`);
+      await signLineage(runtime.store, jobsRun(results), process.stderr);
       return exitCodeOf(interrupt.received);
     }
     lineOut.write(`${summaryLine(results, performance.now() - started, storeDir)}\n`);
-    await signLineage(runtime.store, lineOut);
+    await signLineage(runtime.store, jobsRun(results), lineOut);
     await indexLineage(runtime.store, lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
     return results.every(isDone) ? 0 : 1;
   } finally {
     progress.clear();
+    await marker?.end();
     await runtime.close();
   }
+}
+
+/** The jobs this run's executions ran to their end: what it signs (never a duplicate's). */
+function jobsRun(results: JobResult[]): string[] {
+  return results.flatMap((result) =>
+    result.status === "SUCCEEDED" || result.status === "FAILED" ? [result.jobId] : [],
+  );
 }
 
 /** The providers and reply format the flags (and, for what they omit, the environment) choose. */

@@ -85,11 +85,14 @@ const CLAIM_RETRY_MS = 100;
  * digestKey({ digestEnd: "2026-12-02T07:00:00.123Z", ...rest }); // "lineage-digests/20261202T070000.123Z-3f1c9a0b.json"
  */
 export function digestKey(digest: Pick<DigestFile, "sequence" | "digestEnd" | "signing">): string {
-  if (digest.sequence !== undefined) {
-    return `${LINEAGE_DIGESTS_PREFIX}s${String(digest.sequence).padStart(12, "0")}.json`;
-  }
+  if (digest.sequence !== undefined) return sequenceKey(digest.sequence);
   const fingerprint = digest.signing.keyFingerprint.slice(0, 8);
   return `${LINEAGE_DIGESTS_PREFIX}${digest.digestEnd.replace(/[-:]/g, "")}-${fingerprint}.json`;
+}
+
+/** Where the digest numbered `sequence` belongs (see {@link digestKey}). */
+export function sequenceKey(sequence: number): string {
+  return `${LINEAGE_DIGESTS_PREFIX}s${String(sequence).padStart(12, "0")}.json`;
 }
 
 /**
@@ -118,6 +121,11 @@ export function sha256Hex(bytes: Uint8Array): string {
 /** Options of {@link writeDigest}. */
 export interface WriteDigestOptions {
   now?: () => Date;
+  /**
+   * Only these jobs' summaries: the jobs the signer vouches for (a CLI run's own, or those an
+   * operator names). Without it, every summary no digest covers (the cloud signer's window).
+   */
+  jobs?: readonly string[];
 }
 
 /**
@@ -151,7 +159,7 @@ export async function writeDigest(
   let claimed = "";
   for (let attempt = 1; attempt <= DIGEST_CLAIM_ATTEMPTS; attempt += 1) {
     if (attempt > 1) await sleep(CLAIM_RETRY_MS * (attempt - 1));
-    const next = await nextDigest(store, signer, now);
+    const next = await nextDigest(store, signer, now, options.jobs);
     if (!next) return undefined;
     claimed = signatureKey(next.key);
     const signature = Buffer.from(await signer.sign(next.body)).toString("base64");
@@ -177,6 +185,7 @@ async function nextDigest(
   store: ObjectStore,
   signer: DigestSigner,
   now: () => Date,
+  only: readonly string[] | undefined,
 ): Promise<{ key: string; body: Buffer; jobs: number } | undefined> {
   const listed = await listDigests(store);
   const latestKey = listed.at(-1)?.key;
@@ -184,8 +193,9 @@ async function nextDigest(
   // Where the listing gives times, only summaries written since the margin before the latest end.
   const since =
     store.listModified && latest ? Date.parse(latest.digest.digestEnd) - DIGEST_RESCAN_MARGIN_MS : undefined;
-  const summaryKeys =
-    since === undefined || !store.listModified
+  const summaryKeys = only
+    ? [...new Set(only)].map(keys.lineageSummary)
+    : since === undefined || !store.listModified
       ? await store.list(keys.lineageSummaries)
       : (await store.listModified(keys.lineageSummaries))
           .filter((object) => object.lastModified.getTime() >= since)

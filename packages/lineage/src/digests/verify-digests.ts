@@ -30,7 +30,21 @@ export interface DigestVerification {
   latestEnd?: string;
   /** The key of the latest valid digest, if any. */
   latestKey?: string;
+  /**
+   * The chain's head: the latest valid digest, its sequence (absent for one written before
+   * sequences) and the sha256 of its bytes. An auditor keeps it to compare (`expectHead`).
+   */
+  head?: ChainHead;
+  /** The sha256 of each readable numbered digest's bytes, by its sequence. */
+  sha256BySequence: Map<number, string>;
   issues: DigestIssue[];
+}
+
+/** A digest as an auditor keeps it to compare later: its key, sequence and sha256. */
+export interface ChainHead {
+  key: string;
+  sequence?: number;
+  sha256: string;
 }
 
 /** A digest as read from the store: whatever of it could be read. */
@@ -73,6 +87,7 @@ export async function verifyDigests(
     digests: read.length,
     covered: new Map(),
     records: new Map(),
+    sha256BySequence: new Map(),
     issues: [],
   };
   read.forEach((entry, index) => {
@@ -84,6 +99,7 @@ export async function verifyDigests(
       found("digest-unreadable", `the digest ${entry.unreadable}`);
       return;
     }
+    if (digest.sequence !== undefined) result.sha256BySequence.set(digest.sequence, sha256Hex(bytes));
     const chainBreak = brokenLink(entry, digest, read[index - 1]);
     if (chainBreak) found("digest-chain-broken", chainBreak);
     if (entry.signature === undefined) return;
@@ -99,6 +115,11 @@ export async function verifyDigests(
     } else {
       result.latestEnd = digest.digestEnd;
       result.latestKey = entry.key;
+      result.head = {
+        key: entry.key,
+        ...(digest.sequence === undefined ? {} : { sequence: digest.sequence }),
+        sha256: sha256Hex(bytes),
+      };
       for (const job of digest.jobs) {
         const { summaryKey, summarySha256 } = job;
         result.covered.set(job.jobId, {

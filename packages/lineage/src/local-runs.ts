@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { ObjectStore } from "@voxtrail/core";
+import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
+import { z } from "zod";
+
+/**
+ * A CLI run in progress on a directory store: the process that runs it, on which host, since when.
+ * Written when the run starts and deleted once it has signed what it made, so `verify` can tell a
+ * job a live run will still sign from one nobody signed.
+ */
+const LocalRunMarker = z.object({
+  schemaVersion: z.literal(1),
+  pid: z.number().int().positive(),
+  host: z.string(),
+  startedAt: z.iso.datetime(),
+});
+type LocalRunMarker = z.infer<typeof LocalRunMarker>;
+
+/** A run's marker in the store, until {@link LocalRun.end}. */
+export interface LocalRun {
+  readonly key: string;
+  /** Deletes the marker: the run has signed what it made (or will sign nothing more). */
+  end(): Promise<void>;
+}
+
+/**
+ * Marks a run in progress on `store`, and deletes this host's markers whose process is gone (a
+ * run killed before it could end). The marker holds no caller data.
+ *
+ * @example
+ * const run = await markLocalRun(store);
+ * try { ... } finally { await run.end(); }
+ */
+export async function markLocalRun(store: ObjectStore, now: Date = new Date()): Promise<LocalRun> {
+  for (const { key, marker } of await readMarkers(store)) {
+    if (marker && marker.host === hostname() && !processAlive(marker.pid)) await store.delete(key);
+  }
+  const key = keys.localRun(randomUUID());
+  const marker: LocalRunMarker = {
+    schemaVersion: 1,
+    pid: process.pid,
+    host: hostname(),
+    startedAt: now.toISOString(),
+  };
+  await store.put(key, `${JSON.stringify(marker)}\n`, { contentType: "application/json" });
+  return { key, end: () => store.delete(key) };
+}
+
+/**
+ * When the earliest run still in progress on `store` started: a marker of this host whose process
+ * is alive. A marker of another host, or of a process that is gone, is not a run in progress (a
+ * directory store is this machine's); `undefined` when no run is.
+ */
+export async function liveRunsSince(store: ObjectStore): Promise<string | undefined> {
+  const live = (await readMarkers(store)).flatMap(({ marker }) =>
+    marker && marker.host === hostname() && processAlive(marker.pid) ? [marker.startedAt] : [],
+  );
+  return live.sort()[0];
+}
+
+/** Every marker under `local-runs/`, parsed where it is one. */
+async function readMarkers(store: ObjectStore) {
+  const listed = (await store.list(KEY_FOLDERS.localRuns)).filter((key) => key.endsWith(".json"));
+  return Promise.all(
+    listed.map(async (key) => {
+      const parsed = LocalRunMarker.safeParse(
+        await store
+          .getBytes(key)
+          .then((bytes) => JSON.parse(bytes.toString("utf8")))
+          .catch(() => undefined),
+      );
+      return { key, marker: parsed.success ? parsed.data : undefined };
+    }),
+  );
+}
+
+/** Whether a process with this id runs on this host (one we may not signal still runs). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
