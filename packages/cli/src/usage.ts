@@ -12,8 +12,9 @@ Usage:
       "Object Created" event, and run the voicemail workflow. A directory contributes its .wav
       files. With no paths, processes the bundled fixtures. A job is one upload (bucket, key,
       version), claimed before any work: running the same files again skips the jobs already
-      done and redoes the failed or interrupted ones. Ends by signing the lineage of the jobs
-      it ran (a digest, with the local key), never another run's. Exit code 1 unless every job
+      done and redoes the failed or interrupted ones. Ends by signing the lineage of its
+      files' jobs (a digest, with the local key; also those an earlier run finished and was
+      killed before signing), never another job. Exit code 1 unless every job
       is done; Ctrl-C (SIGINT) or SIGTERM records the attempts in flight as interrupted, signs
       the jobs that finished, removes their temp files, prints the command that resumes and
       exits 130 or 143.
@@ -131,7 +132,8 @@ Usage:
                            back as --expect-head SEQUENCE[:SHA256] to find the newest digests
                            deleted or replaced
         sign --job ID      sign one finished job of a local store that no run signed (its run
-                           was killed before signing): you vouch for it, after checking it
+                           was killed before signing, and its file is not run again): you vouch
+                           for it, after checking it
         boundaries [--since TIME]
                            which kinds of data entered which boundaries, counted per provider
         erase NAME         erase the whole chains NAME (key, uri or sha256) belongs to: each

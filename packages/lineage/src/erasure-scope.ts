@@ -6,7 +6,8 @@ import type { LineageGraph } from "./lineage-graph";
  * The jobs whose whole chains an erasure of `name` (a key, uri or sha256) reaches. A job is one
  * upload (one object version), so its chain is its own source version and everything its
  * activities wrote:
- * - a derived artifact's key or uri names the jobs that wrote it;
+ * - a derived artifact's key or uri names the job that wrote it; when more than one job not yet
+ *   erased names it as its own output, it throws `ErasureAmbiguous`;
  * - a sha256 names the one job not yet erased whose source had those bytes or that wrote an
  *   artifact with them (with any erased ones, which erase again as "already erased"); when more
  *   than one job not yet erased holds them (two callers' identical uploads, or a reply that
@@ -70,7 +71,18 @@ function jobsOfKey(graph: LineageGraph, name: string): Set<string> {
   const key = graph.resolve(name);
   if (key === undefined) return new Set();
   const writers = graph.writers.get(key) ?? [];
-  if (writers.length > 0) return new Set(writers.map((writer) => writer.record.jobId));
+  if (writers.length > 0) {
+    const jobs = new Set(writers.map((writer) => writer.record.jobId));
+    const live = [...jobs].filter((jobId) => !graph.erasures.has(jobId));
+    // A key is one job's own: two jobs naming it as theirs is a forgery verify names
+    // (`ownership-shared`), and erasing one must not erase the other.
+    if (live.length > 1) {
+      throw new ErasureAmbiguous(
+        `${live.length} jobs not yet erased name this key as their own output, which only one job can write (verify names it ownership-shared): erase by job after checking them: job ${live.sort().join(", ")}`,
+      );
+    }
+    return jobs;
+  }
   const readers = graph.readers.get(key) ?? [];
   const uploads = new Map<string, Set<string>>();
   for (const reader of readers) {

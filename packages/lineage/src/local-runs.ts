@@ -20,7 +20,7 @@ type LocalRunMarker = z.infer<typeof LocalRunMarker>;
 /** A run's marker in the store, until {@link LocalRun.end}. */
 export interface LocalRun {
   readonly key: string;
-  /** Deletes the marker: the run has signed what it made (or will sign nothing more). */
+  /** Deletes the marker, every version of it: the run has signed what it made (or will sign nothing more). */
   end(): Promise<void>;
 }
 
@@ -34,7 +34,7 @@ export interface LocalRun {
  */
 export async function markLocalRun(store: ObjectStore, now: Date = new Date()): Promise<LocalRun> {
   for (const { key, marker } of await readMarkers(store)) {
-    if (marker && marker.host === hostname() && !processAlive(marker.pid)) await store.delete(key);
+    if (marker && marker.host === hostname() && !processAlive(marker.pid)) await deleteForGood(store, key);
   }
   const key = keys.localRun(randomUUID());
   const marker: LocalRunMarker = {
@@ -44,7 +44,12 @@ export async function markLocalRun(store: ObjectStore, now: Date = new Date()): 
     startedAt: now.toISOString(),
   };
   await store.put(key, `${JSON.stringify(marker)}\n`, { contentType: "application/json" });
-  return { key, end: () => store.delete(key) };
+  return { key, end: () => deleteForGood(store, key) };
+}
+
+/** Deletes every version of `key`: a marker leaves nothing behind in a versioned store. */
+async function deleteForGood(store: ObjectStore, key: string): Promise<void> {
+  for (const { versionId } of await store.versions(key)) await store.delete(key, { versionId });
 }
 
 /**

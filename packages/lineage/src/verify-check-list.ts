@@ -3,6 +3,7 @@ import { erasureLeftovers } from "./verify-checks/erasure-leftovers";
 import { jobReports } from "./verify-checks/job-reports";
 import { objectsWithoutLineage } from "./verify-checks/objects-without-lineage";
 import { outputHashes } from "./verify-checks/output-hashes";
+import { ownership } from "./verify-checks/ownership";
 import { signedCoverage } from "./verify-checks/signed-coverage";
 import { signedDigests } from "./verify-checks/signed-digests";
 import { signingAbsence } from "./verify-checks/signing-absence";
@@ -18,6 +19,7 @@ import type { VerifyCheck } from "./verify-checks/verify-check";
 export const VERIFY_CHECKS: readonly VerifyCheck[] = [
   unreadableRecords,
   chainsAndLinks,
+  ownership,
   objectsWithoutLineage,
   outputHashes,
   sourceHashes,

@@ -13,6 +13,7 @@ export type VerifyProblem =
   | "erasure-incomplete"
   | "summary-mismatch"
   | "source-replaced"
+  | "ownership-shared"
   | RecordProblem
   | DigestProblem
   | CoverageProblem

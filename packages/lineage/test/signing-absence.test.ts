@@ -40,7 +40,6 @@ beforeEach(async () => {
 
 afterEach(() => synthetic.remove());
 
-
 const verifyStore = async (options: Omit<VerifyOptions, "trustedKeys"> = {}) =>
   verify(synthetic.store, LineageGraph.of(await readLineage(synthetic.store)), {
     now: aDayLater(),
@@ -117,7 +116,10 @@ describe("absence of a signature is a finding", () => {
     const forged = await finishedJob(9);
 
     expect(found(await verifyStore())).toEqual(
-      [...summaryFindings("job-not-digested", [third]), ...summaryFindings("job-not-signed", [forged])].sort(),
+      [
+        ...summaryFindings("job-not-digested", [third]),
+        ...summaryFindings("job-not-signed", [forged]),
+      ].sort(),
     );
   });
 

@@ -77,7 +77,9 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
     const failureOut = result.error ? process.stderr : lineOut;
     for (const line of promptsFailureLines(result)) failureOut.write(`${line}\n`);
     lineOut.write(`${promptsSummaryLine(result, performance.now() - started, storeDir)}\n`);
-    await signLineage(runtime.store, result.status === "DUPLICATE" ? [] : [result.jobId], lineOut);
+    // Its job, also when an earlier run finished it and was killed before it signed.
+    const ended = result.status !== "DUPLICATE" || result.duplicate?.reason === "completed";
+    await signLineage(runtime.store, ended ? [result.jobId] : [], lineOut);
     await indexLineage(runtime.store, lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return promptsSucceeded(result) ? 0 : 1;

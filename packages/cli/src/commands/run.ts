@@ -104,10 +104,16 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
   }
 }
 
-/** The jobs this run's executions ran to their end: what it signs (never a duplicate's). */
+/**
+ * What this run signs: the jobs of its own inputs that ended, by its executions or by an earlier
+ * run's (a duplicate found completed: a run killed before it signed leaves its jobs to the run
+ * that is given the same files again). Never a job of another input.
+ */
 function jobsRun(results: JobResult[]): string[] {
   return results.flatMap((result) =>
-    result.status === "SUCCEEDED" || result.status === "FAILED" ? [result.jobId] : [],
+    result.status === "SUCCEEDED" || result.status === "FAILED" || result.duplicate?.reason === "completed"
+      ? [result.jobId]
+      : [],
   );
 }
 
