@@ -48,6 +48,13 @@ describe("the voxtrail bin runs the CLI's build", () => {
     expect(loadedMentioning("lineage", /from "@duckdb\/node-api"/)).toEqual([]);
   });
 
+  it("runs the build as it is when nothing it was built from changed", async () => {
+    const builtAt = manifest().startedAt;
+    const help = await runCli(["help"]);
+    expect(help.code, help.stderr).toBe(0);
+    expect(manifest().startedAt).toBe(builtAt);
+  });
+
   it("rebuilds before running when a source changed since the build", async () => {
     const source = join(ROOT, "packages/cli/src/commands/definition.ts");
     const { atime, mtime } = statSync(source);

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { ActivityRecord, type JobReport } from "@voxtrail/core";
 import { BUNDLED_VOICEMAILS_DIR } from "@voxtrail/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
 import { runCli } from "./run-cli";
 
 const BIN = fileURLToPath(new URL("../../packages/cli/bin/voxtrail.js", import.meta.url));
@@ -149,7 +150,12 @@ describe("voxtrail run, interrupted", () => {
   }, 300_000);
 
   it("run again, completes every job, and its lineage, interrupted attempts included, verifies", async () => {
-    const rerun = await runCli(["run", "--store", store, inputs, "--json"], childEnv());
+    // The interrupted attempts above were pocketsphinx's; the rerun's subject is the resume and its
+    // lineage, not what is heard, so it finishes the jobs with the simulated transcriber.
+    const rerun = await runCli(["run", "--store", store, inputs, "--json"], {
+      ...childEnv(),
+      ...SIMULATED_TRANSCRIBER_ENV,
+    });
     expect(rerun.code, rerun.stderr).toBe(0);
     const results = JSON.parse(rerun.stdout) as Array<{ status: string; report?: JobReport }>;
     expect(results.map((result) => result.status)).toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);

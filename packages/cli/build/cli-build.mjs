@@ -152,9 +152,14 @@ async function removeEarlierBuilds(kept) {
   );
 }
 
-/** The package.json of each workspace package a source belongs to: its exports shape resolution. */
+/**
+ * The package.json of each workspace package a source belongs to: its exports shape resolution. A
+ * source outside `packages/` (`stacks/stage-config.ts`) belongs to none: naming a manifest for it
+ * would name a file that does not exist, and every build would look stale, so each command rebuilt.
+ */
 function packageManifests(sources) {
-  const packages = new Set(sources.map((source) => source.split("/")[1]));
+  const inPackages = sources.filter((source) => source.startsWith("packages/"));
+  const packages = new Set(inPackages.map((source) => source.split("/")[1]));
   return [...packages].map((name) => `packages/${name}/package.json`);
 }
 

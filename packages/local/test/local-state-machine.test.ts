@@ -115,6 +115,16 @@ describe("LocalStateMachine running the voicemail definition", () => {
     delete byArn[LOCAL_FUNCTION_ARNS.reason];
     expect(() => new LocalStateMachine("test", definition, byArn)).toThrow(/no local handler/);
   });
+
+  it("refuses an invalid definition each time it is given, not only the first (valid ones are validated once)", () => {
+    const { byArn } = handlers();
+    const invalid = { ...definition, StartAt: "NoSuchState" };
+    for (const attempt of [1, 2]) {
+      expect(() => new LocalStateMachine("test", invalid, byArn), `attempt ${attempt}`).toThrow(
+        /NoSuchState|StartAt/,
+      );
+    }
+  });
 });
 
 describe("LocalStateMachine running the voicemail definition with Transcribe as a service job", () => {

@@ -67,7 +67,8 @@ export interface StartOptions {
  * (`States.Timeout`): the callback pattern, which aws-local-stepfunctions lacks. Each evaluation
  * of `$$.Task.Token` mints a fresh token, as each entry of a Task gets its own on AWS.
  *
- * The definition is validated once, at construction; the machine is reused for every execution.
+ * The definition is validated at construction, once per process (see {@link validatedStateMachine});
+ * the machine is reused for every execution.
  *
  * @example
  * const machine = new LocalStateMachine("voxtrail-voicemail", definition, handlersByArn);
@@ -86,9 +87,7 @@ export class LocalStateMachine {
     /** The tokens its callback Tasks wait on (shared with the functions that resume them). */
     private readonly tokens: TaskTokens = new TaskTokens(),
   ) {
-    this.#machine = new StateMachine(definition as never, {
-      validationOptions: { checkArn: true, checkPaths: true },
-    });
+    this.#machine = validatedStateMachine(definition);
     this.#taskHandlers = {};
     const tasks = taskStates(definition.States);
     const functionTimeouts = directFunctionTimeouts(tasks);
@@ -297,4 +296,24 @@ function taskStates(states: AslDefinition["States"]): Array<[string, Record<stri
     ] as Array<{ States?: AslDefinition["States"] } | undefined>;
     return nested.flatMap((machine) => (machine?.States ? taskStates(machine.States) : []));
   });
+}
+
+/** The definitions (as JSON) this process has validated already. */
+const VALIDATED_DEFINITIONS = new Set<string>();
+
+/**
+ * The engine's state machine for `definition`, validated (ARNs and paths checked) unless this
+ * process has validated the very same definition before: the validator compiles its schemas on
+ * every call, about half a second, which a process that starts many runtimes (a property test, a
+ * load run) would otherwise pay each time for the same answer. An invalid definition throws and
+ * is never remembered, so it throws again next time.
+ */
+function validatedStateMachine(definition: AslDefinition): StateMachine {
+  const json = JSON.stringify(definition);
+  const validated = VALIDATED_DEFINITIONS.has(json);
+  const machine = new StateMachine(definition as never, {
+    validationOptions: validated ? { noValidate: true } : { checkArn: true, checkPaths: true },
+  });
+  VALIDATED_DEFINITIONS.add(json);
+  return machine;
 }
