@@ -158,7 +158,8 @@ const PROMPT_REPORT = promptKeys.report("*");
  * PreparePrompts claims the job as Ingest does (a later delivery reads the latest claim and probes
  * the job's report) and heads rows.jsonl and bad-rows.json (functions/src/prompts/unchanged-object.ts);
  * SynthesizePrompt reads its prompt's result and heads its audio; WritePromptsReport reads every
- * row's result (a row never run has none) and heads the report.
+ * row's result (a row never run has none) and heads the report, and ends the job as Finalize does
+ * (its lineage summary and index note).
  */
 export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
   preparePrompts: {
@@ -192,7 +193,8 @@ export const PROMPT_ACCESS: Record<PromptFunction, StageAccess> = {
   },
   writePromptsReport: {
     reads: [PROMPT_BAD_ROWS, PROMPT_ROWS, PROMPT_RESULTS, PROMPT_REPORT, LINEAGE],
-    writes: [PROMPT_REPORT, LINEAGE],
+    // It ends the job: the summary of its records, for the signer, and its note for the index.
+    writes: [PROMPT_REPORT, LINEAGE, `${keys.lineageSummaries}*`, `${keys.lineageIndexPending}*`],
     lists: [LINEAGE, PROMPT_RESULTS, PROMPT_REPORT],
     publishesOutcome: false,
     describesVoicemailExecutions: false,

@@ -112,9 +112,13 @@ describe(`voxtrail prompts on a ${ROWS}-row manifest with bad rows`, () => {
     );
   });
 
-  it("keeps lineage that verifies: every prompt traced to the manifest", async () => {
+  it("keeps lineage that verifies, signed and indexed: every prompt traced to the manifest", async () => {
+    // The job ends with its lineage summary, which the run signs and indexes.
+    expect(first.stderr).toMatch(/lineage signed: lineage-digests\/s\d{12}\.json covers 1 job\(s\)/);
+    expect(first.stderr).toMatch(/indexed: 1 job\(s\)/);
     const verify = await runCli(["lineage", "verify", "--store", store]);
     expect(verify.stdout + verify.stderr).toMatch(/0 problem/);
+    expect(verify.stdout).toMatch(/1 job\(s\) as signed, 0 not signed yet/);
     expect(verify.code).toBe(0);
   }, 120_000);
 

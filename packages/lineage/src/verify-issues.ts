@@ -1,7 +1,13 @@
 import type { DigestProblem } from "./digests/verify-digests";
 import type { RecordProblem } from "./record-integrity";
 import type { CoverageProblem } from "./signed-coverage";
-import type { AbsenceProblem } from "./verify-checks/signing-absence";
+
+/** What is missing that should be signed: a job, every digest, or the chain's head (`signingAbsence`). */
+export type AbsenceProblem =
+  | "job-not-signed"
+  | "digests-missing"
+  | "digest-head-missing"
+  | "digest-head-replaced";
 
 /** What can be wrong with the lineage of a store. */
 export type VerifyProblem =

@@ -30,11 +30,14 @@ interface ReportDraft {
  * output, whose shape differs between a Distributed Map and the local inline one) and writes
  * `prompts/<jobId>/report.json`: every prompt in manifest order with its status, audio pointer,
  * duration and ttfb; every bad row with its line and reason; the totals. A row without a result
- * whose row hash matches is `not-run`. An unchanged report is not written again.
+ * whose row hash matches is `not-run`. An unchanged report is not written again. Like Finalize it
+ * ends the job: its lineage summary and note for the lineage index follow its record.
  */
 export const writePromptsReportStage = defineStage<KernelDependencies>()({
   name: "WritePromptsReport",
   follows: ["PreparePrompts"],
+  // Its record ends the job: the lineage summary the signer signs and the index reads.
+  endsJob: true,
   input: PreparedPrompts,
   flows: () => [],
   open: async (input, { deps }): Promise<Opening<PromptsReportOutput, ReportDraft>> => {
