@@ -37,6 +37,7 @@ import {
   stopMapRun,
   withItems,
 } from "./distributed-map";
+import { buildHandlerBundles } from "./function-bundle";
 import { FunctionHost } from "./function-host";
 import { indexedForAthena } from "./index-for-athena";
 import { platformCalls } from "./platform-calls";
@@ -265,6 +266,9 @@ export class Rehearsal {
   async #standUp(options: RehearsalOptions): Promise<void> {
     const { plan } = this;
     const evaluator = this.#evaluator;
+    // Built while the rest stands up; every function's environments wait for it.
+    const bundles = buildHandlerBundles(plan.functions.map((fn) => fn.handler));
+    bundles.catch(() => undefined);
     const sonic = await startSonicStandIn();
     this.#closers.push(() => sonic.close());
     const stepFunctions = await startStepFunctionsStandIn(this.#executions, this.#tokens);
@@ -354,6 +358,7 @@ export class Rehearsal {
           accessKeyId: keyOf.get(fn.component) as string,
           redirects,
         },
+        bundles,
         (line) => options.onFunctionOutput?.(fn.component, line),
       );
       hosts.set(fn.arn, host);
