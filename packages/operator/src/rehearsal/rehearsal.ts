@@ -16,6 +16,7 @@ import {
   LocalStateMachine,
   matchesPattern,
   objectCreatedEvent,
+  type SpeechEngine,
   TaskTokens,
 } from "@voxtrail/local";
 import {
@@ -194,6 +195,18 @@ export interface RehearsalOptions {
    * default. A run whose subject is the permissions, not what was heard, may give the simulated one.
    */
   transcriber?: Transcriber;
+  /**
+   * What the Sonic stand-in speaks with; flite by default. A run whose subject is the permissions,
+   * not what was said, may give another (flite remembering each sentence's WAV, say): the functions
+   * make the same requests, as long as it speaks audibly for as long as the text takes.
+   */
+  speechEngine?: SpeechEngine;
+  /**
+   * Milliseconds a Task waits before each retry, instead of its definition's backoff; the
+   * definition's by default. A run whose subject is the permissions may shorten it: a retry is
+   * authorized as its first attempt was, only later, so its outcome is the same, sooner.
+   */
+  retryIntervalMs?: number;
 }
 
 /**
@@ -237,6 +250,7 @@ export class Rehearsal {
   #motoEndpoint = "";
   #workflow: RehearsedWorkflow | undefined;
   #runs = 0;
+  #retryIntervalMs: number | undefined;
 
   private constructor(
     readonly plan: StagePlan,
@@ -269,7 +283,7 @@ export class Rehearsal {
     // Built while the rest stands up; every function's environments wait for it.
     const bundles = buildHandlerBundles(plan.functions.map((fn) => fn.handler));
     bundles.catch(() => undefined);
-    const sonic = await startSonicStandIn();
+    const sonic = await startSonicStandIn(options.speechEngine);
     this.#closers.push(() => sonic.close());
     const stepFunctions = await startStepFunctionsStandIn(this.#executions, this.#tokens);
     this.#closers.push(() => stepFunctions.close());
@@ -344,10 +358,11 @@ export class Rehearsal {
     }
     if (plan.sonicEndpoint) {
       this.redirects.push(
-        `SageMaker endpoint ${plan.sonicEndpoint} -> ${sonic.url} (flite behind Sonic's wire format, not Sonic); boundary stays aws-account`,
+        `SageMaker endpoint ${plan.sonicEndpoint} -> ${sonic.url} (${options.speechEngine ? "a given speech engine" : "flite"} behind Sonic's wire format, not Sonic); boundary stays aws-account`,
       );
     }
     this.#motoEndpoint = options.motoEndpoint;
+    this.#retryIntervalMs = options.retryIntervalMs;
     const hosts = this.#hosts;
     for (const fn of plan.functions) {
       const host = new FunctionHost(
@@ -871,6 +886,7 @@ export class Rehearsal {
     }
     const result = await machine.start(start, {
       callbackWaitMs: CALLBACK_WAIT_MS,
+      retryIntervalMs: this.#retryIntervalMs,
       ...(signal ? { signal } : {}),
       onEvent: (event) => {
         if (!map) return;
