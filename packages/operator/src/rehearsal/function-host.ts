@@ -3,7 +3,7 @@ import { createCipheriv } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildTaskRootBundle, type TaskRootBundle } from "./function-bundle";
+import { type HandlerBundles, type TaskRootBundle, writeTaskRootBundle } from "./function-bundle";
 import type { FunctionPlan } from "./stage-plan";
 
 /** Execution environments one function may have at once (Lambda scales out per concurrent invocation). */
@@ -36,8 +36,8 @@ interface Environment {
 
 /**
  * Hosts one deployed function as Lambda would: each execution environment is a child process
- * (function-process.ts) importing the function's bundle, built as sst builds it into the task root
- * (function-bundle.ts), with exactly the environment variables the stacks give the function, plus
+ * (function-process.ts) importing the function's bundle, built as sst builds it (once for every
+ * function of the stage, function-bundle.ts) and written into the task root, with exactly the environment variables the stacks give the function, plus
  * what the Lambda runtime sets (region, function name, the role session's credentials, the task
  * root) and `AWS_ENDPOINT_URL` pointing the SDK at the rehearsal's proxy. Its working directory
  * is a task root holding `resource.enc`, encrypted with the function's `SST_KEY` as sst's build
@@ -46,24 +46,27 @@ interface Environment {
  * environment and fails with `Sandbox.Timedout`.
  *
  * @example
- * const host = new FunctionHost(plan.functions[0], network, (line) => logs.push(line));
+ * const bundles = buildHandlerBundles(plan.functions.map((fn) => fn.handler));
+ * const host = new FunctionHost(plan.functions[0], network, bundles, (line) => logs.push(line));
  * const output = await host.invoke({ event, execution });
  */
 export class FunctionHost {
   readonly #environments: Environment[] = [];
   readonly #taskRoot: string;
-  /** The function's bundle in its task root, built once, before its first environment starts. */
+  /** The function's bundle in its task root, written once, before its first environment starts. */
   readonly #bundle: Promise<TaskRootBundle>;
   #nextId = 0;
 
   constructor(
     readonly plan: FunctionPlan,
     private readonly network: FunctionNetwork,
+    /** The stage's functions' bundles ({@link buildHandlerBundles}), this function's among them. */
+    bundles: Promise<HandlerBundles>,
     private readonly onOutput: (line: string) => void = () => undefined,
   ) {
     this.#taskRoot = mkdtempSync(join(tmpdir(), `voxtrail-rehearsal-${plan.component}-`));
     writeFileSync(join(this.#taskRoot, "resource.enc"), encryptedLinks(plan));
-    this.#bundle = buildTaskRootBundle(plan.handler, this.#taskRoot);
+    this.#bundle = bundles.then((built) => writeTaskRootBundle(built, plan.handler, this.#taskRoot));
     // A build that fails is reported by the first invocation, not as an unhandled rejection.
     this.#bundle.catch(() => undefined);
   }

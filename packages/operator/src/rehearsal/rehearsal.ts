@@ -16,6 +16,7 @@ import {
   LocalStateMachine,
   matchesPattern,
   objectCreatedEvent,
+  type SpeechEngine,
   TaskTokens,
 } from "@voxtrail/local";
 import {
@@ -37,6 +38,7 @@ import {
   stopMapRun,
   withItems,
 } from "./distributed-map";
+import { buildHandlerBundles } from "./function-bundle";
 import { FunctionHost } from "./function-host";
 import { indexedForAthena } from "./index-for-athena";
 import { platformCalls } from "./platform-calls";
@@ -193,6 +195,18 @@ export interface RehearsalOptions {
    * default. A run whose subject is the permissions, not what was heard, may give the simulated one.
    */
   transcriber?: Transcriber;
+  /**
+   * What the Sonic stand-in speaks with; flite by default. A run whose subject is the permissions,
+   * not what was said, may give another (flite remembering each sentence's WAV, say): the functions
+   * make the same requests, as long as it speaks audibly for as long as the text takes.
+   */
+  speechEngine?: SpeechEngine;
+  /**
+   * Milliseconds a Task waits before each retry, instead of its definition's backoff; the
+   * definition's by default. A run whose subject is the permissions may shorten it: a retry is
+   * authorized as its first attempt was, only later, so its outcome is the same, sooner.
+   */
+  retryIntervalMs?: number;
 }
 
 /**
@@ -236,6 +250,7 @@ export class Rehearsal {
   #motoEndpoint = "";
   #workflow: RehearsedWorkflow | undefined;
   #runs = 0;
+  #retryIntervalMs: number | undefined;
 
   private constructor(
     readonly plan: StagePlan,
@@ -265,7 +280,10 @@ export class Rehearsal {
   async #standUp(options: RehearsalOptions): Promise<void> {
     const { plan } = this;
     const evaluator = this.#evaluator;
-    const sonic = await startSonicStandIn();
+    // Built while the rest stands up; every function's environments wait for it.
+    const bundles = buildHandlerBundles(plan.functions.map((fn) => fn.handler));
+    bundles.catch(() => undefined);
+    const sonic = await startSonicStandIn(options.speechEngine);
     this.#closers.push(() => sonic.close());
     const stepFunctions = await startStepFunctionsStandIn(this.#executions, this.#tokens);
     this.#closers.push(() => stepFunctions.close());
@@ -340,10 +358,11 @@ export class Rehearsal {
     }
     if (plan.sonicEndpoint) {
       this.redirects.push(
-        `SageMaker endpoint ${plan.sonicEndpoint} -> ${sonic.url} (flite behind Sonic's wire format, not Sonic); boundary stays aws-account`,
+        `SageMaker endpoint ${plan.sonicEndpoint} -> ${sonic.url} (${options.speechEngine ? "a given speech engine" : "flite"} behind Sonic's wire format, not Sonic); boundary stays aws-account`,
       );
     }
     this.#motoEndpoint = options.motoEndpoint;
+    this.#retryIntervalMs = options.retryIntervalMs;
     const hosts = this.#hosts;
     for (const fn of plan.functions) {
       const host = new FunctionHost(
@@ -354,6 +373,7 @@ export class Rehearsal {
           accessKeyId: keyOf.get(fn.component) as string,
           redirects,
         },
+        bundles,
         (line) => options.onFunctionOutput?.(fn.component, line),
       );
       hosts.set(fn.arn, host);
@@ -866,6 +886,7 @@ export class Rehearsal {
     }
     const result = await machine.start(start, {
       callbackWaitMs: CALLBACK_WAIT_MS,
+      retryIntervalMs: this.#retryIntervalMs,
       ...(signal ? { signal } : {}),
       onEvent: (event) => {
         if (!map) return;

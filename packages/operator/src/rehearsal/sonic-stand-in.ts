@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { startSonicEndpoint } from "@voxtrail/local";
+import { type SpeechEngine, startSonicEndpoint } from "@voxtrail/local";
 
 /** A Sonic voice id the stand-in rejects as Sonic rejects input it cannot speak (422 `ModelError`). */
 export const REJECTED_VOICE_ID = "00000000-0000-4000-8000-000000000422";
@@ -10,15 +10,17 @@ export const REJECTED_VOICE_ID = "00000000-0000-4000-8000-000000000422";
  * SageMaker's wire format (packages/local), and a second one that answers every request with
  * SageMaker's `ModelError` (`OriginalStatusCode` 422), chosen for requests that name
  * {@link REJECTED_VOICE_ID}, so a prompts job has one prompt that fails as a bad request would,
- * and its failure path (RecordPromptFailure) runs under its own role.
+ * and its failure path (RecordPromptFailure) runs under its own role. `engine` speaks instead of
+ * flite when given (a run whose subject is the permissions, not what was said).
  *
  * @example
  * const sonic = await startSonicStandIn();
  * upstreams.sagemaker = sonic.url;
  */
-export async function startSonicStandIn() {
-  const speaking = await startSonicEndpoint();
+export async function startSonicStandIn(engine?: SpeechEngine) {
+  const speaking = await startSonicEndpoint(engine ? { engine } : {});
   const rejecting = await startSonicEndpoint({
+    ...(engine ? { engine } : {}),
     faults: { modelError: { originalStatus: 422, requests: Number.MAX_SAFE_INTEGER } },
   });
   const server = createServer((incoming, response) => {

@@ -1,3 +1,4 @@
+import { FliteEngine, type FliteVoice } from "@voxtrail/local";
 import { SimulatedTranscriber } from "@voxtrail/providers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type GrantReplay, replayEachGrant, replayWith } from "../../src/rehearsal/necessity";
@@ -67,6 +68,27 @@ const EXEMPT: Array<{ role: RegExp; policy: string; actions: string[]; resource?
     },
   ];
 
+/**
+ * flite, speaking each distinct sentence once: every run says the same replies and prompts, and
+ * each later request for a sentence gets a copy of its first WAV instead of a second synthesis.
+ */
+class FliteOncePerSentence {
+  readonly #flite = new FliteEngine();
+  readonly #spoken = new Map<string, Promise<Uint8Array>>();
+
+  synthesizeWav(text: string, voice: FliteVoice = "slt"): Promise<Uint8Array> {
+    const key = `${voice} ${text}`;
+    let wav = this.#spoken.get(key);
+    if (!wav) {
+      wav = this.#flite.synthesizeWav(text, voice);
+      this.#spoken.set(key, wav);
+      // A failed synthesis is tried again by the next request, not remembered.
+      wav.catch(() => this.#spoken.delete(key));
+    }
+    return wav.then((bytes) => bytes.slice());
+  }
+}
+
 /** Actions the Service Authorization Reference lists no resource type or condition key for. */
 const NO_RESOURCE_TYPE = ["states:SendTaskSuccess"];
 
@@ -131,8 +153,12 @@ export function describeStatementDrop({ stage, only }: { stage: string; only?: "
       rehearsal = await Rehearsal.start({
         plan: await evaluateStage(stage),
         motoEndpoint: inject("motoEndpoint"),
-        // The subject is IAM, not what was heard: rehearsal.test.ts runs the real recogniser.
+        // The subject is IAM, not what was heard or said: rehearsal.test.ts runs the real recogniser,
+        // flite on every sentence and the definitions' real backoff. A retry is authorized as its
+        // first attempt was: with a refused statement, a run fails the same, without the backoff.
         transcriber: new SimulatedTranscriber(),
+        speechEngine: new FliteOncePerSentence(),
+        retryIntervalMs: 1,
       });
       baseline = await rehearsal.run();
     }, 600_000);
