@@ -1259,7 +1259,7 @@ describe("the stacks, evaluated under Pulumi mocks (stage production: config/sta
       DEPLOYED_FUNCTIONS.filter((fn) => fn !== "recordPromptFailure" && fn !== "openBatch").sort(),
     );
     expect(holders(production, "s3:PutObjectRetention", object("lineage-summaries/*")).sort()).toEqual(
-      ["finalize", "recordFailure"].sort(),
+      ["finalize", "recordFailure", "writePromptsReport"].sort(),
     );
     const retained = DEPLOYED_FUNCTIONS.flatMap((fn) =>
       (roleStatements(production, fn) as Array<{ Action: string[]; Resource: string[] }>)
