@@ -141,3 +141,27 @@ describe(`voxtrail prompts on a ${ROWS}-row manifest with bad rows`, () => {
     expect(await snapshot(store)).toEqual(before);
   }, 600_000);
 });
+
+describe("voxtrail lineage erase of a prompts job", () => {
+  it("leaves no version of its manifest, rows, results, audio or report anywhere in the store", async () => {
+    const erased = await runCli([
+      "lineage",
+      "erase",
+      `prompts/${result.jobId}/report.json`,
+      "--store",
+      store,
+    ]);
+    expect(erased.code, erased.stderr).toBe(0);
+    // Every file the store holds, current or kept as a version, sidecars included.
+    const files = (await readdir(store, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+    const holdingText = [];
+    for (const file of files) if ((await readFile(file)).includes("Press 9.")) holdingText.push(file);
+    expect(holdingText.map((file) => file.slice(store.length))).toEqual([]);
+    expect(files.filter((file) => file.includes(`/prompts/${result.jobId}/`))).toEqual([]);
+    const verified = await runCli(["lineage", "verify", "--store", store]);
+    expect(verified.code, verified.stdout).toBe(0);
+    expect(verified.stdout).toContain(`erased  ${result.jobId}`);
+  }, 120_000);
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ArtifactRef, SourceRef } from "./artifact";
+import { ArtifactRef, ManifestRef, SourceRef } from "./artifact";
 import { Boundary, Processor } from "./boundary";
 import { PolicyDecision } from "./boundary-policy";
 import { Timing } from "./timing";
@@ -82,7 +82,7 @@ export const ActivityRecord = z.object({
   /** Where the stage's own code ran (Lambda in the account, or this machine). */
   compute: Boundary,
   /** Inputs; the caller's audio keeps its source identity (bucket, version id, etag). */
-  inputs: z.array(z.union([SourceRef, ArtifactRef])),
+  inputs: z.array(z.union([SourceRef, ManifestRef, ArtifactRef])),
   outputs: z.array(ArtifactRef),
   processors: z.array(Processor),
   timings: z.array(Timing),

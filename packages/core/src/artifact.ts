@@ -62,3 +62,14 @@ export const SourceRef = ArtifactRef.extend({
   etag: z.string().optional(),
 });
 export type SourceRef = z.infer<typeof SourceRef>;
+
+/**
+ * A prompts manifest as PreparePrompts read it: the version it read where the store keeps
+ * versions, so an erasure of the job removes exactly that upload. Absent in records written
+ * before it was kept.
+ */
+export const ManifestRef = ArtifactRef.extend({
+  kind: z.literal("prompt-manifest"),
+  versionId: z.string().optional(),
+});
+export type ManifestRef = z.infer<typeof ManifestRef>;

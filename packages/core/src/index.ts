@@ -12,7 +12,7 @@ export {
   ServiceJob,
 } from "./activity-record";
 export { timingSamples } from "./activity-samples";
-export { ArtifactKind, ArtifactRef, artifactRefOf, SOURCE_KINDS, SourceRef } from "./artifact";
+export { ArtifactKind, ArtifactRef, artifactRefOf, ManifestRef, SOURCE_KINDS, SourceRef } from "./artifact";
 export { AudioEncoding, AudioFormat } from "./audio-format";
 export { Boundary, LOCAL_BOUNDARY, Processor } from "./boundary";
 export {

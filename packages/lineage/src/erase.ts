@@ -7,7 +7,7 @@ import {
   type ServiceJob,
   SOURCE_KINDS,
 } from "@voxtrail/core";
-import { keys } from "@voxtrail/workflow";
+import { keys, promptKeys } from "@voxtrail/workflow";
 import { deleteErased } from "./erased-objects";
 import { erasureScope } from "./erasure-scope";
 import type { LineageGraph } from "./lineage-graph";
@@ -111,7 +111,12 @@ async function chainOf(
     }
     for (const output of record.outputs) written.set(output.key, output);
   }
-  const sideFiles = (await store.list(keys.artifactPrefix(jobId))).filter((key) => !written.has(key));
+  // Whatever else is in the job's own folders (a voicemail job's artifacts, a prompts job's
+  // results), recorded or not, is the job's too.
+  const folders = await Promise.all(
+    [keys.artifactPrefix(jobId), promptKeys.jobPrefix(jobId)].map((p) => store.list(p)),
+  );
+  const sideFiles = folders.flat().filter((key) => !written.has(key));
   const erased = await Promise.all([
     ...[...sources.values()].map(async (ref): Promise<ErasedArtifact> => {
       const versionId = sourceVersion(ref);

@@ -4,6 +4,7 @@ import {
   type BadPromptRow,
   type DuplicateDelivery,
   type EventClock,
+  type ManifestRef,
   PromptManifestEmpty,
   type Synthesizer,
 } from "@voxtrail/core";
@@ -27,7 +28,7 @@ type PreparePromptsDependencies = StageNeeds<"executions" | "language"> & { synt
 /** What PreparePrompts works out before its attempt: the manifest, and the two bodies to write. */
 interface PreparedBodies {
   jobId: string;
-  manifest: ArtifactRef;
+  manifest: ManifestRef;
   rowsBody: Buffer;
   badBody: Buffer;
   rowCount: number;
@@ -148,6 +149,8 @@ async function readManifest(
       sha256: hash.digest("hex"),
       bytes: manifestBytes,
       contentType: head?.contentType ?? "application/octet-stream",
+      // The version read, so that erasing the job removes exactly this upload.
+      ...(head?.versionId ? { versionId: head.versionId } : {}),
     },
     rowsBody: Buffer.from(rowLines.join("")),
     badBody: Buffer.from(`${JSON.stringify(badRows, null, 2)}\n`),
