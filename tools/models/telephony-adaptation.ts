@@ -9,7 +9,7 @@
  * removal off). First one MLLR transform of all the means (`bw`, then `mllr_solve`, three times,
  * each aligned with the last), then each mean on its own from the transformed ones (`bw` once
  * more, `map_adapt`: MAP). The held-out half is never read. Both bundled adaptations are built
- * from one set of clips (the female one's are a subset), their two chains of `bw` side by side. It
+ * from one set of clips (the female one's are a subset), one chain of `bw` after the other. It
  * needs Debian's sphinxtrain and sphinxbase-utils besides pocketsphinx (apt).
  *
  *   npm run adapt:telephony                     # writes both bundled adaptations, prints their sha256
@@ -92,9 +92,8 @@ export async function adaptToTelephony(options: AdaptationTarget & AdaptationSet
 
 /**
  * Estimates each of `targets` as {@link adaptToTelephony} does, from one set of tuning clips: each
- * clip is delivered, normalised and feature-extracted once, however many targets read it, and the
- * targets' estimates (each a chain of `bw` runs, one process at a time) run side by side. Resolves
- * to their sha256s, in order; rejects with the first failure once every estimate has ended.
+ * clip is delivered, normalised and feature-extracted once, however many targets read it, then
+ * each target's chain of `bw` runs is estimated in turn. Resolves to their sha256s, in order.
  *
  * @example
  * const [all, female] = await adaptEachToTelephony(BUNDLED_ADAPTATIONS, { log: console.log });
@@ -110,15 +109,12 @@ export async function adaptEachToTelephony(
     const clips = await writeTuningClips(work, voices, settings.ids);
     await writeTrainingModel(work);
     await extractFeatures(work, clips);
-    const estimates = await Promise.allSettled(
-      targets.map((target, index) => {
-        const own = clips.filter((clip) => target.voices.includes(clip.voice));
-        settings.log(`telephony adaptation: ${own.length} tuning clips in ${target.voices.join(", ")}`);
-        return estimate(work, `target-${index}`, own, target.out, settings);
-      }),
-    );
-    const failed = estimates.find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
+    // One after the other: side by side on this project's 2 shared cores, the two chains took longer.
+    for (const [index, target] of targets.entries()) {
+      const own = clips.filter((clip) => target.voices.includes(clip.voice));
+      settings.log(`telephony adaptation: ${own.length} tuning clips in ${target.voices.join(", ")}`);
+      await estimate(work, `target-${index}`, own, target.out, settings);
+    }
     return await Promise.all(
       targets.map(async ({ out }) =>
         createHash("sha256")

@@ -92,7 +92,7 @@ describe.skipIf(!HAVE_SPHINXTRAIN)(
   () => {
     /** Where the bundled adaptation at `index` of BUNDLED_ADAPTATIONS is rebuilt. */
     const rebuilt = (index: number) => join(dir, `rebuilt-${index}.means`);
-    // Both in one run, as `npm run adapt:telephony` builds them: one set of clips, two chains of bw.
+    // Both in one run, as `npm run adapt:telephony` builds them: one set of clips for both chains of bw.
     beforeAll(async () => {
       const targets = BUNDLED_ADAPTATIONS.map(({ voices }, index) => ({ out: rebuilt(index), voices }));
       await adaptEachToTelephony(targets, { log: () => undefined });
