@@ -37,6 +37,8 @@ export const SENTENCE_END = "</s>";
 export class DomainNgrams {
   readonly #unigrams = new Map<string, number>();
   readonly #successors = new Map<string, Map<string, number>>();
+  /** Each history's count of n-grams, summed once: the mixture asks for millions of probabilities. */
+  readonly #totals = new Map<string, number>();
   #tokens = 0;
 
   /** Counts the sentences' words (lower case, as the dictionary spells them); each is one utterance. */
@@ -51,12 +53,21 @@ export class DomainNgrams {
         if (index >= 2) this.#count(tokens.slice(index - 2, index), word);
       }
     }
+    for (const [history, successors] of this.#successors) {
+      let total = 0;
+      for (const count of successors.values()) total += count;
+      this.#totals.set(history, total);
+    }
   }
 
   /** p(word | history), history of zero to two words, oldest first. */
   probability(history: readonly string[], word: string): number {
-    const members = WORD_CLASSES[classOf(word)]?.length ?? 1;
-    return this.#classProbability(history.map(classOf), classOf(word)) / members;
+    const token = classOf(word);
+    // A token the text never used has probability 0 after every history: asked of most of the
+    // general model's n-grams, so answered without walking the histories.
+    if (!this.#unigrams.has(token)) return 0;
+    const members = WORD_CLASSES[token]?.length ?? 1;
+    return this.#classProbability(history.map(classOf), token) / members;
   }
 
   /** The word n-grams of an order (1 to 3) the text holds, each number class expanded to its words. */
@@ -85,10 +96,10 @@ export class DomainNgrams {
   #classProbability(history: readonly string[], token: string): number {
     if (history.length === 0) return (this.#unigrams.get(token) ?? 0) / this.#tokens;
     const lower = this.#classProbability(history.slice(1), token);
-    const successors = this.#successors.get(history.join(" "));
+    const key = history.join(" ");
+    const successors = this.#successors.get(key);
     if (successors === undefined) return lower;
-    let total = 0;
-    for (const count of successors.values()) total += count;
+    const total = this.#totals.get(key) as number;
     const seen = Math.max((successors.get(token) ?? 0) - DISCOUNT, 0) / total;
     return seen + ((DISCOUNT * successors.size) / total) * lower;
   }
