@@ -2,7 +2,17 @@ import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDuckDbIndex } from "@voxtrail/cli/lineage-index";
-import { boundaries, impact, LineageGraph, openLineageEvents, readLineage, trace } from "@voxtrail/lineage";
+import {
+  boundaries,
+  defaultSigningKeyPath,
+  impact,
+  LineageGraph,
+  LocalSigner,
+  openLineageEvents,
+  readLineage,
+  trace,
+  writeDigest,
+} from "@voxtrail/lineage";
 import {
   boundariesFromIndex,
   graphFromIndex,
@@ -125,11 +135,19 @@ describe("the lineage edge index over a run of every fixture (simulated transcri
     expect(JSON.parse(indexed.stdout).jobs).toEqual([late.jobId]);
     expect(indexed.stdout).toBe(walked.stdout);
 
-    // What `voxtrail run` does at its end (here with nothing left to run: the job is done).
+    // The fixture store's run was the runtime's alone: sign its jobs as `voxtrail run` signs its
+    // own at its end (the tests' key), so that verify below has only the late job to ask about.
+    const signer = await LocalSigner.loadOrCreate(defaultSigningKeyPath());
+    await writeDigest(store, signer, { jobs: results.map((result) => result.jobId) });
+    // What `voxtrail run` does at its end (here with nothing left to run: the job is done, by a
+    // run that did not sign it, and this run of its file signs it).
     const ran = await runCli(["run", "--store", dir, copy], SIMULATED_TRANSCRIBER_ENV);
     await rm(copy, { force: true });
     expect(ran.stderr + ran.stdout).toMatch(/lineage indexed: 1 job\(s\) added or updated, 11 in the index/);
+    expect(ran.stderr + ran.stdout).toMatch(
+      /lineage signed: lineage-digests\/s000000000002\.json covers 1 job\(s\)/,
+    );
     const verified = await lineage("verify");
-    expect(verified.code).toBe(0);
+    expect(verified.code, verified.stdout).toBe(0);
   });
 });

@@ -8,16 +8,16 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * short files fill in behind them.
  */
 export const SLOW_FILES = [
+  "tools/models/test/telephony-adaptation.test.ts",
   "packages/operator/test/rehearsal/statement-drop-dev.test.ts",
   "test/e2e/voxtrail-run.test.ts",
-  "tools/models/test/telephony-adaptation.test.ts",
-  "test/hostile/hostile-batch.test.ts",
+  "packages/operator/test/rehearsal/rehearsal.test.ts",
   "packages/operator/test/rehearsal/statement-drop-production.test.ts",
   "test/e2e/lineage-index-answers.test.ts",
-  "packages/operator/test/rehearsal/rehearsal.test.ts",
+  "test/hostile/hostile-batch.test.ts",
   "test/integration/erasure-properties.test.ts",
-  "test/integration/sdk-retry-lineage.test.ts",
-  "packages/lineage/test/lineage-cli.test.ts",
+  "packages/cli/test/duckdb-index-walk.test.ts",
+  "test/e2e/prompts-run.test.ts",
 ];
 
 /**
