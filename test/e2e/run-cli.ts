@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ObjectCreatedEvent, type SourceIdentity, sourceIdentityOf } from "@voxtrail/workflow";
 import { expect } from "vitest";
@@ -7,32 +7,49 @@ import type { StageStandIn } from "../support/stage-stand-in";
 
 const BIN = fileURLToPath(new URL("../../packages/cli/bin/voxtrail.js", import.meta.url));
 
+/** A `voxtrail` child process: what it has printed so far, and its exit code once it ends. */
+export interface CliProcess {
+  child: ChildProcess;
+  output: { stdout: string; stderr: string };
+  exited: Promise<number>;
+}
+
+/**
+ * Starts the `voxtrail` command as a user would, with extra environment variables (and in `cwd`,
+ * when given), collecting its output as it comes.
+ */
+export function spawnCli(args: string[], env: Record<string, string> = {}, cwd?: string): CliProcess {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+    ...(cwd ? { cwd } : {}),
+  });
+  const output = { stdout: "", stderr: "" };
+  child.stdout?.on("data", (chunk) => {
+    output.stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output.stderr += chunk;
+  });
+  const exited = new Promise<number>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve(code ?? -1));
+  });
+  return { child, output, exited };
+}
+
 /**
  * Runs the `voxtrail` command as a user would, with extra environment variables (and in `cwd`,
  * when given), and collects its exit code and output.
  */
-export function runCli(
+export async function runCli(
   args: string[],
   env: Record<string, string> = {},
   cwd?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...env },
-      ...(cwd ? { cwd } : {}),
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  const run = spawnCli(args, env, cwd);
+  const code = await run.exited;
+  return { code, ...run.output };
 }
 
 /**

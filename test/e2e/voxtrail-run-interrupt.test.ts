@@ -1,15 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ActivityRecord, type JobReport } from "@voxtrail/core";
 import { BUNDLED_VOICEMAILS_DIR } from "@voxtrail/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
-import { runCli } from "./run-cli";
+import { runCli, spawnCli } from "./run-cli";
 
-const BIN = fileURLToPath(new URL("../../packages/cli/bin/voxtrail.js", import.meta.url));
 const VOICEMAILS = ["billing.wav", "cancellation.wav", "reschedule.wav"];
 /** An attempt's temp directory: `<jobId>-<step>-<random>`. */
 const ATTEMPT_DIR = /^(vm-[0-9a-f]{20})-([A-Za-z]+)-[^-/]+$/;
@@ -45,8 +43,8 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-/** The command's environment: its own TMPDIR. */
-const childEnv = () => ({ ...process.env, TMPDIR: childTmp });
+/** What the command's environment adds: its own TMPDIR. */
+const childEnv = () => ({ TMPDIR: childTmp });
 
 /** What the command's temp root holds now (none once it is gone). */
 async function attemptDirs(child: ChildProcess): Promise<string[]> {
@@ -58,19 +56,7 @@ async function attemptDirs(child: ChildProcess): Promise<string[]> {
  * (its temp directory exists: pocketsphinx then has seconds of work left), and waits for the exit.
  */
 async function runInterrupted(signal: NodeJS.Signals): Promise<Interrupted> {
-  const child = spawn(process.execPath, [BIN, "run", "--store", store, inputs], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: childEnv(),
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const { child, output, exited } = spawnCli(["run", "--store", store, inputs], childEnv());
   let running = true;
   void exited.then(() => {
     running = false;
@@ -87,8 +73,10 @@ async function runInterrupted(signal: NodeJS.Signals): Promise<Interrupted> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const code = await exited;
-  expect(atSignal, `the command ended before any Transcribe attempt began:\n${stderr}`).not.toEqual([]);
-  return { code, stdout, stderr, seen, atSignal };
+  expect(atSignal, `the command ended before any Transcribe attempt began:\n${output.stderr}`).not.toEqual(
+    [],
+  );
+  return { code, ...output, seen, atSignal };
 }
 
 /** Every activity record in the store, with the job and the file it is under. */

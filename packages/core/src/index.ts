@@ -82,6 +82,7 @@ export {
   type StoredVersion,
 } from "./object-store";
 export { EVENT_SOURCE, type EventPublisher, OUTCOME_DETAIL_TYPES, OutcomeDetail } from "./outcome-event";
+export { processAlive } from "./process-alive";
 export {
   BadPromptRow,
   BadPromptRows,

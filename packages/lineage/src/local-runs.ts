@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { ObjectStore } from "@voxtrail/core";
+import { type ObjectStore, processAlive } from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import { z } from "zod";
 
@@ -78,14 +78,4 @@ async function readMarkers(store: ObjectStore) {
       return { key, marker: parsed.success ? parsed.data : undefined };
     }),
   );
-}
-
-/** Whether a process with this id runs on this host (one we may not signal still runs). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

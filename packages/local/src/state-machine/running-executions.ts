@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ExecutionLiveness } from "@voxtrail/core";
+import { type ExecutionLiveness, processAlive } from "@voxtrail/core";
 
 /**
  * The local executions that are running, for duplicate-job claims. An execution ARN made here
@@ -33,16 +33,6 @@ export class RunningExecutions implements ExecutionLiveness {
   async isRunning(executionArn: string): Promise<boolean> {
     if (this.#running.has(executionArn)) return true;
     const pid = Number(/:(\d+)-[0-9a-f-]+$/.exec(executionArn)?.[1]);
-    return Number.isInteger(pid) && pid !== process.pid && isAlive(pid);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return Number.isInteger(pid) && pid !== process.pid && processAlive(pid);
   }
 }
