@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StageConfig } from "../../stacks/stage-config";
+import { scratchDirectory } from "../support/temporary-directory";
 
 /** A model package ARN of the shape AWS Marketplace gives a subscriber (no real subscription behind it). */
 export const TEST_MODEL_PACKAGE_ARN =
@@ -28,7 +28,7 @@ export function repositoryConfig(stage: "dev" | "production"): StageConfig {
 
 /** Writes `config` to a temporary file and returns the environment that points the stacks at it. */
 export function configEnvironment(config: unknown): { VOXTRAIL_STAGE_CONFIG: string } {
-  const file = join(mkdtempSync(join(tmpdir(), "voxtrail-stage-config-")), "stage.json");
+  const file = join(scratchDirectory("voxtrail-stage-config-"), "stage.json");
   writeFileSync(file, JSON.stringify(config));
   return { VOXTRAIL_STAGE_CONFIG: file };
 }

@@ -1,3 +1,4 @@
+import { mkdtempSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,4 +25,21 @@ export function temporaryDirectory(prefix: string): () => string {
     if (dir === undefined) throw new Error("the temporary directory exists only while the file's tests run");
     return dir;
   };
+}
+
+/** The directories {@link scratchDirectory} made for the test file that imports this module. */
+const scratch: string[] = [];
+afterAll(() => Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true }))));
+
+/**
+ * A fresh directory under the system's temp directory, made now and removed with everything in it
+ * once the calling test file's tests have run: for helpers that make one per call.
+ *
+ * @example
+ * const store = new DirectoryStore({ root: scratchDirectory("voxtrail-claim-") });
+ */
+export function scratchDirectory(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
 }

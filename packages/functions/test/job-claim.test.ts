@@ -1,10 +1,8 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type ExecutionLiveness, JobClaim, type JobReport, type PromptsReport } from "@voxtrail/core";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys, promptKeys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
+import { scratchDirectory } from "../../../test/support/temporary-directory";
 import { claimJob, promptsRunEnding, voicemailRunEnding } from "../src/claims/job-claim";
 
 const jobId = "vm-00000000000000000001";
@@ -17,7 +15,7 @@ function liveness(...running: string[]): ExecutionLiveness {
 }
 
 async function freshStore() {
-  return new DirectoryStore({ root: await mkdtemp(join(tmpdir(), "voxtrail-claim-")) });
+  return new DirectoryStore({ root: scratchDirectory("voxtrail-claim-") });
 }
 
 async function writeReport(store: DirectoryStore, executionId: string, outcome: JobReport["outcome"]) {

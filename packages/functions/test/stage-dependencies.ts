@@ -1,9 +1,7 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { LOCAL_BOUNDARY, type OutcomeDetail, type Processor } from "@voxtrail/core";
 import { DirectoryStore } from "@voxtrail/storage";
+import { scratchDirectory } from "../../../test/support/temporary-directory";
 import { loadBoundaryPolicy } from "../src/boundary/policy-file";
 import type { StageDependencies } from "../src/dependencies";
 import type { KernelDependencies, StageDefinition } from "../src/kernel/stage-definition";
@@ -26,7 +24,7 @@ export async function testDependencies(overrides: Partial<StageDependencies> = {
     throw new Error(`${what} was not expected in this test`);
   };
   const deps: StageDependencies = {
-    store: new DirectoryStore({ root: await mkdtemp(join(tmpdir(), "voxtrail-fn-")) }),
+    store: new DirectoryStore({ root: scratchDirectory("voxtrail-fn-") }),
     transcriber: { processor: processor("transcriber"), transcribe: unexpected("transcribe") },
     reasoner: { processor: processor("reasoner"), reason: unexpected("reason") },
     records: { processor: processor("records"), find: unexpected("find") },

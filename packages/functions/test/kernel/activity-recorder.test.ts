@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ActivityRecord, LOCAL_BOUNDARY, readJson } from "@voxtrail/core";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
+import { scratchDirectory } from "../../../../test/support/temporary-directory";
 import {
   ActivityRecorder,
   ActivityRecordNumbersTaken,
@@ -17,7 +15,7 @@ const step = "SynthesizePrompt-0123456789abcdef";
 
 async function scopeOf(): Promise<AttemptScope> {
   return {
-    store: new DirectoryStore({ root: await mkdtemp(join(tmpdir(), "voxtrail-recorder-")) }),
+    store: new DirectoryStore({ root: scratchDirectory("voxtrail-recorder-") }),
     jobId,
     stage: "SynthesizePrompt",
     recordAs: step,
