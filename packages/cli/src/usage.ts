@@ -139,8 +139,9 @@ Usage:
         erase NAME         erase the whole chains NAME (key, uri or sha256) belongs to: each
                            job's own source version and every version of what it wrote (with
                            --bucket, its Amazon Transcribe jobs too); refuse a source key that
-                           several callers' uploads share; leave an erasure record (hashes and
-                           version ids, no content) under erasures/, which verify reports
+                           several callers' uploads share; in a local store, wait for a job a
+                           run is still running; leave an erasure record (hashes and version
+                           ids, no content) under erasures/, which verify reports
         export [--format openlineage] [--to datazone --domain ID]
                            NDJSON OpenLineage RunEvents (START, COMPLETE or FAIL per stage run)
                            on stdout, or posted to Amazon DataZone with PostLineageEvent

@@ -1,15 +1,20 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type ArtifactRef,
   type ErasedArtifact,
   type ErasureRecord,
+  type ExecutionLiveness,
+  JobClaim,
   type ObjectStore,
+  readJson,
   type ServiceJob,
   SOURCE_KINDS,
 } from "@voxtrail/core";
 import { keys, promptKeys } from "@voxtrail/workflow";
 import { deleteErased } from "./erased-objects";
 import { erasureScope } from "./erasure-scope";
+import { ErasureWaitedTooLong } from "./errors";
 import type { LineageGraph } from "./lineage-graph";
 
 /** What an erasure did. */
@@ -54,10 +59,11 @@ export async function erase(
   store: ObjectStore,
   graph: LineageGraph,
   name: string,
-  options: { now?: () => Date; deleteServiceJob?: ServiceJobDeleter } = {},
+  options: EraseOptions = {},
 ): Promise<ErasureResult> {
   const now = options.now ?? (() => new Date());
   const jobs = erasureScope(graph, name);
+  if (options.liveness) await waitForJobsToEnd(store, jobs, options.liveness, options.waiting);
   const erasureId = randomUUID();
   const result: ErasureResult = {
     erasureId,
@@ -70,12 +76,15 @@ export async function erase(
   };
   for (const jobId of jobs) {
     const previous = graph.erasures.get(jobId);
+    const { sourceKey, erased } = await chainOf(store, graph, jobId);
     if (previous) {
       await deleteErased(store, previous.erased);
-      result.alreadyErased.push(jobId);
-      continue;
+      // Written since that erasure (by a run it did not wait for): erased again, and recorded.
+      if (!erased.some((artifact) => artifact.existed)) {
+        result.alreadyErased.push(jobId);
+        continue;
+      }
     }
-    const { sourceKey, erased } = await chainOf(store, graph, jobId);
     const serviceJobs = await deleteServiceJobs(graph, jobId, options.deleteServiceJob);
     const record: ErasureRecord = {
       schemaVersion: 1,
@@ -95,6 +104,63 @@ export async function erase(
     result.erased.push(...erased);
   }
   return result;
+}
+
+/** Options of {@link erase}. */
+export interface EraseOptions {
+  now?: () => Date;
+  deleteServiceJob?: ServiceJobDeleter;
+  /**
+   * Whether a job's claimed execution still runs: with it, the erasure waits for every job in its
+   * scope to end before it deletes anything, so a running job cannot write after it.
+   */
+  liveness?: ExecutionLiveness;
+  /** Told once per job the erasure waits for, and how to give up early. */
+  waiting?: { onWait?: (jobId: string, executionId: string) => void; timeoutMs?: number };
+}
+
+/** How long an erasure waits for running jobs by default: an execution's own limit is about this. */
+const DEFAULT_WAIT_MS = 2 * 60 * 60 * 1000;
+/** How often it looks again. */
+const WAIT_POLL_MS = 500;
+
+/**
+ * Waits until no job of `jobs` has a claimed execution that still runs (its latest claim's),
+ * telling `onWait` once per job; past `timeoutMs`, `ErasureWaitedTooLong` naming the jobs, and
+ * nothing is erased.
+ */
+async function waitForJobsToEnd(
+  store: ObjectStore,
+  jobs: string[],
+  liveness: ExecutionLiveness,
+  waiting: EraseOptions["waiting"] = {},
+): Promise<void> {
+  const deadline = Date.now() + (waiting.timeoutMs ?? DEFAULT_WAIT_MS);
+  const told = new Set<string>();
+  for (;;) {
+    const running: string[] = [];
+    for (const jobId of jobs) {
+      const claim = await latestClaim(store, jobId);
+      if (claim && (await liveness.isRunning(claim.executionId))) {
+        running.push(jobId);
+        if (!told.has(jobId)) waiting.onWait?.(jobId, claim.executionId);
+        told.add(jobId);
+      }
+    }
+    if (running.length === 0) return;
+    if (Date.now() >= deadline) {
+      throw new ErasureWaitedTooLong(
+        `job ${running.join(", ")} still running after the erasure waited ${Math.round((waiting.timeoutMs ?? DEFAULT_WAIT_MS) / 1000)} s: erase again once it ends`,
+      );
+    }
+    await sleep(WAIT_POLL_MS);
+  }
+}
+
+/** The job's latest claim, naming the execution that runs (or ran) its latest run. */
+async function latestClaim(store: ObjectStore, jobId: string): Promise<JobClaim | undefined> {
+  const latest = (await store.list(keys.claimPrefix(jobId))).filter((key) => key.endsWith(".json")).at(-1);
+  return latest === undefined ? undefined : readJson(store, latest, JobClaim);
 }
 
 /** A job's chain as its erasure record lists it: its source versions, what it wrote, side files. */

@@ -17,3 +17,11 @@ export class VerifyNeedsRecords extends VoxtrailError {
 export class ErasureAmbiguous extends VoxtrailError {
   readonly retryable = false;
 }
+
+/**
+ * An erasure waited for a job of its scope that still runs, until it gave up: nothing was erased.
+ * Erasing again once the job ends erases it whole.
+ */
+export class ErasureWaitedTooLong extends VoxtrailError {
+  readonly retryable = true;
+}

@@ -14,6 +14,7 @@ import {
   verify,
 } from "@voxtrail/lineage";
 import { checkLineageIndex, reindexLineage } from "@voxtrail/lineage/edge-index";
+import { RunningExecutions } from "@voxtrail/local/running-executions";
 import { keys } from "@voxtrail/workflow";
 import { openAthenaIndex } from "../lineage-index/athena-index";
 import { openDuckDbIndex } from "../lineage-index/duckdb-index";
@@ -245,8 +246,19 @@ async function checkOrErase(
     const graph = await lineage;
     // In a bucket, the chain's Transcribe jobs are deleted too; a local store's stand-in jobs
     // ended with their run.
+    // A local store's running jobs are waited for (their runs are processes on this machine); in
+    // a bucket, what a running execution writes after is erasure-incomplete in verify, and erasing
+    // again takes it.
     const result = await erase(store, graph, target as string, {
-      ...(options.bucket ? { deleteServiceJob: transcribeJobDeleter(new TranscribeClient({})) } : {}),
+      ...(options.bucket
+        ? { deleteServiceJob: transcribeJobDeleter(new TranscribeClient({})) }
+        : {
+            liveness: new RunningExecutions(),
+            waiting: {
+              onWait: (jobId) =>
+                process.stderr.write(`erase: waiting for job ${jobId}, which a run is running, to end\n`),
+            },
+          }),
     });
     out(result, () => erasureReport(result));
     return 0;

@@ -1,13 +1,18 @@
 import { mapLimit } from "@voxtrail/core";
+import { keys, promptKeys } from "@voxtrail/workflow";
 import { isLeftover } from "../erased-objects";
-import { isIssue, issue } from "../verify-issues";
+import { isIssue, issue, type VerifyIssue } from "../verify-issues";
 import type { VerifyCheck } from "./verify-check";
 
-/** Every version an erasure recorded as deleted must be gone (`erasure-incomplete`). */
+/**
+ * Every version an erasure recorded as deleted must be gone, and nothing may be under an erased
+ * job's own keys (its artifacts, its prompts folder, its report): a run the erasure did not wait
+ * for may have written there after it (`erasure-incomplete`).
+ */
 export const erasureLeftovers: VerifyCheck = {
   name: "erasure-leftovers",
   run: async ({ store, walked, concurrency }) => {
-    const found = await mapLimit(walked.erasedChecks, concurrency, async ({ erasure, artifact }) =>
+    const recorded = await mapLimit(walked.erasedChecks, concurrency, async ({ erasure, artifact }) =>
       (await isLeftover(store, artifact))
         ? issue(
             "erasure-incomplete",
@@ -17,6 +22,22 @@ export const erasureLeftovers: VerifyCheck = {
           )
         : undefined,
     );
-    return found.filter(isIssue);
+    const named = new Set(recorded.filter(isIssue).map((each) => each.key));
+    const written = await mapLimit(walked.erased, concurrency, async ({ jobId, erasureId }) => {
+      const own = [keys.artifactPrefix(jobId), promptKeys.jobPrefix(jobId), keys.report(jobId)];
+      const found = (await Promise.all(own.map((prefix) => store.list(prefix)))).flat();
+      return found
+        .filter((key) => !named.has(key))
+        .map(
+          (key): VerifyIssue =>
+            issue(
+              "erasure-incomplete",
+              key,
+              jobId,
+              `job ${jobId} was erased (erasure ${erasureId}), but this object of its own is in the store: written after the erasure`,
+            ),
+        );
+    });
+    return [...recorded.filter(isIssue), ...written.flat()];
   },
 };
