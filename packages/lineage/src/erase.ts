@@ -177,10 +177,10 @@ async function chainOf(
     }
     for (const output of record.outputs) written.set(output.key, output);
   }
-  // Whatever else is in the job's own folders (a voicemail job's artifacts, a prompts job's
-  // results), recorded or not, is the job's too.
+  // Whatever else is under the job's own keys (a voicemail job's artifacts and report, a prompts
+  // job's results), recorded or not, or written after `graph` was read, is the job's too.
   const folders = await Promise.all(
-    [keys.artifactPrefix(jobId), promptKeys.jobPrefix(jobId)].map((p) => store.list(p)),
+    [keys.artifactPrefix(jobId), keys.report(jobId), promptKeys.jobPrefix(jobId)].map((p) => store.list(p)),
   );
   const sideFiles = folders.flat().filter((key) => !written.has(key));
   const erased = await Promise.all([
