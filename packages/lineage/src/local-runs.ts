@@ -34,7 +34,7 @@ export interface LocalRun {
  */
 export async function markLocalRun(store: ObjectStore, now: Date = new Date()): Promise<LocalRun> {
   for (const { key, marker } of await readMarkers(store)) {
-    if (marker && marker.host === hostname() && !processAlive(marker.pid)) await deleteForGood(store, key);
+    if (marker && marker.host === hostname() && !isLive(marker)) await deleteForGood(store, key);
   }
   const key = keys.localRun(randomUUID());
   const marker: LocalRunMarker = {
@@ -59,7 +59,7 @@ async function deleteForGood(store: ObjectStore, key: string): Promise<void> {
  */
 export async function liveRunsSince(store: ObjectStore): Promise<string | undefined> {
   const live = (await readMarkers(store)).flatMap(({ marker }) =>
-    marker && marker.host === hostname() && processAlive(marker.pid) ? [marker.startedAt] : [],
+    marker && isLive(marker) ? [marker.startedAt] : [],
   );
   return live.sort()[0];
 }
@@ -78,4 +78,9 @@ async function readMarkers(store: ObjectStore) {
       return { key, marker: parsed.success ? parsed.data : undefined };
     }),
   );
+}
+
+/** Whether the marker's run is in progress: its process, on this host, is alive. */
+function isLive(marker: LocalRunMarker): boolean {
+  return marker.host === hostname() && processAlive(marker.pid);
 }

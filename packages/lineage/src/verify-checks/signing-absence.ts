@@ -3,13 +3,6 @@ import { LINEAGE_DIGESTS_PREFIX, sequenceKey } from "../digests/digest-file";
 import { issue, type VerifyIssue } from "../verify-issues";
 import type { VerifyCheck } from "./verify-check";
 
-/** What is missing that should be signed: a job, every digest, or the chain's head. */
-export type AbsenceProblem =
-  | "job-not-signed"
-  | "digests-missing"
-  | "digest-head-missing"
-  | "digest-head-replaced";
-
 /**
  * With trusted keys, absence as a finding: a finished job no digest covers whose summary was
  * written before the grace period and before any run still in progress on the store began
