@@ -10,7 +10,7 @@ import { defaultSigningKeyPath, LocalSigner, writeDigest } from "@voxtrail/linea
  * had nothing to add).
  *
  * @example
- * await signLineage(runtime.store, ["incoming-voicemail-a.wav-3f1c"], process.stderr);
+ * await signLineage(runtime.store, ["vm-0123456789abcdef0123"], process.stderr);
  */
 export async function signLineage(
   store: ObjectStore,

@@ -11,8 +11,8 @@ import {
   type ServiceJob,
   SOURCE_KINDS,
 } from "@voxtrail/core";
-import { keys, promptKeys } from "@voxtrail/workflow";
-import { deleteErased } from "./erased-objects";
+import { keys } from "@voxtrail/workflow";
+import { deleteErased, ownKeyPrefixes } from "./erased-objects";
 import { erasureScope } from "./erasure-scope";
 import { ErasureWaitedTooLong } from "./errors";
 import type { LineageGraph } from "./lineage-graph";
@@ -177,11 +177,8 @@ async function chainOf(
     }
     for (const output of record.outputs) written.set(output.key, output);
   }
-  // Whatever else is under the job's own keys (a voicemail job's artifacts and report, a prompts
-  // job's results), recorded or not, or written after `graph` was read, is the job's too.
-  const folders = await Promise.all(
-    [keys.artifactPrefix(jobId), keys.report(jobId), promptKeys.jobPrefix(jobId)].map((p) => store.list(p)),
-  );
+  // Whatever else is under the job's own keys, recorded or not, or written after `graph` was read.
+  const folders = await Promise.all(ownKeyPrefixes(jobId).map((prefix) => store.list(prefix)));
   const sideFiles = folders.flat().filter((key) => !written.has(key));
   const erased = await Promise.all([
     ...[...sources.values()].map(async (ref): Promise<ErasedArtifact> => {

@@ -1,4 +1,14 @@
 import { type ErasedArtifact, type ObjectStore, SOURCE_KINDS } from "@voxtrail/core";
+import { keys, promptKeys } from "@voxtrail/workflow";
+
+/**
+ * The prefixes only the job writes under: a voicemail job's artifacts and report, a prompts job's
+ * folder. Everything there is the job's, recorded or not, so an erasure takes it and nothing may
+ * be there after one.
+ */
+export function ownKeyPrefixes(jobId: string): string[] {
+  return [keys.artifactPrefix(jobId), keys.report(jobId), promptKeys.jobPrefix(jobId)];
+}
 
 /**
  * Deletes what an erasure record lists: each recorded version for good; without versions, the

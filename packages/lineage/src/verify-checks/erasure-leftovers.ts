@@ -1,6 +1,5 @@
 import { mapLimit } from "@voxtrail/core";
-import { keys, promptKeys } from "@voxtrail/workflow";
-import { isLeftover } from "../erased-objects";
+import { isLeftover, ownKeyPrefixes } from "../erased-objects";
 import { isIssue, issue, type VerifyIssue } from "../verify-issues";
 import type { VerifyCheck } from "./verify-check";
 
@@ -24,8 +23,7 @@ export const erasureLeftovers: VerifyCheck = {
     );
     const named = new Set(recorded.filter(isIssue).map((each) => each.key));
     const written = await mapLimit(walked.erased, concurrency, async ({ jobId, erasureId }) => {
-      const own = [keys.artifactPrefix(jobId), promptKeys.jobPrefix(jobId), keys.report(jobId)];
-      const found = (await Promise.all(own.map((prefix) => store.list(prefix)))).flat();
+      const found = (await Promise.all(ownKeyPrefixes(jobId).map((prefix) => store.list(prefix)))).flat();
       return found
         .filter((key) => !named.has(key))
         .map(
