@@ -13,7 +13,7 @@ export interface HashedCopy<A extends HashAlgorithm> {
 
 /**
  * Copies the file `from` to a new file `to` (created, or truncated), hashing the bytes on the way,
- * and flushes `to` to disk. One 64 KiB buffer is read into and written from again and again, so a
+ * and flushes `to` to disk (unless `flush` is false). One 64 KiB buffer is read into and written from again and again, so a
  * file of any length costs the same memory; a read stream would allocate a fresh buffer per chunk
  * and leave them to the collector, which lets tens of megabytes of them pile up when little else
  * is allocated meanwhile.
@@ -25,6 +25,7 @@ export async function copyHashing<A extends HashAlgorithm>(
   from: string,
   to: string,
   algorithms: readonly A[],
+  flush = true,
 ): Promise<HashedCopy<A>> {
   const hashes = algorithms.map((algorithm) => [algorithm, createHash(algorithm)] as const);
   const buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
@@ -41,7 +42,7 @@ export async function copyHashing<A extends HashAlgorithm>(
         await writeAll(target, chunk);
         bytes += bytesRead;
       }
-      await target.sync();
+      if (flush) await target.sync();
     } finally {
       await target.close();
     }

@@ -40,7 +40,11 @@ export function newVersionId(): string {
  * another's whatever the keys' shapes.
  */
 export class KeptVersions {
-  constructor(private readonly root: string) {}
+  /** `durable`: each version's sidecar is flushed to disk as it is written (the store's setting). */
+  constructor(
+    private readonly root: string,
+    private readonly durable = true,
+  ) {}
 
   /** Keeps `file` (a body just written) as version `sidecar.versionId` of `sidecar.key`. */
   async keep(file: string, sidecar: VersionSidecar): Promise<void> {
@@ -48,7 +52,7 @@ export class KeptVersions {
     await mkdir(path.dirname(body), { recursive: true });
     await link(file, body);
     await writeAtomically(`${body}.json`, (temp) =>
-      writeFile(temp, JSON.stringify(sidecar), { flush: true }),
+      writeFile(temp, JSON.stringify(sidecar), { flush: this.durable }),
     );
   }
 

@@ -25,6 +25,12 @@ describeObjectStoreContract(
   async () => new DirectoryStore({ root: await temporaryDirectory() }),
 );
 
+// A scratch store skips only the flushes to disk: it keeps every promise of the contract.
+describeObjectStoreContract(
+  "DirectoryStore (not durable)",
+  async () => new DirectoryStore({ root: await temporaryDirectory(), durable: false }),
+);
+
 describe("DirectoryStore", () => {
   let root: string;
   let store: DirectoryStore;

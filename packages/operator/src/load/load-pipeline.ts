@@ -97,7 +97,8 @@ export interface LoadPipeline {
  */
 export async function startLoadPipeline(quotas: LoadQuotas): Promise<LoadPipeline> {
   const root = await mkdtemp(join(tmpdir(), "voxtrail-load-"));
-  const store = new DirectoryStore({ root });
+  // A scratch store, deleted after the run: its writes need not survive a power cut.
+  const store = new DirectoryStore({ root, durable: false });
   const running = new RunningExecutions();
   const tokens = new TaskTokens();
   const gates = new LambdaGates(quotas.lambda);

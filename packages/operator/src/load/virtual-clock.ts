@@ -34,9 +34,20 @@ const IDLE_RESOURCES = new Set([
 /** Real event-loop turns in a row that must see no I/O pending before the clock may move. */
 const QUIET_TURNS = 3;
 
+/**
+ * How far past the next timer one advance goes: every timer due within it fires in the same
+ * advance (each at its own time, in order), so the handlers they start run side by side and
+ * their disk I/O overlaps, instead of one instant's I/O after another's. The work those handlers
+ * do after their first await sees the advance's end, so simulated times are late by at most this
+ * much: 20 ms, against retry waits of seconds and jobs of tens of seconds. At 1,000 voicemails it
+ * cut the clock's advances from 27,029 to 7,865 and the run's wall time from 198 s to 169 s, the
+ * drain 266 s and 258 s (the jitter's spread between runs).
+ */
+const STEP_MS = 20;
+
 /** How the virtual clock went: timers it fired and where virtual time ended. */
 export interface VirtualClockStats {
-  /** Times the clock moved to its next timer (firing it and any others due at that instant). */
+  /** Times the clock moved to its next timer (firing it and any others due within `STEP_MS` of it). */
   advances: number;
   /** Virtual milliseconds that passed between `start` and `stop`. */
   elapsedMs: number;
@@ -117,9 +128,9 @@ export class VirtualClock {
       if (this.clock.countTimers() === 0) {
         throw new Error("the load run is stuck: no I/O pending, no timer set, and work unfinished");
       }
-      // The next timer, then every other timer due at the same instant.
+      // The next timer, then every timer due within STEP_MS of it, so their handlers run together.
       this.clock.next();
-      this.clock.tick(0);
+      this.clock.tick(STEP_MS);
       this.#advances += 1;
     }
     return done;
