@@ -25,8 +25,7 @@ import {
   signLineageDigest,
   updateLineageIndex,
 } from "@voxtrail/functions";
-import { StepFunctionsLiveness } from "@voxtrail/functions/lambda";
-import { KmsSigner } from "@voxtrail/lineage";
+import { KmsSigner, StepFunctionsLiveness } from "@voxtrail/lineage";
 import { vacuumIndex } from "@voxtrail/lineage/edge-index";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";

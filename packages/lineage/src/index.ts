@@ -24,6 +24,7 @@ export { type ReadLineageOptions, readLineage } from "./lineage-snapshot";
 export { type LocalRun, markLocalRun } from "./local-runs";
 export { openLineageStore } from "./open-store";
 export { openLineageEvents } from "./openlineage";
+export { StepFunctionsLiveness } from "./step-functions-liveness";
 export { jobIdOfArtifactName, type TraceNode, trace } from "./trace";
 export { transcribeJobDeleter } from "./transcribe-job-deleter";
 export { DEFAULT_SIGNING_GRACE_MS, type VerifyOptions, type VerifyResult, verify } from "./verify";

@@ -1,12 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import type { ObjectStore } from "@voxtrail/core";
+import { CreateBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  CreateStateMachineCommand,
+  SFNClient,
+  StartExecutionCommand,
+  StopExecutionCommand,
+} from "@aws-sdk/client-sfn";
+import type { JobClaim, ObjectStore } from "@voxtrail/core";
 import { DirectoryStore, S3Store } from "@voxtrail/storage";
+import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { runCli } from "../../../test/e2e/run-cli";
-import { motoClientConfig } from "../../../test/setup/aws";
+import { runCli, spawnCli } from "../../../test/e2e/run-cli";
+import { motoCliEnvironment, motoClientConfig } from "../../../test/setup/aws";
 import { defaultSigningKeyPath, LocalSigner, writeDigest } from "../src/index";
 import { type SyntheticJob, syntheticStore, writeSummaryOf, writeSyntheticJob } from "./synthetic-jobs";
 
@@ -153,5 +160,54 @@ describe("voxtrail lineage --bucket (S3 through moto_server)", () => {
     const failed = await voxtrail(["lineage", "verify", "--bucket", bucket], env);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(new RegExp(`hash-mismatch +${job.artifacts.replyText.key}`));
+  });
+});
+
+describe("voxtrail lineage erase --bucket, while the job still runs", () => {
+  it("waits for the job's Step Functions execution to end, then erases what it wrote meanwhile too", async () => {
+    const bucket = `erase-running-${randomUUID().slice(0, 8)}`;
+    const s3 = new S3Client(motoClientConfig());
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await s3.send(
+      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: "Enabled" } }),
+    );
+    const store = new S3Store({ client: s3, bucket });
+    const job = await writeSyntheticJob(store, 9);
+    // The job's claim names an execution that moto keeps RUNNING until it is stopped.
+    const sfn = new SFNClient(motoClientConfig());
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: `erase-running-${randomUUID().slice(0, 8)}`,
+        roleArn: "arn:aws:iam::123456789012:role/voxtrail-test",
+        definition: JSON.stringify({ StartAt: "Run", States: { Run: { Type: "Pass", End: true } } }),
+      }),
+    );
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: "{}" }));
+    const claim: JobClaim = {
+      jobId: job.jobId,
+      run: 1,
+      executionId: executionArn as string,
+      claimedAt: new Date().toISOString(),
+      source: { bucket, key: job.source.key },
+    };
+    await store.put(keys.claim(job.jobId, 1), JSON.stringify(claim), { contentType: "application/json" });
+
+    const erasing = spawnCli(
+      ["lineage", "erase", job.source.key, "--bucket", bucket, "--json"],
+      motoCliEnvironment(),
+    );
+    await expect
+      .poll(() => erasing.output.stderr, { timeout: 20_000 })
+      .toContain(`waiting for job ${job.jobId}`);
+    // The running job writes while the erasure waits, then its execution ends.
+    const late = `artifacts/${job.jobId}/written-late.json`;
+    await store.put(late, "{}", { contentType: "application/json" });
+    expect(await store.versions(job.source.key)).not.toEqual([]);
+    await sfn.send(new StopExecutionCommand({ executionArn }));
+
+    expect(await erasing.exited).toBe(0);
+    expect(JSON.parse(erasing.output.stdout)).toMatchObject({ jobs: [job.jobId] });
+    expect(await store.versions(late)).toEqual([]);
+    expect(await store.versions(job.source.key)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { SFNClient } from "@aws-sdk/client-sfn";
 import { SSMClient } from "@aws-sdk/client-ssm";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore } from "@voxtrail/core";
@@ -9,6 +10,7 @@ import {
   openLineageStore,
   postToDataZone,
   readLineage,
+  StepFunctionsLiveness,
   transcribeJobDeleter,
   type VerifyOptions,
   verify,
@@ -244,21 +246,17 @@ async function checkOrErase(
   lineage.catch(() => undefined); // Awaited below, after the keys: not unhandled meanwhile.
   if (sub === "erase") {
     const graph = await lineage;
-    // In a bucket, the chain's Transcribe jobs are deleted too; a local store's stand-in jobs
-    // ended with their run.
-    // A local store's running jobs are waited for (their runs are processes on this machine); in
-    // a bucket, what a running execution writes after is erasure-incomplete in verify, and erasing
-    // again takes it.
+    // A running job of the scope is waited for, so it cannot write after the erasure: in a
+    // bucket its Step Functions execution (DescribeExecution), in a local store the run on this
+    // machine. In a bucket, the chain's Transcribe jobs are deleted too; a local store's stand-in
+    // jobs ended with their run.
     const result = await erase(store, graph, target as string, {
-      ...(options.bucket
-        ? { deleteServiceJob: transcribeJobDeleter(new TranscribeClient({})) }
-        : {
-            liveness: new RunningExecutions(),
-            waiting: {
-              onWait: (jobId) =>
-                process.stderr.write(`erase: waiting for job ${jobId}, which a run is running, to end\n`),
-            },
-          }),
+      liveness: options.bucket ? new StepFunctionsLiveness(new SFNClient({})) : new RunningExecutions(),
+      waiting: {
+        onWait: (jobId) =>
+          process.stderr.write(`erase: waiting for job ${jobId}, which is still running, to end\n`),
+      },
+      ...(options.bucket ? { deleteServiceJob: transcribeJobDeleter(new TranscribeClient({})) } : {}),
     });
     out(result, () => erasureReport(result));
     return 0;

@@ -2,5 +2,4 @@
  * @voxtrail/functions/lambda: how the Lambda entry points build their dependencies from the
  * function's environment.
  */
-export { StepFunctionsLiveness } from "../claims/step-functions-liveness";
 export { EMBEDDED_IN_LAMBDA, lambdaDependencies } from "./lambda-dependencies";

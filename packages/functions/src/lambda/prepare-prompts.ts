@@ -1,5 +1,5 @@
 import { SFNClient } from "@aws-sdk/client-sfn";
-import { StepFunctionsLiveness } from "../claims/step-functions-liveness";
+import { StepFunctionsLiveness } from "@voxtrail/lineage";
 import { preparePromptsStage } from "../handlers/prepare-prompts";
 import { lambdaDependencies } from "./lambda-dependencies";
 import { lambdaHandler } from "./lambda-handler";

@@ -6,7 +6,7 @@ import {
 } from "@aws-sdk/client-sfn";
 import { describe, expect, it } from "vitest";
 import { motoClientConfig } from "../../../test/setup/aws";
-import { StepFunctionsLiveness } from "../src/claims/step-functions-liveness";
+import { StepFunctionsLiveness } from "../src/step-functions-liveness";
 
 describe("StepFunctionsLiveness (against moto_server's Step Functions API)", () => {
   const client = new SFNClient(motoClientConfig());
