@@ -59,6 +59,10 @@ export function verifyReport(result: VerifyResult, trustedKeys: string[] = []): 
           : [
               `head: sequence ${signed.head.sequence}, sha256 ${signed.head.sha256} (keep it: --expect-head ${signed.head.sequence}:${signed.head.sha256} finds the newest digests deleted or replaced)`,
             ]),
+        ...(signed.repairs ?? []).map(
+          (repair) =>
+            `repaired: ${repair.key} replaced ${repair.replaced} forked digest(s), kept under lineage-digest-repairs/${repair.repairId}/`,
+        ),
       ].join("\n")
     : "signatures: not checked (no trusted key: --public-key FILE or --kms-key-id ID)";
   const erased = result.erased.map((e) => `erased  ${e.jobId}  by erasure ${e.erasureId} at ${e.erasedAt}`);

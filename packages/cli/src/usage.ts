@@ -134,6 +134,11 @@ Usage:
         sign --job ID      sign one finished job of a local store that no run signed (its run
                            was killed before signing, and its file is not run again): you vouch
                            for it, after checking it
+        repair-chain       re-sign a local store's digest chain from where two runs forked it
+                           (before digests had sequences), with this machine's key: the digests
+                           after the fork are kept under lineage-digest-repairs/ and one new
+                           digest, naming them, covers their jobs again; refuses anything that
+                           is not a fork
         boundaries [--since TIME]
                            which kinds of data entered which boundaries, counted per provider
         erase NAME         erase the whole chains NAME (key, uri or sha256) belongs to: each

@@ -25,3 +25,11 @@ export class ErasureAmbiguous extends VoxtrailError {
 export class ErasureWaitedTooLong extends VoxtrailError {
   readonly retryable = true;
 }
+
+/**
+ * `lineage repair-chain` found something other than a fork in the digest chain (a digest deleted,
+ * edited, unsigned or signed by another key): repairing would hide it. The message names the digest.
+ */
+export class ChainNotRepairable extends VoxtrailError {
+  readonly retryable = false;
+}

@@ -16,6 +16,7 @@ export {
 export { type DigestSigner, isP256 } from "./digests/digest-signer";
 export { KmsSigner } from "./digests/kms-signer";
 export { defaultSigningKeyPath, LocalSigner } from "./digests/local-signer";
+export { type ChainRepair, repairForkedChain } from "./digests/repair-chain";
 export { lastVerifiedDigest, verifyDigests } from "./digests/verify-digests";
 export { type ErasureResult, erase } from "./erase";
 export { type Impact, impact } from "./impact";

@@ -1,5 +1,5 @@
 import type { ObjectStore } from "@voxtrail/core";
-import type { ChainHead } from "./digests/verify-digests";
+import type { ChainHead, ChainRepairSeen } from "./digests/verify-digests";
 import type { LineageGraph } from "./lineage-graph";
 import { VERIFY_CHECKS } from "./verify-check-list";
 import { openVerifyContext } from "./verify-context";
@@ -30,6 +30,8 @@ export interface VerifyResult {
     pendingJobs: string[];
     /** The chain's head, for an auditor to keep and give back as `expectHead`. */
     head?: ChainHead;
+    /** The digests chain repairs wrote, when there are any. */
+    repairs?: ChainRepairSeen[];
   };
   /** With `since`: where re-hashing started, and how many jobs' artifacts it left to the digests. */
   incremental?: {
@@ -103,6 +105,7 @@ export async function verify(
             signedJobs: coverage.signed.length,
             pendingJobs: coverage.pending.filter((jobId) => !notSigned.has(jobId)),
             ...(digests.head ? { head: digests.head } : {}),
+            ...(digests.repairs.length > 0 ? { repairs: digests.repairs } : {}),
           },
         }
       : {}),

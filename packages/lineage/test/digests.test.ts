@@ -8,10 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DigestChainContended, DigestFile, digestKey } from "../src/digests/digest-file";
 import { fingerprintOf, SigningKeyInvalid, verifySignature } from "../src/digests/digest-signer";
 import type { DigestVerification } from "../src/digests/verify-digests";
+import { ChainNotRepairable } from "../src/errors";
 import {
   defaultSigningKeyPath,
   LINEAGE_DIGESTS_PREFIX,
   LocalSigner,
+  repairForkedChain,
   sha256Hex,
   signatureKey,
   verifyDigests,
@@ -484,5 +486,122 @@ describe("defaultSigningKeyPath", () => {
     const home = join(homedir(), ".config", "voxtrail", "lineage-signing-key.pem");
     expect(defaultSigningKeyPath({ XDG_CONFIG_HOME: "relative" })).toBe(home);
     expect(defaultSigningKeyPath({})).toBe(home);
+  });
+});
+
+describe("repairForkedChain", () => {
+  /** Three digests written before sequences: `first`, then two that both chain onto it (a fork). */
+  async function forkedChain(): Promise<{ first: string; left: string; right: string }> {
+    const fingerprint = await signer.fingerprint();
+    const signing = { algorithm: "ECDSA_SHA_256", keyId: signer.keyId, keyFingerprint: fingerprint } as const;
+    const jobOf = (jobId: string, summary: Buffer) => ({
+      jobId,
+      summaryKey: keys.lineageSummary(jobId),
+      summarySha256: sha256Hex(summary),
+      records: recordsOf(jobId),
+    });
+    const a = await putSummary("vm-a", "2026-12-02T06:00:00.000Z");
+    const first = await putSignedDigest({
+      schemaVersion: 1,
+      digestStart: "2026-12-02T06:00:00.000Z",
+      digestEnd: "2026-12-02T06:30:00.000Z",
+      previous: null,
+      jobs: [jobOf("vm-a", a)],
+      signing,
+    });
+    const [b, c] = [
+      await putSummary("vm-b", "2026-12-02T07:00:00.000Z"),
+      await putSummary("vm-c", "2026-12-02T07:00:00.000Z"),
+    ];
+    // Two runs that ended together, each chaining onto the latest digest it saw.
+    const fork = {
+      schemaVersion: 1,
+      digestStart: "2026-12-02T06:30:00.000Z",
+      previous: await linkTo(first),
+      signing,
+    } as const;
+    const left = await putSignedDigest({
+      ...fork,
+      digestEnd: "2026-12-02T07:30:00.000Z",
+      jobs: [jobOf("vm-b", b)],
+    });
+    const right = await putSignedDigest({
+      ...fork,
+      digestEnd: "2026-12-02T07:31:00.000Z",
+      jobs: [jobOf("vm-c", c)],
+    });
+    return { first, left, right };
+  }
+
+  it("re-signs from the fork: one digest onto the predecessor covers both branches' jobs and names what it replaced", async () => {
+    const { first, left, right } = await forkedChain();
+    expect(problems(await verifyDigests(store, [await signer.publicKey()]))).toEqual([
+      ["digest-chain-broken", right],
+    ]);
+
+    const repair = await repairForkedChain(store, signer, { now: at("2026-12-02T08:00:00.000Z") });
+    expect(repair).toMatchObject({
+      forkedAfter: first,
+      replaced: [left, right],
+      digest: { key: `${LINEAGE_DIGESTS_PREFIX}s000000000002.json`, jobs: 2 },
+      changedSince: [],
+    });
+    const after = await verifyDigests(store, [await signer.publicKey()]);
+    expect(after.issues).toEqual([]);
+    expect([...after.covered.keys()].sort()).toEqual(["vm-a", "vm-b", "vm-c"]);
+    expect(after.repairs).toEqual([{ key: repair?.digest.key, repairId: repair?.repairId, replaced: 2 }]);
+    const written = await readDigest(repair?.digest.key as string);
+    expect(written.previous).toEqual(await linkTo(first));
+    expect(written.repair?.replaced.map(({ key }) => key)).toEqual([left, right]);
+    // The replaced digests are kept as they were, each with its signature, byte for byte.
+    for (const { key, sha256, signature } of written.repair?.replaced ?? []) {
+      const kept = `${repair?.keptUnder}${key.slice(LINEAGE_DIGESTS_PREFIX.length)}`;
+      expect(sha256Hex(await store.getBytes(kept))).toBe(sha256);
+      expect((await store.getBytes(signatureKey(kept))).toString("utf8")).toBe(signature);
+    }
+    // The chain goes on from the repair's digest, and there is nothing left to repair.
+    await putSummary("vm-d", "2026-12-02T09:00:00.000Z");
+    expect((await writeDigest(store, signer, { now: at("2026-12-02T09:30:00.000Z") }))?.key).toBe(
+      `${LINEAGE_DIGESTS_PREFIX}s000000000003.json`,
+    );
+    expect(await repairForkedChain(store, signer)).toBeUndefined();
+    expect((await verifyDigests(store, [await signer.publicKey()])).issues).toEqual([]);
+  });
+
+  it("does not sign again a job whose summary changed since a replaced digest signed it", async () => {
+    const { right } = await forkedChain();
+    await putSummary("vm-c", "2026-12-02T07:00:00.000Z", "edited after it was signed");
+    const repair = await repairForkedChain(store, signer);
+    expect(repair).toMatchObject({ digest: { jobs: 1 }, changedSince: ["vm-c"] });
+    expect(repair?.replaced).toContain(right);
+    const after = await verifyDigests(store, [await signer.publicKey()]);
+    expect(after.issues).toEqual([]);
+    expect(after.covered.has("vm-c")).toBe(false);
+  });
+
+  it("refuses, moving nothing, what is not a fork: an edited digest, or one deleted from the middle", async () => {
+    const { left, right } = await forkedChain();
+    const before = await store.list(LINEAGE_DIGESTS_PREFIX);
+    const bytes = await store.getBytes(left);
+    await store.put(left, Buffer.concat([bytes, Buffer.from(" ")]), { contentType: "application/json" });
+    await expect(repairForkedChain(store, signer)).rejects.toThrow(ChainNotRepairable);
+    expect(await store.list(LINEAGE_DIGESTS_PREFIX)).toEqual(before);
+
+    await store.put(left, bytes, { contentType: "application/json" });
+    expect(problems(await verifyDigests(store, [await signer.publicKey()]))).toEqual([
+      ["digest-chain-broken", right],
+    ]);
+
+    // A chain that never forked, its middle digest deleted: the next one names a digest that is gone.
+    await putSummary("vm-d", "2026-12-02T09:00:00.000Z");
+    const repaired = await repairForkedChain(store, signer, { now: at("2026-12-02T09:30:00.000Z") });
+    await putSummary("vm-e", "2026-12-02T10:00:00.000Z");
+    const last = await writeDigest(store, signer, { now: at("2026-12-02T10:30:00.000Z") });
+    await store.delete(repaired?.digest.key as string);
+    await store.delete(signatureKey(repaired?.digest.key as string));
+    const listed = await store.list(LINEAGE_DIGESTS_PREFIX);
+    await expect(repairForkedChain(store, signer)).rejects.toThrow(/not a fork/);
+    expect(await store.list(LINEAGE_DIGESTS_PREFIX)).toEqual(listed);
+    expect(listed).toContain(last?.key);
   });
 });

@@ -18,6 +18,8 @@ export const KEY_FOLDERS = {
   events: "events/",
   erasures: "erasures/",
   lineageDigests: "lineage-digests/",
+  /** Digests a chain repair took out of the chain, kept as they were under the repair's id. */
+  lineageDigestRepairs: "lineage-digest-repairs/",
   /** The lineage edge index: derived from the summaries, rebuilt from the records at will. */
   lineageIndex: "lineage-index/",
   /** The task tokens of workflows waiting for a transcription job's end: no caller data. */

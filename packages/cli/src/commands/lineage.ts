@@ -3,13 +3,16 @@ import { SSMClient } from "@aws-sdk/client-ssm";
 import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore } from "@voxtrail/core";
 import {
+  defaultSigningKeyPath,
   erase,
   jobIdOfArtifactName,
   LineageGraph,
+  LocalSigner,
   openLineageEvents,
   openLineageStore,
   postToDataZone,
   readLineage,
+  repairForkedChain,
   StepFunctionsLiveness,
   transcribeJobDeleter,
   type VerifyOptions,
@@ -65,6 +68,7 @@ const SUBCOMMANDS = [
   "export",
   "reindex",
   "sign",
+  "repair-chain",
 ] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
@@ -121,6 +125,8 @@ export async function lineageCommand(positionals: string[], given: LineageOption
     }
     case "sign":
       return signVouched(store, options);
+    case "repair-chain":
+      return repairChain(store, options, out);
     case "verify":
     case "erase":
       return checkOrErase(sub, store, target, options, out);
@@ -335,6 +341,33 @@ async function signVouched(store: ObjectStore, options: LineageOptions): Promise
     );
   }
   return (await signLineage(store, [options.job], process.stdout)) ? 0 : 1;
+}
+
+/**
+ * `lineage repair-chain`: re-signs a local store's digest chain from where two runs forked it
+ * (before digests had sequences), with this machine's key, recording what it replaced.
+ */
+async function repairChain(store: ObjectStore, options: LineageOptions, out: Out): Promise<number> {
+  if (options.bucket !== undefined) {
+    throw new UsageError(
+      "lineage repair-chain re-signs with this machine's key: a local store (--store DIR) only",
+    );
+  }
+  const repair = await repairForkedChain(store, await LocalSigner.loadOrCreate(defaultSigningKeyPath()));
+  out(repair ?? { repaired: false }, () =>
+    repair
+      ? [
+          `repaired: ${repair.replaced.length} digest(s) after ${repair.forkedAfter ?? "the chain's start"} replaced by ${repair.digest.key}, which covers ${repair.digest.jobs} job(s) again`,
+          `the replaced digests are kept under ${repair.keptUnder}`,
+          ...(repair.changedSince.length > 0
+            ? [
+                `not signed again, their summary changed since: ${repair.changedSince.join(", ")} (verify names them)`,
+              ]
+            : []),
+        ].join("\n")
+      : "nothing to repair: the digest chain has no broken link",
+  );
+  return 0;
 }
 
 /** `lineage export`: NDJSON OpenLineage RunEvents on stdout, or posted to Amazon DataZone. */

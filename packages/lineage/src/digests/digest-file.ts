@@ -51,6 +51,18 @@ export const DigestFile = z.object({
       records: z.array(z.object({ key: z.string(), sha256: z.string() })),
     }),
   ),
+  /**
+   * Set on the digest a repair wrote (`repairForkedChain`): the digests, written before digests had
+   * sequences, that two signers had chained onto one predecessor, taken out of the chain from
+   * that predecessor on, each as it was (key, sha256 of its bytes, signature), and kept under
+   * `lineage-digest-repairs/<repairId>/`. This digest covers their jobs again.
+   */
+  repair: z
+    .object({
+      repairId: z.string(),
+      replaced: z.array(z.object({ key: z.string(), sha256: z.string(), signature: z.string() })),
+    })
+    .optional(),
   signing: z.object({
     algorithm: z.literal("ECDSA_SHA_256"),
     keyId: z.string(),
@@ -126,6 +138,8 @@ export interface WriteDigestOptions {
    * operator names). Without it, every summary no digest covers (the cloud signer's window).
    */
   jobs?: readonly string[];
+  /** What a chain repair replaced: recorded in the digest, which is written even with no job to add. */
+  repair?: DigestFile["repair"];
 }
 
 /**
@@ -159,7 +173,7 @@ export async function writeDigest(
   let claimed = "";
   for (let attempt = 1; attempt <= DIGEST_CLAIM_ATTEMPTS; attempt += 1) {
     if (attempt > 1) await sleep(CLAIM_RETRY_MS * (attempt - 1));
-    const next = await nextDigest(store, signer, now, options.jobs);
+    const next = await nextDigest(store, signer, now, options.jobs, options.repair);
     if (!next) return undefined;
     claimed = signatureKey(next.key);
     const signature = Buffer.from(await signer.sign(next.body)).toString("base64");
@@ -186,6 +200,7 @@ async function nextDigest(
   signer: DigestSigner,
   now: () => Date,
   only: readonly string[] | undefined,
+  repair: DigestFile["repair"],
 ): Promise<{ key: string; body: Buffer; jobs: number } | undefined> {
   const listed = await listDigests(store);
   const latestKey = listed.at(-1)?.key;
@@ -228,7 +243,7 @@ async function nextDigest(
     return { job, writtenAt: summary ? Date.parse(summary.writtenAt) : undefined };
   });
   const jobs = hashed.filter((entry) => entry !== undefined);
-  if (jobs.length === 0) return undefined;
+  if (jobs.length === 0 && !repair) return undefined;
 
   // Strictly after the previous digest, so digestEnd grows along the chain whatever the clock says.
   const end = new Date(Math.max(now().getTime(), latest ? Date.parse(latest.digest.digestEnd) + 1 : 0));
@@ -247,6 +262,7 @@ async function nextDigest(
         }
       : null,
     jobs: jobs.map((entry) => entry.job),
+    ...(repair ? { repair } : {}),
     signing: { algorithm: signer.algorithm, keyId: signer.keyId, keyFingerprint: fingerprint },
   };
   const body = Buffer.from(`${JSON.stringify(digest, null, 2)}\n`);

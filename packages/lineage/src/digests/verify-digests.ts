@@ -37,7 +37,16 @@ export interface DigestVerification {
   head?: ChainHead;
   /** The sha256 of each readable numbered digest's bytes, by its sequence. */
   sha256BySequence: Map<number, string>;
+  /** Each valid digest a chain repair wrote: its key, the repair's id and how many digests it replaced. */
+  repairs: ChainRepairSeen[];
   issues: DigestIssue[];
+}
+
+/** A digest written by a chain repair (`repairForkedChain`), as verify reports it. */
+export interface ChainRepairSeen {
+  key: string;
+  repairId: string;
+  replaced: number;
 }
 
 /** A digest as an auditor keeps it to compare later: its key, sequence and sha256. */
@@ -88,6 +97,7 @@ export async function verifyDigests(
     covered: new Map(),
     records: new Map(),
     sha256BySequence: new Map(),
+    repairs: [],
     issues: [],
   };
   read.forEach((entry, index) => {
@@ -120,6 +130,10 @@ export async function verifyDigests(
         ...(digest.sequence === undefined ? {} : { sequence: digest.sequence }),
         sha256: sha256Hex(bytes),
       };
+      if (digest.repair) {
+        const { repairId, replaced } = digest.repair;
+        result.repairs.push({ key: entry.key, repairId, replaced: replaced.length });
+      }
       for (const job of digest.jobs) {
         const { summaryKey, summarySha256 } = job;
         result.covered.set(job.jobId, {
