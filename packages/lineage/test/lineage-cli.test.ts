@@ -135,7 +135,10 @@ describe("voxtrail lineage on a local store", () => {
 
   it("repairs no chain that did not fork, and repairs only a local store", async () => {
     const none = await voxtrail(["lineage", "repair-chain", "--store", root]);
-    expect(none).toMatchObject({ code: 0, stdout: "nothing to repair: the digest chain has no broken link\n" });
+    expect(none).toMatchObject({
+      code: 0,
+      stdout: "nothing to repair: the digest chain has no broken link\n",
+    });
     const bucket = await voxtrail(["lineage", "repair-chain", "--bucket", "some-bucket"]);
     expect(bucket.code).toBe(2);
     expect(bucket.stderr).toMatch(/a local store \(--store DIR\) only/);
