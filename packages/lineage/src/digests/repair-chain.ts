@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mapLimit, type ObjectStore } from "@voxtrail/core";
+import { mapLimit, ObjectNotFound, type ObjectStore } from "@voxtrail/core";
 import { KEY_FOLDERS } from "@voxtrail/workflow";
 import { ChainNotRepairable } from "../errors";
 import {
@@ -86,7 +86,10 @@ export async function repairForkedChain(
   const changedSince: string[] = [];
   const unchanged: string[] = [];
   for (const { jobId, summaryKey, summarySha256 } of signedAs.values()) {
-    const now = await store.getBytes(summaryKey).catch(() => undefined);
+    const now = await store.getBytes(summaryKey).catch((error: unknown) => {
+      if (error instanceof ObjectNotFound) return undefined; // Deleted since: not signed again.
+      throw error;
+    });
     (now && sha256Hex(now) === summarySha256 ? unchanged : changedSince).push(jobId);
   }
 
