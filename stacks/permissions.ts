@@ -351,15 +351,23 @@ function objectStatements(access: ObjectAccess, target: ObjectTargets): IamState
 }
 
 /**
+ * Where the lineage index's manifests live (packages/lineage/src/edge-index/index-manifest.ts,
+ * `INDEX_MANIFESTS_PREFIX`): one per generation, each naming its files and their sha256s.
+ */
+export const LINEAGE_INDEX_MANIFESTS = `${KEY_FOLDERS.lineageIndex}manifests/`;
+
+/**
  * What the lineage signer (packages/functions/src/lambda/sign-lineage.ts, `writeDigest`) does in
  * the bucket: list and read every job summary (a HEAD for its hash; a summary deleted since it was
  * listed is a probe, hence the list grant on the whole prefix), list and read the digests to chain
- * to the latest, and write the next digest and its `.sig` (retained, as lineage is).
+ * to the latest, list the lineage index's manifests and read the latest (each digest names the
+ * index generation current as it signs, by the manifest's sha256; never the index's files, and it
+ * writes nothing there), and write the next digest and its `.sig` (retained, as lineage is).
  */
 export const LINEAGE_SIGNER_ACCESS: ObjectAccess = {
-  reads: [`${keys.lineageSummaries}*`, `${KEY_FOLDERS.lineageDigests}*`],
+  reads: [`${keys.lineageSummaries}*`, `${KEY_FOLDERS.lineageDigests}*`, `${LINEAGE_INDEX_MANIFESTS}*`],
   writes: [`${KEY_FOLDERS.lineageDigests}*`],
-  lists: [`${keys.lineageSummaries}*`, `${KEY_FOLDERS.lineageDigests}*`],
+  lists: [`${keys.lineageSummaries}*`, `${KEY_FOLDERS.lineageDigests}*`, `${LINEAGE_INDEX_MANIFESTS}*`],
 };
 
 /** Where the lineage signer's permissions point. */

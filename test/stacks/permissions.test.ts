@@ -26,7 +26,7 @@ import {
   updateLineageIndex,
 } from "@voxtrail/functions";
 import { KmsSigner, StepFunctionsLiveness } from "@voxtrail/lineage";
-import { vacuumIndex } from "@voxtrail/lineage/edge-index";
+import { latestManifest, vacuumIndex } from "@voxtrail/lineage/edge-index";
 import { LocalReasoner } from "@voxtrail/providers";
 import { S3Store } from "@voxtrail/storage";
 import {
@@ -797,56 +797,6 @@ describe("Amazon Transcribe: granted only to a stage that configures it", () => 
   });
 });
 
-describe("least privilege: the lineage signer's calls are in its permissions, and it uses them all", () => {
-  const signerCalls = () => calls.filter((c) => c.fn === "lineageSigner");
-  let signingKeyArn: string;
-  let runs: Array<Awaited<ReturnType<typeof signLineageDigest>>>;
-
-  beforeAll(async () => {
-    // The summaries the pipeline above wrote are what it signs.
-    const kms = new KMSClient(motoClientConfig());
-    const key = await kms.send(new CreateKeyCommand({ KeySpec: "ECC_NIST_P256", KeyUsage: "SIGN_VERIFY" }));
-    signingKeyArn = key.KeyMetadata?.Arn as string;
-    const deps = {
-      store: new S3Store({ client: recorded(new S3Client(motoClientConfig()), "lineageSigner"), bucket }),
-      signer: new KmsSigner({ keyId: signingKeyArn, client: recorded(kms, "lineageSigner") }),
-    };
-    // The next hour's run, with no job finished since, reads the digest and writes nothing.
-    runs = [await signLineageDigest(deps), await signLineageDigest(deps)];
-  });
-
-  it("signs the jobs the pipeline finished, then finds nothing new", () => {
-    expect(runs[0]?.digest).toMatch(/^lineage-digests\/.+\.json$/);
-    expect(runs[0]?.jobs).toBeGreaterThan(0);
-    expect(runs[1]).toEqual({ digest: null, jobs: 0 });
-  });
-
-  it("makes only calls its policy allows: the bucket's summaries and digests, and Sign and GetPublicKey on its key", () => {
-    const policy = lineageSignerPermissions({ partition: "aws", bucket, signingKeyArn });
-    expect(signerCalls().filter((c) => !allows(policy, c))).toEqual([]);
-    expect(new Set(signerCalls().map((c) => c.action))).toEqual(
-      new Set(["s3:ListBucket", "s3:GetObject", "s3:PutObject", "kms:GetPublicKey", "kms:Sign"]),
-    );
-  });
-
-  it("uses every object pattern and prefix it is granted", () => {
-    const object = (pattern: string) => `arn:aws:s3:::${bucket}/${pattern}`;
-    const own = signerCalls();
-    const unused = [
-      ...LINEAGE_SIGNER_ACCESS.reads.filter(
-        (p) => !own.some((c) => c.action === "s3:GetObject" && matches(object(p), c.resource)),
-      ),
-      ...LINEAGE_SIGNER_ACCESS.writes.filter(
-        (p) => !own.some((c) => c.action === "s3:PutObject" && matches(object(p), c.resource)),
-      ),
-      ...LINEAGE_SIGNER_ACCESS.lists.filter(
-        (p) => !own.some((c) => c.action === "s3:ListBucket" && matches(p, c.prefix ?? "")),
-      ),
-    ];
-    expect(unused).toEqual([]);
-  });
-});
-
 describe("least privilege: the lineage index compactor's calls are in its permissions, and it uses them all", () => {
   const compactorCalls = () => calls.filter((c) => c.fn === "lineageIndexCompactor");
   let runs: IndexRun[];
@@ -924,6 +874,63 @@ describe("least privilege: the lineage index compactor's calls are in its permis
       ...access.listsVersions.filter((p) => !listed("s3:ListBucketVersions", p)),
       ...access.removesVersions.filter((p) => !used("s3:DeleteObjectVersion", p)),
       ...access.deletes.filter((p) => !used("s3:DeleteObject", p)),
+    ];
+    expect(unused).toEqual([]);
+  });
+});
+
+describe("least privilege: the lineage signer's calls are in its permissions, and it uses them all", () => {
+  const signerCalls = () => calls.filter((c) => c.fn === "lineageSigner");
+  let signingKeyArn: string;
+  let runs: Array<Awaited<ReturnType<typeof signLineageDigest>>>;
+
+  beforeAll(async () => {
+    // The summaries the pipeline above wrote are what it signs, and the index generation the
+    // compactor above left is what it names (it runs after the compactor, as it signs after indexing).
+    const kms = new KMSClient(motoClientConfig());
+    const key = await kms.send(new CreateKeyCommand({ KeySpec: "ECC_NIST_P256", KeyUsage: "SIGN_VERIFY" }));
+    signingKeyArn = key.KeyMetadata?.Arn as string;
+    const deps = {
+      store: new S3Store({ client: recorded(new S3Client(motoClientConfig()), "lineageSigner"), bucket }),
+      signer: new KmsSigner({ keyId: signingKeyArn, client: recorded(kms, "lineageSigner") }),
+    };
+    // The next hour's run, with no job finished since, reads the digest and writes nothing.
+    runs = [await signLineageDigest(deps), await signLineageDigest(deps)];
+  });
+
+  it("signs the jobs the pipeline finished, then finds nothing new", () => {
+    expect(runs[0]?.digest).toMatch(/^lineage-digests\/.+\.json$/);
+    expect(runs[0]?.jobs).toBeGreaterThan(0);
+    expect(runs[1]).toEqual({ digest: null, jobs: 0 });
+  });
+
+  it("names the index generation current as it signs", async () => {
+    const seed = new S3Store({ client: new S3Client(motoClientConfig()), bucket });
+    const digest = JSON.parse((await seed.getBytes(runs[0]?.digest as string)).toString("utf8"));
+    expect(digest.index).toMatchObject({ manifestKey: (await latestManifest(seed))?.key });
+  });
+
+  it("makes only calls its policy allows: the bucket's summaries and digests, the index's manifests, and Sign and GetPublicKey on its key", () => {
+    const policy = lineageSignerPermissions({ partition: "aws", bucket, signingKeyArn });
+    expect(signerCalls().filter((c) => !allows(policy, c))).toEqual([]);
+    expect(new Set(signerCalls().map((c) => c.action))).toEqual(
+      new Set(["s3:ListBucket", "s3:GetObject", "s3:PutObject", "kms:GetPublicKey", "kms:Sign"]),
+    );
+  });
+
+  it("uses every object pattern and prefix it is granted", () => {
+    const object = (pattern: string) => `arn:aws:s3:::${bucket}/${pattern}`;
+    const own = signerCalls();
+    const unused = [
+      ...LINEAGE_SIGNER_ACCESS.reads.filter(
+        (p) => !own.some((c) => c.action === "s3:GetObject" && matches(object(p), c.resource)),
+      ),
+      ...LINEAGE_SIGNER_ACCESS.writes.filter(
+        (p) => !own.some((c) => c.action === "s3:PutObject" && matches(object(p), c.resource)),
+      ),
+      ...LINEAGE_SIGNER_ACCESS.lists.filter(
+        (p) => !own.some((c) => c.action === "s3:ListBucket" && matches(p, c.prefix ?? "")),
+      ),
     ];
     expect(unused).toEqual([]);
   });

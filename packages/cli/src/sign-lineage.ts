@@ -5,7 +5,9 @@ import { defaultSigningKeyPath, LocalSigner, writeDigest } from "@voxtrail/linea
  * Signs the lineage of `jobs`, the jobs a local run made (or an operator vouches for): the next
  * digest over their summaries, never another job's, with the local P-256 key (created on first use
  * at `defaultSigningKeyPath()`, outside the store, so that someone who can write the store cannot
- * sign), and says so on `out`. Signing that fails is reported there by its error's name and
+ * sign), and says so on `out`. The digest names the index generation current as it signs: call it
+ * after indexing. With no job it signs nothing, unless `index` asks it to sign the index generation
+ * current if no digest names it yet (after a reindex). Signing that fails is reported there by its error's name and
  * message (never key material), and the run's outcome stands. Resolves to whether it signed (or
  * had nothing to add).
  *
@@ -16,8 +18,9 @@ export async function signLineage(
   store: ObjectStore,
   jobs: readonly string[],
   out: NodeJS.WritableStream,
+  options: { index?: boolean } = {},
 ): Promise<boolean> {
-  if (jobs.length === 0) {
+  if (jobs.length === 0 && !options.index) {
     out.write("lineage: no job of this run ended, nothing to sign\n");
     return true;
   }
@@ -25,10 +28,13 @@ export async function signLineage(
     const signer = await LocalSigner.loadOrCreate(defaultSigningKeyPath());
     const written = await writeDigest(store, signer, { jobs });
     const fingerprint = (await signer.fingerprint()).slice(0, 16);
+    const generation = written?.index ? ` and index generation ${written.index.generation}` : "";
     out.write(
       written
-        ? `lineage signed: ${written.key} covers ${written.jobs} job(s), key ${fingerprint}\n`
-        : `lineage signed already: no job to add to the digests (key ${fingerprint})\n`,
+        ? `lineage signed: ${written.key} covers ${written.jobs} job(s)${generation}, key ${fingerprint}\n`
+        : jobs.length === 0
+          ? `lineage signed already: the index generation is signed (key ${fingerprint})\n`
+          : `lineage signed already: no job to add to the digests (key ${fingerprint})\n`,
     );
     return true;
   } catch (error) {

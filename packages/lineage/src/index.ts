@@ -7,6 +7,7 @@ export { type BoundariesOptions, type BoundaryCount, boundaries } from "./bounda
 export { postToDataZone } from "./datazone";
 export {
   DigestChainContended,
+  DigestFile,
   LINEAGE_DIGESTS_PREFIX,
   listDigestKeys,
   sha256Hex,

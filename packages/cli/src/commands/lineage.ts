@@ -18,11 +18,11 @@ import {
   type VerifyOptions,
   verify,
 } from "@voxtrail/lineage";
-import { checkLineageIndex, reindexLineage } from "@voxtrail/lineage/edge-index";
+import { checkLineageIndex, type IndexTable, reindexLineage } from "@voxtrail/lineage/edge-index";
 import { RunningExecutions } from "@voxtrail/local/running-executions";
 import { keys } from "@voxtrail/workflow";
 import { openAthenaIndex } from "../lineage-index/athena-index";
-import { openDuckDbIndex } from "../lineage-index/duckdb-index";
+import { type DuckDbIndex, openDuckDbIndex } from "../lineage-index/duckdb-index";
 import { indexAnswers, type LineageAnswers, recordAnswers } from "../lineage-index/lineage-answers";
 import {
   boundariesTable,
@@ -121,6 +121,9 @@ export async function lineageCommand(positionals: string[], given: LineageOption
     case "reindex": {
       const update = await reindexLineage(store);
       out(update, () => reindexReport(update, performance.now() - started));
+      // A local store's new generation is signed here, as a run signs after it indexes (to stderr:
+      // stdout is the report); a bucket's, by the stage's signer within its hour.
+      if (options.bucket === undefined) await signLineage(store, [], process.stderr, { index: true });
       return 0;
     }
     case "sign":
@@ -178,6 +181,9 @@ async function ask(
         );
       },
     });
+    process.stderr.write(
+      "(athena reads the index's files itself: they are not checked against the signed manifest; --engine duckdb checks them)\n",
+    );
     try {
       return await answerWith(indexAnswers(athena), sub, target as string, options, store.bucket, out);
     } finally {
@@ -187,7 +193,12 @@ async function ask(
   // A trace of one job's artifact reads that job's records alone, faster than opening the index.
   const oneJob = sub === "trace" && jobIdOfArtifactName(target as string) !== undefined;
   const useRecords = options.engine === "records" || (oneJob && options.engine === undefined);
-  const index = useRecords ? undefined : await openDuckDbIndex(store);
+  const index = useRecords
+    ? undefined
+    : await openDuckDbIndex(store, {
+        trustedKeys: (await trustedKeysOf(options)).keys,
+        tables: QUESTION_TABLES[sub],
+      });
   if (!index && options.engine === "duckdb") {
     throw new UsageError(
       "--engine duckdb: the store has no lineage index yet; build it with `voxtrail lineage reindex`",
@@ -196,12 +207,7 @@ async function ask(
   const answers = index ? indexAnswers(index) : recordAnswers(store);
   try {
     const answer = await answerWith(answers, sub, target as string, options, store.bucket, out);
-    if (index && !options.json) {
-      const { manifest, pending } = index;
-      process.stderr.write(
-        `(answered from the lineage index, generation ${manifest.generation}, and the summaries of ${pending} job(s) finished since)\n`,
-      );
-    }
+    if (index) process.stderr.write(indexNotes(index, options.json).join(""));
     return answer;
   } finally {
     await index?.close();
@@ -237,6 +243,58 @@ async function answerWith(
   }
 }
 
+/** The tables of the index each question reads: only theirs are fetched and checked. */
+const QUESTION_TABLES: Record<"trace" | "impact" | "boundaries" | "export", readonly IndexTable[]> = {
+  trace: ["edges", "records"],
+  impact: ["edges", "records"],
+  boundaries: ["flows"],
+  export: ["records"],
+};
+
+/** The keys `verify` checks digests with, and the index's proof too: the flags', else this machine's. */
+function trustedKeysOf(options: LineageOptions): ReturnType<typeof trustedKeys> {
+  return trustedKeys({
+    publicKeys: options["public-key"],
+    kmsKeyId: options["kms-key-id"],
+    local: options.bucket === undefined,
+  });
+}
+
+/**
+ * What stderr says of the index an answer came from: how far it is proven (always: an unproven
+ * answer is named, as `verify` names signatures it could not check), and, without `--json`, which
+ * generation and how many jobs' summaries answered with it.
+ */
+function indexNotes(index: DuckDbIndex, json: boolean): string[] {
+  const { proof, manifest, pending, unprovenFiles } = index;
+  const notes: string[] = [];
+  if (proof.status === "unproven") {
+    notes.push(
+      proof.reason === "no-trusted-key"
+        ? "lineage index unproven: no trusted key to check its signature with (--public-key FILE or --kms-key-id ID)\n"
+        : "lineage index unproven: no digest signed with a trusted key names an index generation yet (the next run, or `voxtrail lineage reindex` on a local store, signs one)\n",
+    );
+  } else {
+    if (proof.unsignedNewer) {
+      notes.push(
+        `lineage index: ${proof.unsignedNewer} is newer than the signed generation, but no trusted digest names it: not used (the next signing names it, if it is genuine)\n`,
+      );
+    }
+    if (unprovenFiles > 0) {
+      notes.push(
+        `lineage index unproven in part: ${unprovenFiles} file(s) of generation ${manifest.generation} have no recorded sha256 (indexed before files were hashed; \`voxtrail lineage reindex\` rewrites them)\n`,
+      );
+    }
+  }
+  if (!json) {
+    const signed = proof.status === "proven" ? `, signed by ${proof.digestKey}` : "";
+    notes.push(
+      `(answered from the lineage index, generation ${manifest.generation}${signed}, and the summaries of ${pending} job(s) finished since)\n`,
+    );
+  }
+  return notes;
+}
+
 /** verify and erase: they check, or delete by, the records themselves. */
 async function checkOrErase(
   sub: "verify" | "erase",
@@ -267,11 +325,7 @@ async function checkOrErase(
     out(result, () => erasureReport(result));
     return 0;
   }
-  const trusted = await trustedKeys({
-    publicKeys: options["public-key"],
-    kmsKeyId: options["kms-key-id"],
-    local: options.bucket === undefined,
-  });
+  const trusted = await trustedKeysOf(options);
   const since =
     options.since === undefined
       ? {}

@@ -79,8 +79,9 @@ export async function promptsCommand(positionals: string[], options: PromptsOpti
     lineOut.write(`${promptsSummaryLine(result, performance.now() - started, storeDir)}\n`);
     // Its job, also when an earlier run finished it and was killed before it signed.
     const ended = result.status !== "DUPLICATE" || result.duplicate?.reason === "completed";
-    await signLineage(runtime.store, ended ? [result.jobId] : [], lineOut);
+    // Index first: the digest names the index generation current as it signs.
     await indexLineage(runtime.store, lineOut);
+    await signLineage(runtime.store, ended ? [result.jobId] : [], lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return promptsSucceeded(result) ? 0 : 1;
   } finally {

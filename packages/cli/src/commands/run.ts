@@ -93,8 +93,9 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
       return exitCodeOf(interrupt.received);
     }
     lineOut.write(`${summaryLine(results, performance.now() - started, storeDir)}\n`);
-    await signLineage(runtime.store, jobsRun(results), lineOut);
+    // Index first: the digest names the index generation current as it signs.
     await indexLineage(runtime.store, lineOut);
+    await signLineage(runtime.store, jobsRun(results), lineOut);
     if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
     return results.every(isDone) ? 0 : 1;
   } finally {

@@ -1,46 +1,73 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import type { KeyObject } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DuckDBConnection, DuckDBValue, listValue } from "@duckdb/node-api";
-import type { ObjectStore } from "@voxtrail/core";
+import { mapLimit, ObjectNotFound, type ObjectStore } from "@voxtrail/core";
 import {
+  checkIndexFile,
   INDEX_COLUMNS,
   INDEX_TABLES,
   type IndexEngine,
   type IndexLookup,
   type IndexManifest,
+  type IndexProof,
   type IndexTable,
-  latestManifest,
+  LineageIndexTampered,
   pendingJobs,
+  proveIndex,
   tableParquet,
 } from "@voxtrail/lineage/edge-index";
 
 /** The index opened in DuckDB: ask it, then close it (its temporary files go with it). */
 export interface DuckDbIndex extends IndexEngine {
+  /** The generation answering: the signed one where a trusted digest names one (see `proof`). */
   manifest: IndexManifest;
+  /** How far that generation is proven, and by which digest. */
+  proof: IndexProof;
+  /** Files read that the (signed) manifest records no sha256 for: written before files were hashed. */
+  unprovenFiles: number;
   /** Jobs finished since the index was compacted, read from their summaries for this session. */
   pending: number;
   lookup: IndexLookup;
   close(): Promise<void>;
 }
 
+/** Options of {@link openDuckDbIndex}. */
+export interface DuckDbIndexOptions {
+  /**
+   * The keys digests are checked with (`lineage verify`'s): the index answers from the generation
+   * the newest digest they verify names, each file checked against its manifest's sha256 before it
+   * is read. None: the latest generation, unproven.
+   */
+  trustedKeys?: KeyObject[];
+  /** The tables the question reads (default all): only their files are read, checked and viewed. */
+  tables?: readonly IndexTable[];
+}
+
 /**
- * Opens the store's lineage edge index in an in-memory DuckDB: the Parquet files the latest
- * manifest names (read in place from a directory store; from a bucket, fetched with the AWS SDK,
- * never DuckDB's own S3 extension, which downloads itself at run time), plus the rows of jobs
- * whose summaries were written since, which replace any rows the files hold for them. Resolves to
- * `undefined` when the store has no index. It answers `trace` and `impact` by lookups, a walk
- * driven from TypeScript (see `IndexEngine.lookup`).
+ * Opens the store's lineage edge index in an in-memory DuckDB: the Parquet files of `tables` that
+ * the generation {@link proveIndex} chose names (read in place from a directory store; from a
+ * bucket, fetched with the AWS SDK, never DuckDB's own S3 extension, which downloads itself at run
+ * time), plus the rows of jobs whose summaries were written since, which replace any rows the files
+ * hold for them. A proven generation's files are each hashed before DuckDB reads them, and one
+ * whose bytes differ from its manifest's sha256 (or is gone) rejects with `LineageIndexTampered`
+ * naming it. Resolves to `undefined` when the store has no index. It answers `trace` and `impact`
+ * by lookups, a walk driven from TypeScript (see `IndexEngine.lookup`).
  *
  * @example
- * const index = await openDuckDbIndex(store);
+ * const index = await openDuckDbIndex(store, { trustedKeys, tables: ["edges", "records"] });
  * if (index) try { console.log(await traceFromIndex(index, key)); } finally { await index.close(); }
  */
-export async function openDuckDbIndex(store: ObjectStore): Promise<DuckDbIndex | undefined> {
-  const latest = await latestManifest(store);
-  if (!latest) return undefined;
-  const { manifest } = latest;
+export async function openDuckDbIndex(
+  store: ObjectStore,
+  options: DuckDbIndexOptions = {},
+): Promise<DuckDbIndex | undefined> {
+  const proof = await proveIndex(store, options.trustedKeys ?? []);
+  if (!proof) return undefined;
+  const { manifest } = proof.stored;
+  const tables = options.tables ?? INDEX_TABLES;
   // DuckDB (native) loads only for a store that has an index: an empty store's answer needs none.
   const duckdb = await import("@duckdb/node-api");
   const scratch = await mkdtemp(join(tmpdir(), "voxtrail-index-"));
@@ -52,11 +79,21 @@ export async function openDuckDbIndex(store: ObjectStore): Promise<DuckDbIndex |
     await rm(scratch, { recursive: true, force: true });
   };
   try {
-    const pending = await pendingJobs(store, manifest);
-    for (const table of INDEX_TABLES) {
-      const files = await Promise.all(
-        Object.values(manifest.days).map((day) => localFile(store, day.files[table], scratch)),
-      );
+    // From a signed generation older than the latest, the notes of the jobs since are gone (the
+    // later compaction cleared them): the summaries' listing finds those jobs.
+    const pending = await pendingJobs(
+      store,
+      manifest,
+      proof.status === "proven" && proof.unsignedNewer ? { from: "listing" } : {},
+    );
+    let unprovenFiles = 0;
+    const check = proof.status === "proven";
+    for (const table of tables) {
+      const files = await mapLimit(Object.entries(manifest.days), 8, async ([day, entry]) => {
+        const file = await localFile(store, entry.files[table], scratch, check);
+        if (file.bytes && !checkIndexFile(manifest, day, table, file.bytes)) unprovenFiles += 1;
+        return file.path;
+      });
       const fresh = [...pending.rows.values()].flatMap((rows) => rows[table] as unknown[]);
       if (fresh.length > 0) {
         const file = join(scratch, `pending-${table}.parquet`);
@@ -67,6 +104,8 @@ export async function openDuckDbIndex(store: ObjectStore): Promise<DuckDbIndex |
     }
     return {
       manifest,
+      proof,
+      unprovenFiles,
       pending: pending.rows.size,
       close,
       query: (sql, params) => rowsOf(connection, sql, [...params]),
@@ -129,11 +168,33 @@ function viewSql(table: IndexTable, files: string[], freshJobs: string[], hasFre
   return `CREATE VIEW ${table} AS ${parts.join(" UNION ALL ")}`;
 }
 
-/** A path DuckDB can read the object at: the file itself in a directory store, else a fetched copy. */
-async function localFile(store: ObjectStore, key: string, scratch: string): Promise<string> {
+/**
+ * A path DuckDB can read the object at: the file itself in a directory store, else a fetched copy;
+ * with `bytes` (to check them) the bytes read. A file to check that is gone rejects with
+ * `LineageIndexTampered`: its signed manifest names it.
+ */
+async function localFile(
+  store: ObjectStore,
+  key: string,
+  scratch: string,
+  withBytes: boolean,
+): Promise<{ path: string; bytes?: Uint8Array }> {
   const uri = store.uri(key);
-  if (uri.startsWith("file:")) return fileURLToPath(uri);
-  const file = join(scratch, key.replaceAll("/", "_"));
-  await writeFile(file, await store.getBytes(key));
-  return file;
+  try {
+    if (uri.startsWith("file:")) {
+      const path = fileURLToPath(uri);
+      return withBytes ? { path, bytes: await readFile(path) } : { path };
+    }
+    const path = join(scratch, key.replaceAll("/", "_"));
+    const bytes = await store.getBytes(key);
+    await writeFile(path, bytes);
+    return withBytes ? { path, bytes } : { path };
+  } catch (error) {
+    const gone = error instanceof ObjectNotFound || (error as NodeJS.ErrnoException).code === "ENOENT";
+    if (withBytes && gone)
+      throw new LineageIndexTampered(
+        `the lineage index file ${key}, which its signed manifest names, is gone`,
+      );
+    throw error;
+  }
 }

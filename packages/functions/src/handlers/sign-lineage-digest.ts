@@ -12,7 +12,10 @@ export interface DigestRun {
 /**
  * The lineage signer's run, on the model of CloudTrail's hourly digest files: the next digest over
  * every job summary no digest covers yet, chained to the latest, signed by `signer`
- * (packages/lineage/src/digests/). Nothing new to cover writes nothing. Its answer names keys and
+ * (packages/lineage/src/digests/), naming the lineage index generation current as it signs (the
+ * compactor's latest manifest, by its sha256, which records each index file's): what the query
+ * commands check the index against. Nothing new to cover (no job, and the generation named
+ * already) writes nothing. Its answer names keys and
  * counts only, never a record's content.
  *
  * @example

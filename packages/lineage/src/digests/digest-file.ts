@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { mapLimit, ObjectNotFound, type ObjectStore, VoxtrailError } from "@voxtrail/core";
+import { isSchemaMismatch, mapLimit, ObjectNotFound, type ObjectStore, VoxtrailError } from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import { z } from "zod";
+import { latestManifest } from "../edge-index/index-manifest";
 import { jobOfSummaryKey } from "../stored-summary";
 import type { DigestSigner } from "./digest-signer";
 
@@ -62,6 +63,15 @@ export const DigestFile = z.object({
       repairId: z.string(),
       replaced: z.array(z.object({ key: z.string(), sha256: z.string(), signature: z.string() })),
     })
+    .optional(),
+  /**
+   * The lineage edge index's generation current when the digest was signed: its manifest's key,
+   * generation and the hex sha256 of the manifest's bytes (which records each Parquet file's
+   * sha256). What `trace`, `impact` and `boundaries` check the index against before they answer
+   * from it. Absent when the store had no index, and in digests written before it was added.
+   */
+  index: z
+    .object({ manifestKey: z.string(), generation: z.number().int().nonnegative(), sha256: z.string() })
     .optional(),
   signing: z.object({
     algorithm: z.literal("ECDSA_SHA_256"),
@@ -130,6 +140,13 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+/** A digest {@link writeDigest} wrote: its key, how many jobs it covers, and the index generation it names. */
+export interface WrittenDigest {
+  key: string;
+  jobs: number;
+  index?: DigestFile["index"];
+}
+
 /** Options of {@link writeDigest}. */
 export interface WriteDigestOptions {
   now?: () => Date;
@@ -145,7 +162,10 @@ export interface WriteDigestOptions {
 /**
  * Writes the next digest: it covers every job summary under `lineage-summaries/` that no digest in
  * the store covers as it is now (a new job, or a job rerun since: its summary, rewritten, names
- * more records), and points at the latest digest by key. A summary the store can describe by its
+ * more records), and points at the latest digest by key. It names the lineage edge index's
+ * generation current as it is signed (`index`: sign after indexing, so the generation holds the
+ * jobs it covers); a digest is written also when no job is new but that generation is not the one
+ * the latest digest names. A summary the store can describe by its
  * sha256 (`head`) is read only when that hash is not covered yet. Where the store lists with
  * times (S3), only summaries written since {@link DIGEST_RESCAN_MARGIN_MS} before the latest
  * digest ended are looked at, against the digests written since then, so an hourly run costs
@@ -168,7 +188,7 @@ export async function writeDigest(
   store: ObjectStore,
   signer: DigestSigner,
   options: WriteDigestOptions = {},
-): Promise<{ key: string; jobs: number } | undefined> {
+): Promise<WrittenDigest | undefined> {
   const now = options.now ?? (() => new Date());
   let claimed = "";
   for (let attempt = 1; attempt <= DIGEST_CLAIM_ATTEMPTS; attempt += 1) {
@@ -179,7 +199,7 @@ export async function writeDigest(
     const signature = Buffer.from(await signer.sign(next.body)).toString("base64");
     if (await store.putIfAbsent(claimed, signature, { contentType: "text/plain" })) {
       await store.put(next.key, next.body, { contentType: "application/json" });
-      return { key: next.key, jobs: next.jobs };
+      return { key: next.key, jobs: next.jobs, ...(next.index ? { index: next.index } : {}) };
     }
   }
   throw new DigestChainContended(
@@ -201,7 +221,7 @@ async function nextDigest(
   now: () => Date,
   only: readonly string[] | undefined,
   repair: DigestFile["repair"],
-): Promise<{ key: string; body: Buffer; jobs: number } | undefined> {
+): Promise<(WrittenDigest & { body: Buffer }) | undefined> {
   const listed = await listDigests(store);
   const latestKey = listed.at(-1)?.key;
   const latest = latestKey === undefined ? undefined : await readStoredDigest(store, latestKey);
@@ -243,7 +263,11 @@ async function nextDigest(
     return { job, writtenAt: summary ? Date.parse(summary.writtenAt) : undefined };
   });
   const jobs = hashed.filter((entry) => entry !== undefined);
-  if (jobs.length === 0 && !repair) return undefined;
+  const index = await currentGeneration(store);
+  const indexChanged =
+    index !== undefined &&
+    (latest?.digest.index?.manifestKey !== index.manifestKey || latest.digest.index.sha256 !== index.sha256);
+  if (jobs.length === 0 && !indexChanged && !repair) return undefined;
 
   // Strictly after the previous digest, so digestEnd grows along the chain whatever the clock says.
   const end = new Date(Math.max(now().getTime(), latest ? Date.parse(latest.digest.digestEnd) + 1 : 0));
@@ -263,10 +287,25 @@ async function nextDigest(
       : null,
     jobs: jobs.map((entry) => entry.job),
     ...(repair ? { repair } : {}),
+    ...(index ? { index } : {}),
     signing: { algorithm: signer.algorithm, keyId: signer.keyId, keyFingerprint: fingerprint },
   };
   const body = Buffer.from(`${JSON.stringify(digest, null, 2)}\n`);
-  return { key: digestKey(digest), body, jobs: jobs.length };
+  return { key: digestKey(digest), body, jobs: jobs.length, ...(index ? { index } : {}) };
+}
+
+/**
+ * The index generation a digest written now names: the latest manifest, by key, generation and
+ * its bytes' sha256; `undefined` when the store has no index, or its latest manifest does not parse
+ * (`verify` names it; the digest then names none, and readers keep to the last generation signed).
+ */
+async function currentGeneration(store: ObjectStore): Promise<DigestFile["index"]> {
+  const latest = await latestManifest(store).catch((error: unknown) => {
+    if (error instanceof SyntaxError || isSchemaMismatch(error) || error instanceof ObjectNotFound)
+      return undefined;
+    throw error;
+  });
+  return latest && { manifestKey: latest.key, generation: latest.manifest.generation, sha256: latest.sha256 };
 }
 
 /** The digests in key order, each with when it was written where the store's listing gives times. */

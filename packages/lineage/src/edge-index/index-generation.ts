@@ -1,4 +1,5 @@
-import type { ObjectStore } from "@voxtrail/core";
+import { createHash } from "node:crypto";
+import { mapLimit, type ObjectStore } from "@voxtrail/core";
 import { type IndexManifest, manifestKey, tableFileKey } from "./index-manifest";
 import { appendRows, emptyRows, INDEX_TABLES, type IndexRows, type IndexTable } from "./index-rows";
 import { PARQUET_CONTENT_TYPE, readTableParquet, tableParquet } from "./index-tables";
@@ -13,17 +14,21 @@ export interface GenerationChange {
   replaceAll?: boolean;
 }
 
-/** A generation written: its manifest and key. */
+/** A generation written: its manifest, its key, and the hex sha256 of the manifest's bytes. */
 export interface WrittenGeneration {
   key: string;
   manifest: IndexManifest;
+  sha256: string;
 }
 
 /**
  * Writes the next generation after `base`: for each day the change touches, that day's rows in
  * `base` less the changed jobs, plus their new rows, as one new file per table; then the manifest,
  * only if no other writer created that generation first. Resolves to `undefined` when one did (the
- * files this call wrote are then deleted: no manifest names them).
+ * files this call wrote are then deleted: no manifest names them). The manifest records each file's
+ * sha256: of the bytes written for a file this call writes, as `base` recorded it for a file it
+ * carries, or, for a file `base` carried without one (a manifest written before files were
+ * hashed), of its bytes as read now.
  */
 export async function writeGeneration(
   store: ObjectStore,
@@ -31,7 +36,7 @@ export async function writeGeneration(
   change: GenerationChange,
 ): Promise<WrittenGeneration | undefined> {
   const generation = (base?.generation ?? -1) + 1;
-  const days: IndexManifest["days"] = change.replaceAll ? {} : { ...base?.days };
+  const days: IndexManifest["days"] = change.replaceAll ? {} : await hashedDays(store, base?.days ?? {});
   const byDay = new Map<string, IndexRows>();
   for (const rows of change.jobs.values()) {
     const day = rows.jobs[0]?.day;
@@ -44,13 +49,16 @@ export async function writeGeneration(
       const kept = days[day] ? await readDay(store, days[day].files, change.jobs) : emptyRows();
       const merged = sortRows(appendRows(kept, fresh));
       const files = {} as Record<IndexTable, string>;
+      const sha256 = {} as Record<IndexTable, string>;
       for (const table of INDEX_TABLES) {
         const key = tableFileKey(table, day, generation);
         written.push(key);
-        await store.put(key, tableParquet(table, merged[table]), { contentType: PARQUET_CONTENT_TYPE });
+        const bytes = tableParquet(table, merged[table]);
+        await store.put(key, bytes, { contentType: PARQUET_CONTENT_TYPE });
         files[table] = key;
+        sha256[table] = sha256Hex(bytes);
       }
-      days[day] = { jobs: merged.jobs.length, files };
+      days[day] = { jobs: merged.jobs.length, files, sha256 };
     }
     const manifest: IndexManifest = {
       schemaVersion: 1,
@@ -64,13 +72,30 @@ export async function writeGeneration(
     };
     const key = manifestKey(generation);
     const body = `${JSON.stringify(manifest)}\n`;
-    if (await store.putIfAbsent(key, body, { contentType: "application/json" })) return { key, manifest };
+    if (await store.putIfAbsent(key, body, { contentType: "application/json" }))
+      return { key, manifest, sha256: sha256Hex(Buffer.from(body)) };
   } catch (error) {
     await deleteForGood(store, written).catch(() => undefined);
     throw error;
   }
   await deleteForGood(store, written);
   return undefined;
+}
+
+/** `days` with each day's files' sha256: as recorded, or hashed now where a day has none recorded. */
+async function hashedDays(store: ObjectStore, days: IndexManifest["days"]): Promise<IndexManifest["days"]> {
+  const entries = await mapLimit(Object.entries(days), 8, async ([day, entry]) => {
+    if (entry.sha256) return [day, entry] as const;
+    const sha256 = {} as Record<IndexTable, string>;
+    for (const table of INDEX_TABLES) sha256[table] = sha256Hex(await store.getBytes(entry.files[table]));
+    return [day, { ...entry, sha256 }] as const;
+  });
+  return Object.fromEntries(entries);
+}
+
+/** Hex sha256 of `bytes`: what a manifest records of each file, and a digest of the manifest. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
 }
 
 /** A day's rows as `files` hold them, less the rows of the jobs in `replaced`. */

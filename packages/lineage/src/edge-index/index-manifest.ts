@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { ObjectStore } from "@voxtrail/core";
 import { KEY_FOLDERS } from "@voxtrail/workflow";
 import { z } from "zod";
@@ -39,7 +39,19 @@ export const IndexManifest = z.object({
    */
   pendingNotes: z.literal(true).optional(),
   jobs: z.number().int().nonnegative(),
-  days: z.record(z.string(), z.object({ jobs: z.number().int().nonnegative(), files: TableFiles })),
+  days: z.record(
+    z.string(),
+    z.object({
+      jobs: z.number().int().nonnegative(),
+      files: TableFiles,
+      /**
+       * Hex sha256 of each of `files`' bytes, by table, as the compaction that wrote (or carried)
+       * the file had them. Absent from manifests written before files were hashed: their files
+       * are unproven (readers say so), and the next generation written from them hashes them.
+       */
+      sha256: TableFiles.optional(),
+    }),
+  ),
 });
 export type IndexManifest = z.infer<typeof IndexManifest>;
 
@@ -64,12 +76,23 @@ export function tableFileKey(table: IndexTable, day: string, generation: number)
   return `${LINEAGE_INDEX_PREFIX}${table}/day=${day}/g${String(generation).padStart(12, "0")}-${nonce}.parquet`;
 }
 
-/** The latest manifest and its key, or `undefined` when the store has no index. */
-export async function latestManifest(
-  store: ObjectStore,
-): Promise<{ key: string; manifest: IndexManifest } | undefined> {
+/** A manifest as read from the store: its key, its document, and the hex sha256 of its exact bytes. */
+export interface StoredManifest {
+  key: string;
+  manifest: IndexManifest;
+  sha256: string;
+}
+
+/** The latest manifest, its key and its bytes' sha256, or `undefined` when the store has no index. */
+export async function latestManifest(store: ObjectStore): Promise<StoredManifest | undefined> {
   const key = (await store.list(INDEX_MANIFESTS_PREFIX)).filter((name) => name.endsWith(".json")).at(-1);
   if (key === undefined) return undefined;
-  const manifest = IndexManifest.parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
-  return { key, manifest };
+  return readManifest(store, key);
+}
+
+/** The manifest at `key` (its bytes must parse as one: `IndexManifest`), with its bytes' sha256. */
+export async function readManifest(store: ObjectStore, key: string): Promise<StoredManifest> {
+  const bytes = await store.getBytes(key);
+  const manifest = IndexManifest.parse(JSON.parse(bytes.toString("utf8")));
+  return { key, manifest, sha256: createHash("sha256").update(bytes).digest("hex") };
 }

@@ -13,7 +13,20 @@ export {
   traceFromIndex,
 } from "./index-answers";
 export { deleteForGood, writeGeneration } from "./index-generation";
-export { IndexManifest, LINEAGE_INDEX_PREFIX, latestManifest } from "./index-manifest";
+export {
+  IndexManifest,
+  LINEAGE_INDEX_PREFIX,
+  latestManifest,
+  readManifest,
+  type StoredManifest,
+} from "./index-manifest";
+export {
+  checkIndexFile,
+  type IndexProof,
+  type IndexUnprovenReason,
+  LineageIndexTampered,
+  proveIndex,
+} from "./index-proof";
 export { INDEX_TABLES, type IndexRows, type IndexTable, jobRows } from "./index-rows";
 export {
   ALL_RECORDS_SQL,

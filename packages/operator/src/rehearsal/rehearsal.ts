@@ -78,8 +78,8 @@ const CALLBACK_WAIT_MS = 60_000;
 /** The workflows a rehearsal can run, in the order it runs them. */
 export const REHEARSED_WORKFLOWS = [
   "voicemail",
-  "lineageDigest",
   "lineageIndex",
+  "lineageDigest",
   "duplicate",
   "duplicateWhileRunning",
   "invalidAudio",
@@ -96,11 +96,12 @@ export type RehearsedWorkflow = (typeof REHEARSED_WORKFLOWS)[number];
  * What each workflow needs run before it, in the same {@link Rehearsal.run}, to meet its expected
  * outcome on a stage that has run before: `duplicate` delivers the run's voicemail again and
  * `promptsRerun` its manifest; `batch` lists the run's voicemail; the lineage signer and the index
- * compactor need a job they have not seen yet.
+ * compactor need a job they have not seen yet, and the signer an index generation to name (it signs
+ * after indexing).
  */
 const PREREQUISITES: Record<RehearsedWorkflow, readonly RehearsedWorkflow[]> = {
   voicemail: [],
-  lineageDigest: ["voicemail"],
+  lineageDigest: ["voicemail", "lineageIndex"],
   lineageIndex: ["voicemail"],
   duplicate: ["voicemail"],
   duplicateWhileRunning: [],

@@ -2,7 +2,8 @@ import type { KeyObject } from "node:crypto";
 import { KMSClient, ListKeysCommand } from "@aws-sdk/client-kms";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { DigestRun } from "@voxtrail/functions";
-import { KmsSigner, verifyDigests } from "@voxtrail/lineage";
+import { DigestFile, KmsSigner, verifyDigests } from "@voxtrail/lineage";
+import { latestManifest } from "@voxtrail/lineage/edge-index";
 import { S3Store } from "@voxtrail/storage";
 import type { StagePlan } from "./stage-plan";
 
@@ -10,7 +11,8 @@ import type { StagePlan } from "./stage-plan";
  * The lineage signer's run, checked as an auditor would from outside the stage: every digest in
  * the bucket verifies (chain and signature) with the public half of a signing key KMS holds
  * (`GetPublicKey`; each rehearsal of a stage deploys its key anew, so earlier rehearsals' digests
- * are signed by earlier keys), and the digest the run wrote is among them, covering its jobs.
+ * are signed by earlier keys), and the digest the run wrote is among them, covering its jobs and
+ * naming the index generation the compactor left (by its manifest's sha256).
  * `SUCCEEDED signed`, or why not.
  *
  * @example
@@ -35,6 +37,12 @@ export async function signedDigest(
   const covering = [...result.covered.values()].filter((job) => job.digestKey === run.digest);
   if (covering.length !== run.jobs) {
     return `FAILED DigestInvalid: ${run.digest} covers ${covering.length} job(s), the signer said ${run.jobs}`;
+  }
+  // It signs after the index compactor ran: its digest names the generation current now.
+  const latest = await latestManifest(store);
+  const named = DigestFile.parse(JSON.parse((await store.getBytes(run.digest)).toString("utf8"))).index;
+  if (latest && (named?.manifestKey !== latest.key || named.sha256 !== latest.sha256)) {
+    return `FAILED DigestInvalid: ${run.digest} names index generation ${named?.manifestKey ?? "none"}, the latest is ${latest.key}`;
   }
   return "SUCCEEDED signed";
 }

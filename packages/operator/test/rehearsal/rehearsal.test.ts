@@ -10,8 +10,8 @@ import type { StagePlan } from "../../src/rehearsal/stage-plan";
 /** What both stages must do: every workflow as expected ([workflow, ok, status], in run order). */
 const EVERY_WORKFLOW_AS_EXPECTED = [
   ["voicemail", true, "SUCCEEDED"],
-  ["lineageDigest", true, "SUCCEEDED"],
   ["lineageIndex", true, "SUCCEEDED"],
+  ["lineageDigest", true, "SUCCEEDED"],
   ["duplicate", true, "SUCCEEDED"],
   ["duplicateWhileRunning", true, "SUCCEEDED"],
   ["invalidAudio", true, "FAILED"],
