@@ -13,6 +13,7 @@ import {
 } from "@voxtrail/lineage";
 import {
   boundariesFromIndex,
+  checkLineageIndex,
   compactLineageIndex,
   type IndexManifest,
   LineageIndexTampered,
@@ -219,6 +220,26 @@ describe("the lineage index proves itself before it answers", () => {
     expect((await verifyDigests(old, trusted)).issues).toEqual([]);
     const unproven = await traceThroughIndex(old, jobs[0]?.source.key as string);
     expect(unproven.index.proof).toMatchObject({ status: "unproven", reason: "no-signed-generation" });
+  });
+});
+
+describe("lineage verify's index check", () => {
+  it("names a file whose bytes differ from the sha256 its manifest records, beside the rows that differ", async () => {
+    let edges = "";
+    const store = await copyOf(async (s) => {
+      edges = onlyDay(await manifestOf(s)).files.edges;
+      await editEdges(s, edges);
+    });
+    const { findings } = await checkLineageIndex(
+      store,
+      (await readLineage(store, { from: "records" })).activities,
+    );
+    expect(findings.filter((f) => f.problem === "index-file-changed").map((f) => f.detail)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^the file ${edges} has sha256 [0-9a-f]{64}, its manifest records [0-9a-f]{64}$`),
+      ),
+    ]);
+    expect(findings.some((f) => f.problem === "index-mismatch")).toBe(true);
   });
 });
 

@@ -1,7 +1,8 @@
 import { mapLimit, type ObjectStore } from "@voxtrail/core";
 import type { StoredActivity } from "../lineage-snapshot";
 import { jobOfSummaryKey } from "../stored-summary";
-import { latestManifest } from "./index-manifest";
+import { sha256Hex } from "./index-generation";
+import { type IndexManifest, latestManifest } from "./index-manifest";
 import { INDEX_TABLES, type IndexRows, type IndexTable, jobRows } from "./index-rows";
 import { readTableParquet } from "./index-tables";
 import { listSummaries, pendingJobs } from "./pending-jobs";
@@ -11,9 +12,10 @@ export interface IndexFinding {
   /**
    * `index-mismatch`: a job's rows differ from the rows its records give; `index-missing-job`: a
    * finished job the index should hold (its summary is not newer than the index) is not in it;
-   * `index-extra-job`: the index holds a job the store has no records of.
+   * `index-extra-job`: the index holds a job the store has no records of; `index-file-changed`: a
+   * file's bytes are not those whose sha256 its manifest records (edited since it was indexed).
    */
-  problem: "index-mismatch" | "index-missing-job" | "index-extra-job";
+  problem: "index-mismatch" | "index-missing-job" | "index-extra-job" | "index-file-changed";
   /** The manifest of the index checked. */
   key: string;
   detail: string;
@@ -59,15 +61,13 @@ export async function checkLineageIndex(
     if (list) list.push(entry);
     else byJob.set(entry.record.jobId, [entry]);
   }
-  const indexed = await indexedRowsByJob(
-    store,
-    Object.values(manifest.days).map((day) => day.files),
-    wanted,
-  );
-
   const findings: IndexFinding[] = [];
   const finding = (problem: IndexFinding["problem"], detail: string) =>
     findings.push({ problem, key, detail });
+  const indexed = await indexedRowsByJob(store, manifest, wanted, (file, actual, recorded) =>
+    finding("index-file-changed", `the file ${file} has sha256 ${actual}, its manifest records ${recorded}`),
+  );
+
   for (const [jobId, rows] of indexed) {
     const records = byJob.get(jobId);
     if (!records) {
@@ -89,16 +89,25 @@ export async function checkLineageIndex(
   return { manifestKey: key, jobsChecked: indexed.size, findings };
 }
 
-/** Every row the index's files hold, grouped by job, for the jobs `wanted` accepts. */
+/**
+ * Every row the manifest's files hold, grouped by job, for the jobs `wanted` accepts; each file whose
+ * bytes' sha256 is not the one the manifest records (where it records one) told to `changed`.
+ */
 async function indexedRowsByJob(
   store: ObjectStore,
-  files: ReadonlyArray<Record<IndexTable, string>>,
+  manifest: IndexManifest,
   wanted: (jobId: string) => boolean,
+  changed: (file: string, actual: string, recorded: string) => void,
 ): Promise<Map<string, IndexRows>> {
   const byJob = new Map<string, IndexRows>();
-  const work = files.flatMap((day) => INDEX_TABLES.map((table) => ({ table, key: day[table] })));
-  await mapLimit(work, 4, async ({ table, key }) => {
-    const rows = await readTableParquet(table, await store.getBytes(key));
+  const work = Object.values(manifest.days).flatMap((day) =>
+    INDEX_TABLES.map((table) => ({ table, key: day.files[table], recorded: day.sha256?.[table] })),
+  );
+  await mapLimit(work, 4, async ({ table, key, recorded }) => {
+    const bytes = await store.getBytes(key);
+    const actual = recorded === undefined ? undefined : sha256Hex(bytes);
+    if (actual !== undefined && recorded !== undefined && actual !== recorded) changed(key, actual, recorded);
+    const rows = await readTableParquet(table, bytes);
     for (const row of rows as Array<{ job: string }>) {
       if (!wanted(row.job)) continue;
       let job = byJob.get(row.job);
