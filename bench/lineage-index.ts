@@ -188,7 +188,7 @@ async function benchReindexed(dir: string, rounds: number, log: (line: string) =
 }
 
 /** The artifacts the questions name: a source and a reply audio. */
-interface Names {
+export interface Names {
   source: string;
   replyAudio: string;
 }
@@ -278,7 +278,7 @@ async function namesOf(store: ObjectStore): Promise<Names> {
 }
 
 /** The generated index of `jobs` jobs, kept in the OS temp directory; written first unless kept. */
-async function keptGeneratedIndex(
+export async function keptGeneratedIndex(
   jobs: number,
   log: (line: string) => void,
 ): Promise<{ dir: string; buildMs: number }> {
@@ -350,7 +350,7 @@ async function syntheticJobRows(
 }
 
 /** A source and a reply audio of generated job `index` (the rows are recomputed, not read). */
-async function generatedNames(store: DirectoryStore, index: number, jobs: number): Promise<Names> {
+export async function generatedNames(store: DirectoryStore, index: number, jobs: number): Promise<Names> {
   const { rows, replyAudio } = await syntheticJobRows(store, index, jobs);
   const source = rows.edges.find((edge) => edge.stage === "Ingest" && edge.role === "input")?.key as string;
   return { source, replyAudio };
