@@ -1,7 +1,8 @@
 import type { KeyObject } from "node:crypto";
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, open, readFile, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout } from "node:timers/promises";
 import {
   defaultSigningKeyPath,
   LineageGraph,
@@ -32,6 +33,7 @@ import {
   writeSyntheticJob,
 } from "../../lineage/test/synthetic-jobs";
 import { openDuckDbIndex } from "../src/lineage-index/duckdb-index";
+import { verifiedFilesPath } from "../src/lineage-index/verified-files";
 
 /** The signed store each test copies: three jobs, indexed (generation 0), then signed, as a run ends. */
 let signedRoot: string;
@@ -127,6 +129,36 @@ describe("the lineage index proves itself before it answers", () => {
     } finally {
       await index?.close();
     }
+  });
+
+  it("remembers a file hashed once while it is unchanged on disk, and refuses it edited in place with its times put back", async () => {
+    let edges = "";
+    const store = await copyOf(async (s) => {
+      edges = onlyDay(await manifestOf(s)).files.edges;
+    });
+    // A file is remembered only once it has not changed for two seconds (the kernel's coarse ctime).
+    await setTimeout(2100);
+    const source = jobs[0]?.source.key as string;
+    expect((await traceThroughIndex(store, source)).index.proof.status).toBe("proven");
+    const remembered = JSON.parse(await readFile(verifiedFilesPath(), "utf8"));
+    expect(remembered).toHaveProperty([join(store.root, edges)]);
+    expect((await traceThroughIndex(store, source)).index.proof.status).toBe("proven");
+    // One byte changed in place, its access and modification times set back: its ctime moved.
+    const path = join(store.root, edges);
+    const { atime, mtime, size } = await stat(path);
+    const file = await open(path, "r+");
+    try {
+      const byte = Buffer.alloc(1);
+      await file.read(byte, 0, 1, Math.floor(size / 2));
+      byte[0] = (byte[0] as number) ^ 0xff;
+      await file.write(byte, 0, 1, Math.floor(size / 2));
+    } finally {
+      await file.close();
+    }
+    await utimes(path, atime, mtime);
+    const refused = await traceThroughIndex(store, source).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LineageIndexTampered);
+    expect((refused as Error).message).toContain(edges);
   });
 
   it("refuses, naming the manifest, when the signed manifest was edited (even to match an edited file)", async () => {

@@ -19,6 +19,7 @@ import {
   proveIndex,
   tableParquet,
 } from "@voxtrail/lineage/edge-index";
+import { statOf, VerifiedFiles } from "./verified-files";
 
 /** The index opened in DuckDB: ask it, then close it (its temporary files go with it). */
 export interface DuckDbIndex extends IndexEngine {
@@ -44,6 +45,11 @@ export interface DuckDbIndexOptions {
   trustedKeys?: KeyObject[];
   /** The tables the question reads (default all): only their files are read, checked and viewed. */
   tables?: readonly IndexTable[];
+  /**
+   * Whether a directory store's files hashed once are remembered, by their identity on disk, and
+   * not hashed again while unchanged ({@link VerifiedFiles}; default true).
+   */
+  remember?: boolean;
 }
 
 /**
@@ -51,9 +57,10 @@ export interface DuckDbIndexOptions {
  * the generation {@link proveIndex} chose names (read in place from a directory store; from a
  * bucket, fetched with the AWS SDK, never DuckDB's own S3 extension, which downloads itself at run
  * time), plus the rows of jobs whose summaries were written since, which replace any rows the files
- * hold for them. A proven generation's files are each hashed before DuckDB reads them, and one
- * whose bytes differ from its manifest's sha256 (or is gone) rejects with `LineageIndexTampered`
- * naming it. Resolves to `undefined` when the store has no index. It answers `trace` and `impact`
+ * hold for them. A proven generation's files are each hashed before DuckDB reads them (a directory
+ * store's file not again while it is unchanged on disk since this machine hashed it:
+ * {@link VerifiedFiles}), and one whose bytes differ from its manifest's sha256 (or is gone)
+ * rejects with `LineageIndexTampered` naming it. Resolves to `undefined` when the store has no index. It answers `trace` and `impact`
  * by lookups, a walk driven from TypeScript (see `IndexEngine.lookup`).
  *
  * @example
@@ -88,10 +95,13 @@ export async function openDuckDbIndex(
     );
     let unprovenFiles = 0;
     const check = proof.status === "proven";
+    const verified = check && options.remember !== false ? await VerifiedFiles.load() : undefined;
     for (const table of tables) {
       const files = await mapLimit(Object.entries(manifest.days), 8, async ([day, entry]) => {
-        const file = await localFile(store, entry.files[table], scratch, check);
-        if (file.bytes && !checkIndexFile(manifest, day, table, file.bytes)) unprovenFiles += 1;
+        const key = entry.files[table];
+        if (!check) return localFile(store, key, scratch);
+        const file = await checkedFile(store, { manifest, day, table }, scratch, verified);
+        if (!file.proven) unprovenFiles += 1;
         return file.path;
       });
       const fresh = [...pending.rows.values()].flatMap((rows) => rows[table] as unknown[]);
@@ -102,6 +112,7 @@ export async function openDuckDbIndex(
       }
       await connection.run(viewSql(table, files, [...pending.rows.keys()], fresh.length > 0));
     }
+    await verified?.save();
     return {
       manifest,
       proof,
@@ -168,33 +179,53 @@ function viewSql(table: IndexTable, files: string[], freshJobs: string[], hasFre
   return `CREATE VIEW ${table} AS ${parts.join(" UNION ALL ")}`;
 }
 
+/** A path DuckDB can read the object at: the file itself in a directory store, else a fetched copy. */
+async function localFile(store: ObjectStore, key: string, scratch: string): Promise<string> {
+  const uri = store.uri(key);
+  if (uri.startsWith("file:")) return fileURLToPath(uri);
+  const file = join(scratch, key.replaceAll("/", "_"));
+  await writeFile(file, await store.getBytes(key));
+  return file;
+}
+
 /**
- * A path DuckDB can read the object at: the file itself in a directory store, else a fetched copy;
- * with `bytes` (to check them) the bytes read. A file to check that is gone rejects with
- * `LineageIndexTampered`: its signed manifest names it.
+ * {@link localFile} for a file of a signed generation, checked against the sha256 its manifest
+ * records before DuckDB reads it (`checkIndexFile`): a bucket's file as fetched, a directory
+ * store's in place, unless `verified` remembers it hashed to that sha256 and unchanged since. A
+ * file that differs, or is gone, rejects with `LineageIndexTampered` naming it. `proven` is false
+ * for a file the manifest records no sha256 for (indexed before files were hashed).
  */
-async function localFile(
+async function checkedFile(
   store: ObjectStore,
-  key: string,
+  at: { manifest: IndexManifest; day: string; table: IndexTable },
   scratch: string,
-  withBytes: boolean,
-): Promise<{ path: string; bytes?: Uint8Array }> {
+  verified: VerifiedFiles | undefined,
+): Promise<{ path: string; proven: boolean }> {
+  const key = at.manifest.days[at.day]?.files[at.table] as string;
+  const expected = at.manifest.days[at.day]?.sha256?.[at.table];
   const uri = store.uri(key);
   try {
-    if (uri.startsWith("file:")) {
-      const path = fileURLToPath(uri);
-      return withBytes ? { path, bytes: await readFile(path) } : { path };
+    if (!uri.startsWith("file:")) {
+      const path = join(scratch, key.replaceAll("/", "_"));
+      const bytes = await store.getBytes(key);
+      const proven = checkIndexFile(at.manifest, at.day, at.table, bytes);
+      await writeFile(path, bytes);
+      return { path, proven };
     }
-    const path = join(scratch, key.replaceAll("/", "_"));
-    const bytes = await store.getBytes(key);
-    await writeFile(path, bytes);
-    return withBytes ? { path, bytes } : { path };
+    const path = fileURLToPath(uri);
+    if (expected === undefined) return { path, proven: false };
+    const before = await statOf(path);
+    if (verified?.has(path, expected, before)) return { path, proven: true };
+    const bytes = await readFile(path);
+    checkIndexFile(at.manifest, at.day, at.table, bytes);
+    verified?.add(path, expected, before, await statOf(path), Date.now());
+    return { path, proven: true };
   } catch (error) {
-    const gone = error instanceof ObjectNotFound || (error as NodeJS.ErrnoException).code === "ENOENT";
-    if (withBytes && gone)
+    if (error instanceof ObjectNotFound || (error as NodeJS.ErrnoException).code === "ENOENT") {
       throw new LineageIndexTampered(
         `the lineage index file ${key}, which its signed manifest names, is gone`,
       );
+    }
     throw error;
   }
 }
