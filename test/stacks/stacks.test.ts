@@ -855,14 +855,20 @@ describe("the stacks, evaluated under Pulumi mocks (stage ci: config/stages/dev.
     );
     // No other function may write the index (but for the notes jobs leave as they end) or its
     // symlinks, or delete a version anywhere.
-    for (const statements of [
-      ...DEPLOYED_FUNCTIONS.map((fn) => roleStatements(evaluation, fn)),
-      signerStatements(evaluation),
-    ]) {
+    for (const statements of DEPLOYED_FUNCTIONS.map((fn) => roleStatements(evaluation, fn))) {
       expect(JSON.stringify(statements)).not.toMatch(
         /lineage-index\/(?!pending\/)|lineage-athena\/|s3:Delete/,
       );
     }
+    // The signer only lists and reads the manifests (each digest names the generation current).
+    const signer = signerStatements(evaluation) as Array<{ Action: string[] }>;
+    const readsOnly = signer.filter((statement) =>
+      statement.Action.every((action) => action === "s3:GetObject" || action === "s3:ListBucket"),
+    );
+    expect(JSON.stringify(signer.filter((statement) => !readsOnly.includes(statement)))).not.toMatch(
+      /lineage-index\/|lineage-athena\/|s3:Delete/,
+    );
+    expect(JSON.stringify(readsOnly)).not.toMatch(/lineage-index\/(?!manifests\/\*)|lineage-athena\//);
     const schedule = resource(evaluation, "aws:scheduler/schedule:Schedule", "LineageIndexSchedule");
     const compactorArn = mockArn("aws:lambda/function:Function", compactor.name as string);
     expect(schedule).toMatchObject({
