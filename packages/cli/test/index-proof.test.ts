@@ -255,6 +255,23 @@ describe("the lineage index proves itself before it answers", () => {
   });
 });
 
+describe("compaction over an edited file", () => {
+  it("refuses to carry an edited file's rows into a new generation, naming it; reindex rebuilds from the records", async () => {
+    let edges = "";
+    const store = await copyOf(async (s) => {
+      edges = onlyDay(await manifestOf(s)).files.edges;
+      await editEdges(s, edges);
+    });
+    // A job on the same day: the compaction rewrites that day from its files.
+    const added = await writeSyntheticJob(store, 6, Date.UTC(2026, 0, 1), false);
+    await writeSummaryOf(store, added.jobId, { note: true });
+    const refused = await compactLineageIndex(store).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LineageIndexTampered);
+    expect((refused as Error).message).toContain(edges);
+    expect(await reindexLineage(store)).toMatchObject({ generation: 1, jobs: 4 });
+  });
+});
+
 describe("lineage verify's index check", () => {
   it("names a file whose bytes differ from the sha256 its manifest records, beside the rows that differ", async () => {
     let edges = "";

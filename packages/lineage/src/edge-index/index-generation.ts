@@ -3,6 +3,7 @@ import { mapLimit, type ObjectStore } from "@voxtrail/core";
 import { type IndexManifest, manifestKey, tableFileKey } from "./index-manifest";
 import { appendRows, emptyRows, INDEX_TABLES, type IndexRows, type IndexTable } from "./index-rows";
 import { PARQUET_CONTENT_TYPE, readTableParquet, tableParquet } from "./index-tables";
+import { LineageIndexTampered } from "./index-tampered";
 
 /** What one generation changes: the jobs whose rows it (re)writes, and the manifest fields it sets. */
 export interface GenerationChange {
@@ -46,7 +47,7 @@ export async function writeGeneration(
   const written: string[] = [];
   try {
     for (const [day, fresh] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
-      const kept = days[day] ? await readDay(store, days[day].files, change.jobs) : emptyRows();
+      const kept = days[day] ? await readDay(store, days[day], change.jobs) : emptyRows();
       const merged = sortRows(appendRows(kept, fresh));
       const files = {} as Record<IndexTable, string>;
       const sha256 = {} as Record<IndexTable, string>;
@@ -98,16 +99,27 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** A day's rows as `files` hold them, less the rows of the jobs in `replaced`. */
+/**
+ * A day's rows as its files hold them, less the rows of the jobs in `replaced`. A file whose bytes
+ * are not those the manifest records rejects with {@link LineageIndexTampered}: its rows would
+ * otherwise pass into a new file, hashed afresh.
+ */
 async function readDay(
   store: ObjectStore,
-  files: Record<IndexTable, string>,
+  day: IndexManifest["days"][string],
   replaced: ReadonlyMap<string, unknown>,
 ): Promise<IndexRows> {
   const rows = emptyRows();
   await Promise.all(
     INDEX_TABLES.map(async (table) => {
-      const all = await readTableParquet(table, await store.getBytes(files[table]));
+      const bytes = await store.getBytes(day.files[table]);
+      const recorded = day.sha256?.[table];
+      if (recorded !== undefined && sha256Hex(bytes) !== recorded) {
+        throw new LineageIndexTampered(
+          `the lineage index file ${day.files[table]} is not the file its manifest records (sha256 ${recorded}): not compacted from; \`voxtrail lineage reindex\` rebuilds the index from the records`,
+        );
+      }
+      const all = await readTableParquet(table, bytes);
       (rows[table] as unknown[]) = (all as Array<{ job: string }>).filter((row) => !replaced.has(row.job));
     }),
   );

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { ObjectNotFound, type ObjectStore, VoxtrailError } from "@voxtrail/core";
+import { ObjectNotFound, type ObjectStore } from "@voxtrail/core";
 import { DigestFile, listDigestKeys, signatureKey } from "../digests/digest-file";
 import { fingerprintOf, verifySignature } from "../digests/digest-signer";
 import { sha256Hex } from "./index-generation";
@@ -10,16 +10,9 @@ import {
   type StoredManifest,
 } from "./index-manifest";
 import type { IndexTable } from "./index-rows";
+import { LineageIndexTampered } from "./index-tampered";
 
-/**
- * The index is not what was signed: the manifest a trusted digest names has other bytes (or is
- * gone), or a file it names has bytes other than the sha256 it records (or is gone). The message
- * names the digest, the manifest or the file, never a caller's data. Ask the records instead
- * (`--engine records`); `voxtrail lineage reindex` rebuilds the index from them.
- */
-export class LineageIndexTampered extends VoxtrailError {
-  readonly retryable = false;
-}
+export { LineageIndexTampered };
 
 /** Why an index answers unproven: {@link IndexProof}'s `unproven`. */
 export type IndexUnprovenReason =
