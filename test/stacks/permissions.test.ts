@@ -825,7 +825,7 @@ describe("least privilege: the lineage index compactor's calls are in its permis
     await seed.put(keys.lineageIndexNote(jobId, new Date(), "00000000"), "", { contentType: "text/plain" });
     runs.push(await updateLineageIndex({ store }));
     // Its vacuum once the grace is over (here at once): the first generation is deleted for good.
-    await vacuumIndex(store, { keep: 1, graceMs: 0 });
+    await vacuumIndex(store, { keep: 1, graceMs: 0, keepSignedMs: 0 });
   });
 
   it("indexes the jobs the pipeline finished, then the rerun one, and answers in counts only", () => {

@@ -21,6 +21,7 @@ import {
   latestManifest,
   reindexLineage,
   traceFromIndex,
+  vacuumIndex,
 } from "@voxtrail/lineage/edge-index";
 import { DirectoryStore } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -252,6 +253,29 @@ describe("the lineage index proves itself before it answers", () => {
     expect((await verifyDigests(old, trusted)).issues).toEqual([]);
     const unproven = await traceThroughIndex(old, jobs[0]?.source.key as string);
     expect(unproven.index.proof).toMatchObject({ status: "unproven", reason: "no-signed-generation" });
+  });
+});
+
+describe("the vacuum and the signed generation", () => {
+  it("keeps the generations of the last two hours (the signer's two runs), so the signed one answers while compactions move on", async () => {
+    const store = await copyOf();
+    for (const index of [7, 8, 9]) {
+      const added = await writeSyntheticJob(store, index, Date.UTC(2026, 0, 1), false);
+      await writeSummaryOf(store, added.jobId, { note: true });
+      await compactLineageIndex(store);
+    }
+    await vacuumIndex(store, { keep: 1, graceMs: 0 });
+    const source = jobs[0]?.source.key as string;
+    const { index } = await traceThroughIndex(store, source);
+    expect(index.manifest.generation).toBe(0);
+    expect(index.pending).toBe(3);
+    // Past the two hours, unsigned since: the signed generation is gone, and that is refused.
+    await vacuumIndex(store, { keep: 1, graceMs: 0, keepSignedMs: 0 });
+    const refused = await traceThroughIndex(store, source).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LineageIndexTampered);
+    expect((refused as Error).message).toContain(
+      "g000000000000.json, which digest lineage-digests/s000000000001.json signed, is gone",
+    );
   });
 });
 

@@ -77,7 +77,7 @@ export async function proveIndex(
   } catch (error) {
     if (error instanceof ObjectNotFound) {
       throw new LineageIndexTampered(
-        `the lineage index manifest ${named.manifestKey}, which digest ${signed.key} signed, is gone`,
+        `the lineage index manifest ${named.manifestKey}, which digest ${signed.key} signed, is gone (deleted, or vacuumed after two hours with no newer generation signed; --engine records answers meanwhile)`,
       );
     }
     // Bytes that do not parse are not the bytes signed: the hash below would say so too.

@@ -7,14 +7,20 @@ import { INDEX_MANIFESTS_PREFIX, IndexManifest, LINEAGE_INDEX_PREFIX } from "./i
 export interface VacuumOptions {
   /** Generations kept with their files, for readers that started on an earlier one (default 3). */
   keep?: number;
+  /**
+   * Generations written this recently are kept too, with their files (default two hours, two runs
+   * of the stage's hourly signer): readers answer from the generation the latest digest names,
+   * which compactions every 15 minutes leave several generations behind until the next signing.
+   */
+  keepSignedMs?: number;
   /** A file no kept manifest names is deleted only once it is this old (default one hour). */
   graceMs?: number;
   now?: () => Date;
 }
 
 /**
- * Deletes what no reader needs any more: manifests before the last `keep`, and table files that
- * none of those names, once older than `graceMs` (a younger file may belong to a compaction still
+ * Deletes what no reader needs any more: manifests before the last `keep` and older than
+ * `keepSignedMs`, and table files that none of the kept manifests names, once older than `graceMs` (a younger file may belong to a compaction still
  * running, and a younger manifest's generation may be the one such a compaction is about to
  * create). Needs a store that lists times; elsewhere it deletes nothing.
  *
@@ -29,10 +35,15 @@ export async function vacuumIndex(store: ObjectStore, options: VacuumOptions = {
   const listing = (await store.listModified(LINEAGE_INDEX_PREFIX)).filter(
     ({ key }) => !key.startsWith(keys.lineageIndexPending),
   );
+  const manifests = listing.filter(({ key }) => key.startsWith(INDEX_MANIFESTS_PREFIX));
+  const signedSince =
+    (options.now?.() ?? new Date()).getTime() - (options.keepSignedMs ?? 2 * 60 * 60 * 1000);
   const kept = new Set(
-    listing
-      .filter(({ key }) => key.startsWith(INDEX_MANIFESTS_PREFIX))
-      .slice(-keep)
+    manifests
+      .filter(
+        ({ lastModified }, index) =>
+          index >= manifests.length - keep || lastModified.getTime() >= signedSince,
+      )
       .map(({ key }) => key),
   );
   const named = new Set<string>();
