@@ -1,9 +1,5 @@
-import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { encodeSamples, TRANSCRIPTION_FORMAT, writeWav } from "@voxtrail/audio";
 import type { ObjectStore } from "@voxtrail/core";
 import { erase, LineageGraph, readLineage, verify } from "@voxtrail/lineage";
 import { LocalRuntime } from "@voxtrail/local";
@@ -11,23 +7,13 @@ import { SimulatedTranscriber } from "@voxtrail/providers";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Caller, RAM_TEMP_ROOT, sha256Of, writeTone } from "../support/caller-tones";
 import { SilenceSynthesizer } from "../support/stub-engines";
 
-/**
- * Where the stores go: a RAM-backed directory where there is one. The directory store flushes
- * every write to disk, and on disk those flushes take most of a job's time.
- */
-const TEMP_ROOT = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 /** The names voicemails are uploaded under: two, so that callers share keys. */
 const NAMES = ["a.wav", "b.wav"] as const;
 /** One tone per caller: four callers, four distinct voicemails. */
 const CALLER_TONES_HZ = [220, 330, 440, 550];
-
-/** A caller's voicemail on disk. */
-interface Caller {
-  path: string;
-  sha256: string;
-}
 
 type Operation =
   | { op: "upload"; name: (typeof NAMES)[number]; caller: number }
@@ -74,7 +60,7 @@ let workDir: string;
 let callers: Caller[];
 
 beforeAll(async () => {
-  workDir = await mkdtemp(join(TEMP_ROOT, "voxtrail-erasure-properties-"));
+  workDir = await mkdtemp(join(RAM_TEMP_ROOT, "voxtrail-erasure-properties-"));
   callers = await Promise.all(CALLER_TONES_HZ.map((hz) => writeTone(join(workDir, `caller-${hz}.wav`), hz)));
 });
 
@@ -236,17 +222,6 @@ async function checkInvariants(store: ObjectStore, jobs: ModelJob[]): Promise<vo
   );
 }
 
-/** Writes a quarter of a second of a `hz` tone as a 16 kHz mono 16-bit WAV. */
-async function writeTone(path: string, hz: number): Promise<Caller> {
-  const { sampleRate } = TRANSCRIPTION_FORMAT;
-  const samples = Int16Array.from({ length: sampleRate / 4 }, (_, i) =>
-    Math.round(8000 * Math.sin((2 * Math.PI * hz * i) / sampleRate)),
-  );
-  const wav = writeWav(TRANSCRIPTION_FORMAT, encodeSamples(samples, "pcm_s16le"));
-  await writeFile(path, wav);
-  return { path, sha256: sha256Of(wav) };
-}
-
 function callerAt(index: number): Caller {
   const caller = callers[index];
   if (!caller) throw new Error(`no caller ${index}`);
@@ -255,8 +230,4 @@ function callerAt(index: number): Caller {
 
 function idsOf(jobs: ModelJob[]): Set<string> {
   return new Set(jobs.map((job) => job.jobId));
-}
-
-function sha256Of(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }

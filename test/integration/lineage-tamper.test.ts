@@ -1,7 +1,7 @@
-import { createHash, generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync } from "node:crypto";
 import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { LineageSummary, type Transcript, TranscriptionThrottled } from "@voxtrail/core";
+import { type Transcript, TranscriptionThrottled } from "@voxtrail/core";
 import {
   LINEAGE_DIGESTS_PREFIX,
   LineageGraph,
@@ -17,6 +17,12 @@ import { SimulatedTranscriber } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { beforeAll, describe, expect, it } from "vitest";
+import {
+  forgeJob,
+  readJsonObject as json,
+  putJsonObject as putJson,
+  rewriteSummary,
+} from "../support/lineage-tampering";
 import { SilenceSynthesizer } from "../support/stub-engines";
 import { temporaryDirectory } from "../support/temporary-directory";
 
@@ -74,24 +80,6 @@ async function tampered(
 
 /** Each issue as `[problem, key]`. */
 const found = (result: VerifyResult) => result.issues.map((issue) => [issue.problem, issue.key]);
-
-const json = async (store: DirectoryStore, key: string) =>
-  JSON.parse((await store.getBytes(key)).toString("utf8"));
-const putJson = (store: DirectoryStore, key: string, value: unknown) =>
-  store.put(key, `${JSON.stringify(value, null, 2)}\n`, { contentType: "application/json" });
-const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
-
-/** Rewrites a job's summary to copy its records as they are now, with their hashes: a consistent edit. */
-async function rewriteSummary(store: DirectoryStore, jobId: string): Promise<void> {
-  const summary = LineageSummary.parse(await json(store, keys.lineageSummary(jobId)));
-  const records = await Promise.all(
-    summary.records.map(async ({ key }) => {
-      const bytes = await store.getBytes(key);
-      return { key, sha256: sha256(bytes), record: JSON.parse(bytes.toString("utf8")) };
-    }),
-  );
-  await putJson(store, keys.lineageSummary(jobId), { ...summary, records });
-}
 
 describe("lineage verify against someone with write access to the store but not the signing key", () => {
   it("passes an untouched store: every record chained, every job signed", async () => {
@@ -152,17 +140,7 @@ describe("lineage verify against someone with write access to the store but not 
 
   it("names an added job", async () => {
     const fake = "vm-00000000000000000000";
-    const result = await tampered("add-job", async (store) => {
-      for (const key of await store.list(keys.lineagePrefix(other))) {
-        const text = (await store.getBytes(key)).toString("utf8").replaceAll(other, fake);
-        await store.put(key.replace(other, fake), text, { contentType: "application/json" });
-      }
-      await rewriteSummary(store, other);
-      const summary = (await store.getBytes(keys.lineageSummary(other)))
-        .toString("utf8")
-        .replaceAll(other, fake);
-      await store.put(keys.lineageSummary(fake), summary, { contentType: "application/json" });
-    });
+    const result = await tampered("add-job", (store) => forgeJob(store, other, fake));
     expect(found(result)).toContainEqual(["job-not-digested", keys.lineageSummary(fake)]);
   });
 
