@@ -115,8 +115,11 @@ export interface EraseOptions {
    * scope to end before it deletes anything, so a running job cannot write after it.
    */
   liveness?: ExecutionLiveness;
-  /** Told once per job the erasure waits for, and how to give up early. */
-  waiting?: { onWait?: (jobId: string, executionId: string) => void; timeoutMs?: number };
+  /**
+   * Told once per job the erasure waits for, how to give up early, and how often to ask again
+   * (default {@link WAIT_POLL_MS}; tests that run jobs of a second ask more often).
+   */
+  waiting?: { onWait?: (jobId: string, executionId: string) => void; timeoutMs?: number; pollMs?: number };
 }
 
 /** How long an erasure waits for running jobs by default: an execution's own limit is about this. */
@@ -153,7 +156,7 @@ async function waitForJobsToEnd(
         `job ${running.join(", ")} still running after the erasure waited ${Math.round((waiting.timeoutMs ?? DEFAULT_WAIT_MS) / 1000)} s: erase again once it ends`,
       );
     }
-    await sleep(WAIT_POLL_MS);
+    await sleep(waiting.pollMs ?? WAIT_POLL_MS);
   }
 }
 

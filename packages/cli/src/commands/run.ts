@@ -110,7 +110,7 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
  * run's (a duplicate found completed: a run killed before it signed leaves its jobs to the run
  * that is given the same files again). Never a job of another input.
  */
-function jobsRun(results: JobResult[]): string[] {
+export function jobsRun(results: JobResult[]): string[] {
   return results.flatMap((result) =>
     result.status === "SUCCEEDED" || result.status === "FAILED" || result.duplicate?.reason === "completed"
       ? [result.jobId]
