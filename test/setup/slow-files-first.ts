@@ -11,6 +11,7 @@ export const SLOW_FILES = [
   "tools/models/test/telephony-adaptation.test.ts",
   "packages/operator/test/rehearsal/statement-drop-dev.test.ts",
   "test/e2e/voxtrail-run.test.ts",
+  "test/integration/lineage-properties.test.ts",
   "packages/operator/test/rehearsal/rehearsal.test.ts",
   "packages/operator/test/rehearsal/statement-drop-production.test.ts",
   "test/e2e/lineage-index-answers.test.ts",
