@@ -141,7 +141,14 @@ describe("lineage verify against someone with write access to the store but not 
   it("names an added job", async () => {
     const fake = "vm-00000000000000000000";
     const result = await tampered("add-job", (store) => forgeJob(store, other, fake));
-    expect(found(result)).toContainEqual(["job-not-digested", keys.lineageSummary(fake)]);
+    // Forged consistently (re-chained, artifacts copied): only the digests and the shared source tell.
+    expect(found(result)).toEqual(
+      expect.arrayContaining([
+        ["job-not-digested", keys.lineageSummary(fake)],
+        ["ownership-shared", expect.stringMatching(/^incoming\/voicemail\//)],
+      ]),
+    );
+    expect(found(result)).toHaveLength(2);
   });
 
   it("names reordered attempts", async () => {
