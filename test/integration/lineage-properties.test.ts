@@ -72,7 +72,8 @@ type Operation =
 
 type Tamper =
   | { kind: "delete-digests" }
-  | { kind: "delete-head" }
+  /** With `withJobs`, the jobs only it covered go too (records, summary, artifacts, claims, report). */
+  | { kind: "delete-head"; withJobs: boolean }
   | { kind: "forge-job"; job: number }
   | { kind: "edit-index"; what: "parquet" | "manifest" }
   | { kind: "edit-records"; job: number; record: number };
@@ -113,7 +114,7 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
       op: fc.constant("tamper" as const),
       tamper: fc.oneof(
         fc.constant({ kind: "delete-digests" as const }),
-        fc.constant({ kind: "delete-head" as const }),
+        fc.record({ kind: fc.constant("delete-head" as const), withJobs: fc.boolean() }),
         fc.record({ kind: fc.constant("forge-job" as const), job: fc.nat(7) }),
         fc.record({
           kind: fc.constant("edit-index" as const),
@@ -164,6 +165,8 @@ interface World {
   runsInFlight: number;
   /** Every job an erasure named. */
   erased: Set<string>;
+  /** What the jobs a tamper deleted (not erased) wrote. */
+  deletedJobsBytes: Set<string>;
   forged: number;
 }
 
@@ -205,6 +208,7 @@ describe("lineage over any interleaving of runs, signers, erasures and tampering
           reindexes: 0,
           runsInFlight: 0,
           erased: new Set(),
+          deletedJobsBytes: new Set(),
           forged: 0,
         };
         try {
@@ -411,7 +415,23 @@ async function tamper(world: World, tamper: Tamper): Promise<void> {
         await store.delete(key);
         await store.delete(signatureKey(key));
       }
-      expectDigestsGone(world, tamper.kind, covered, kept.length === 0);
+      // Issue 39's fourth reproduction: the newest digest deleted with the jobs it covered.
+      const gone =
+        tamper.kind === "delete-head" && tamper.withJobs
+          ? covered.filter((id) => live.some((job) => job.jobId === id))
+          : [];
+      for (const jobId of gone) {
+        await deleteJob(store, jobId);
+        // Its source upload stays (the tamperer deleted what the job wrote): not erased bytes.
+        for (const sha256 of world.jobs.get(jobId)?.wrote ?? []) world.deletedJobsBytes.add(sha256);
+        world.jobs.delete(jobId);
+      }
+      if (gone.length > 0) count("delete-head with its jobs");
+      expectDigestsGone(
+        world,
+        tamper.kind,
+        covered.filter((jobId) => !gone.includes(jobId)),
+      );
       break;
     }
     case "forge-job": {
@@ -476,6 +496,11 @@ async function tamper(world: World, tamper: Tamper): Promise<void> {
       const signings = job.signings;
       const signedBy = await digestsCovering(store, job.jobId);
       world.deferred.push(async () => {
+        if (!world.jobs.has(job.jobId)) {
+          // A later tamper deleted the job, edit and all: that tamper's findings name it.
+          count("edit-records of a job deleted after");
+          return { tamper: tamper.kind, all: [] };
+        }
         const standing = await digestsCovering(store, job.jobId);
         const resigned = job.signings > signings;
         if ([...signedBy].some((digest) => standing.has(digest))) {
@@ -515,9 +540,12 @@ async function tamper(world: World, tamper: Tamper): Promise<void> {
  * digest exists) unless a later run of
  * its file signed it again; with no digest left at all, `digests-missing` too.
  */
-function expectDigestsGone(world: World, tamper: Tamper["kind"], covered: string[], noneLeft: boolean): void {
+function expectDigestsGone(world: World, tamper: Tamper["kind"], covered: string[]): void {
   const head = world.head;
-  if (head && !world.tampered) {
+  if (!head || world.tampered) {
+    // The auditor kept no head past an earlier tamper (which is named): only the jobs can tell.
+    if (covered.length === 0) count(`${tamper} past the kept head, nothing left to name it`);
+  } else {
     const key = `${LINEAGE_DIGESTS_PREFIX}s${String(head.sequence).padStart(12, "0")}.json`;
     world.expectations.push({
       tamper,
@@ -530,11 +558,11 @@ function expectDigestsGone(world: World, tamper: Tamper["kind"], covered: string
     });
   }
   const signings = new Map(covered.map((jobId) => [jobId, world.jobs.get(jobId)?.signings ?? 0]));
-  world.deferred.push(() => {
+  world.deferred.push(async () => {
     const unsigned = covered.filter(
       (jobId) => (world.jobs.get(jobId)?.signings ?? 0) === signings.get(jobId),
     );
-    const anyDigest = [...world.jobs.values()].some((job) => job.signings > 0);
+    const anyDigest = (await listDigestKeys(world.store)).length > 0;
     return {
       tamper,
       all: [
@@ -545,12 +573,21 @@ function expectDigestsGone(world: World, tamper: Tamper["kind"], covered: string
             ["job-not-digested", keys.lineageSummary(jobId)],
           ],
         ),
-        ...(noneLeft && unsigned.length > 0 && !anyDigest
+        ...(unsigned.length > 0 && !anyDigest
           ? [[["digests-missing", LINEAGE_DIGESTS_PREFIX] as [string, string]]]
           : []),
       ],
     };
   });
+}
+
+/** Deletes a job as someone with write access would: its records, summary, artifacts, claims and report. */
+async function deleteJob(store: ObjectStore, jobId: string): Promise<void> {
+  for (const prefix of [keys.lineagePrefix(jobId), keys.artifactPrefix(jobId), keys.claimPrefix(jobId)]) {
+    for (const key of await store.list(prefix)) await store.delete(key);
+  }
+  await store.delete(keys.lineageSummary(jobId));
+  await store.delete(keys.report(jobId));
 }
 
 /** The digests in the store that cover `jobId`, each as its key and the sha256 of its bytes. */
@@ -617,9 +654,10 @@ async function checkStore(world: World): Promise<void> {
 async function checkErasedLeaveNothing(world: World): Promise<void> {
   const erased = [...world.jobs.values()].filter((job) => job.erased);
   if (erased.length === 0) return;
-  const standing = new Set(
-    [...world.jobs.values()].filter((job) => !job.erased).flatMap((job) => [...job.wrote]),
-  );
+  const standing = new Set<string>([
+    ...world.deletedJobsBytes,
+    ...[...world.jobs.values()].filter((job) => !job.erased).flatMap((job) => [...job.wrote]),
+  ]);
   const gone = new Set(erased.flatMap((job) => [...job.wrote]).filter((sha256) => !standing.has(sha256)));
   const ownPrefixes = erased.flatMap((job) => [keys.artifactPrefix(job.jobId), keys.report(job.jobId)]);
   const inputs = new Set(callers.map((caller) => caller.path));
