@@ -165,8 +165,11 @@ interface World {
   runsInFlight: number;
   /** Every job an erasure named. */
   erased: Set<string>;
-  /** What the jobs a tamper deleted (not erased) wrote. */
-  deletedJobsBytes: Set<string>;
+  /**
+   * Bytes that stand outside the model's jobs, which no erasure of theirs may take: the source of a
+   * job a tamper deleted (it deleted what the job wrote), and the copies a forged job holds.
+   */
+  bytesBesideJobs: Set<string>;
   forged: number;
 }
 
@@ -208,7 +211,7 @@ describe("lineage over any interleaving of runs, signers, erasures and tampering
           reindexes: 0,
           runsInFlight: 0,
           erased: new Set(),
-          deletedJobsBytes: new Set(),
+          bytesBesideJobs: new Set(),
           forged: 0,
         };
         try {
@@ -423,7 +426,7 @@ async function tamper(world: World, tamper: Tamper): Promise<void> {
       for (const jobId of gone) {
         await deleteJob(store, jobId);
         // Its source upload stays (the tamperer deleted what the job wrote): not erased bytes.
-        for (const sha256 of world.jobs.get(jobId)?.wrote ?? []) world.deletedJobsBytes.add(sha256);
+        for (const sha256 of world.jobs.get(jobId)?.wrote ?? []) world.bytesBesideJobs.add(sha256);
         world.jobs.delete(jobId);
       }
       if (gone.length > 0) count("delete-head with its jobs");
@@ -439,6 +442,9 @@ async function tamper(world: World, tamper: Tamper): Promise<void> {
       if (!from) return;
       const fake = `vm-${String(++world.forged).padStart(20, "0")}`;
       await forgeJob(store, from.jobId, fake);
+      // Its copies are the forged job's own: erasing the real one never erases them (nor the
+      // forgery, which verify names), and erasure by their hash is refused as ambiguous.
+      for (const sha256 of from.wrote) world.bytesBesideJobs.add(sha256);
       // Never signed (no run signs what it did not make): added after a digest, or unsigned past the grace.
       world.expectations.push({
         tamper: tamper.kind,
@@ -655,7 +661,7 @@ async function checkErasedLeaveNothing(world: World): Promise<void> {
   const erased = [...world.jobs.values()].filter((job) => job.erased);
   if (erased.length === 0) return;
   const standing = new Set<string>([
-    ...world.deletedJobsBytes,
+    ...world.bytesBesideJobs,
     ...[...world.jobs.values()].filter((job) => !job.erased).flatMap((job) => [...job.wrote]),
   ]);
   const gone = new Set(erased.flatMap((job) => [...job.wrote]).filter((sha256) => !standing.has(sha256)));
