@@ -1,3 +1,4 @@
+import { keys } from "@voxtrail/workflow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compactLineageIndex, reindexLineage } from "../src/edge-index/compact-index";
 import { writeGeneration } from "../src/edge-index/index-generation";
@@ -92,10 +93,37 @@ describe("checkLineageIndex", () => {
     );
   });
 
+  it("names an edited job's rows even when its summary was touched since: the answers still read them", async () => {
+    await reindexLineage(synthetic.store);
+    const { activities, byJob } = await recordsByJob();
+    const [altered] = [...byJob.keys()].sort() as [string];
+    const rows = jobRows(altered, byJob.get(altered) as StoredActivity[]);
+    (rows.edges[0] as { key: string }).key = "incoming/voicemail/someone-else.wav";
+    await overwrite(new Map([[altered, rows]]));
+    // The summary put again, byte for byte: newer in the listing, but no job ended (no note), so
+    // trace, impact and boundaries answer from the index's rows for it.
+    const summaryKey = keys.lineageSummary(altered);
+    const bytes = await synthetic.store.getBytes(summaryKey);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await synthetic.store.put(summaryKey, bytes, { contentType: "application/json" });
+
+    const { findings } = await checkLineageIndex(synthetic.store, activities);
+    expect(findings).toEqual([
+      expect.objectContaining({
+        problem: "index-mismatch",
+        detail: `job ${altered}'s edges rows differ from its records`,
+      }),
+    ]);
+  });
+
   it("names a finished job missing from the index, but not one finished since the last compaction", async () => {
     await writeSyntheticJob(synthetic.store, 5, Date.UTC(2026, 0, 1), false);
     await reindexLineage(synthetic.store);
     const late = await writeSyntheticJob(synthetic.store, 6);
+    // Ended as Finalize ends a job: with its note for the index (how the answers know it is not in it).
+    await synthetic.store.put(keys.lineageIndexNote(late.jobId, new Date(), "0000"), "\n", {
+      contentType: "text/plain",
+    });
     const { activities } = await recordsByJob();
     // Job 5 has records but no summary yet (still running), job 6 finished after the index: neither is missing.
     expect((await checkLineageIndex(synthetic.store, activities)).findings).toEqual([]);
@@ -107,7 +135,9 @@ describe("checkLineageIndex", () => {
         .filter(([jobId]) => jobId !== late.jobId)
         .map(([jobId, list]) => [jobId, jobRows(jobId, list)]),
     );
-    // An index rebuilt as if job 6's summary were old and covered, without job 6.
+    // An index rebuilt as if it held job 6 (its note cleared, as compaction clears the notes of the
+    // jobs it indexes), without job 6.
+    for (const key of await synthetic.store.list(keys.lineageIndexPending)) await synthetic.store.delete(key);
     const written = await writeGeneration(synthetic.store, base?.manifest, {
       jobs: others,
       watermark: new Date(Date.now() + 3_600_000).toISOString(),

@@ -33,8 +33,9 @@ export interface IndexCheck {
 /**
  * Checks the lineage edge index against the records it is derived from: for every job it holds,
  * every row of every table must be what the job's records give (`jobRows`), and every finished job
- * must be in it, except jobs whose summaries were written since the index was compacted (the
- * questions read those from their summaries). With `jobId`, that job only.
+ * must be in it, except jobs finished since the index was compacted, found as the questions find
+ * them (`pendingJobs`: by their notes), since those read such jobs from their summaries. With
+ * `jobId`, that job only.
  *
  * @example
  * const { findings } = await checkLineageIndex(store, (await readLineage(store)).activities);
@@ -48,7 +49,10 @@ export async function checkLineageIndex(
   if (!latest) return { jobsChecked: 0, findings: [] };
   const { key, manifest } = latest;
   const [pending, summaries] = await Promise.all([
-    pendingJobs(store, manifest, { from: "listing" }),
+    // The jobs the answers read from their summaries, found as the answers find them (by their
+    // notes, for an index written since jobs leave notes): a job only the listing calls newer
+    // (its summary put again, by anyone) is answered from the index's rows, so they are checked.
+    pendingJobs(store, manifest),
     listSummaries(store),
   ]);
   const wanted = (jobId: string) =>
