@@ -159,8 +159,6 @@ interface World {
   expectations: Expectation[];
   /** Expectations computed at the end: what later honest runs may mend (re-sign, reindex) is not expected. */
   deferred: Array<() => Expectation | Promise<Expectation>>;
-  /** Rebuilds of the index (`lineage reindex`), which mend any edit of it. */
-  reindexes: number;
   /** Runs in flight: what the erasure's liveness answers from. */
   runsInFlight: number;
   /** Every job an erasure named. */
@@ -208,7 +206,6 @@ describe("lineage over any interleaving of runs, signers, erasures and tampering
           tampered: false,
           expectations: [],
           deferred: [],
-          reindexes: 0,
           runsInFlight: 0,
           erased: new Set(),
           bytesBesideJobs: new Set(),
@@ -240,10 +237,7 @@ async function apply(world: World, operation: Operation): Promise<void> {
     case "sign":
       return signUnsigned(world, operation.twoSigners);
     case "index":
-      if (operation.rebuild) {
-        await reindexLineage(world.store);
-        world.reindexes += 1;
-      } else await compactLineageIndex(world.store);
+      await (operation.rebuild ? reindexLineage(world.store) : compactLineageIndex(world.store));
       return;
     case "erase": {
       const live = [...world.jobs.values()].filter((job) => !job.erased);
@@ -473,15 +467,24 @@ async function tamper(world: World, tamper: Tamper): Promise<void> {
         );
         await putJsonObject(store, latest.key, { ...latest.manifest, days });
       }
-      // Named by the index check, whichever generation is latest then, unless a rebuild mended it.
-      const reindexes = world.reindexes;
-      world.deferred.push(() => ({
-        tamper: tamper.kind,
-        all:
-          world.reindexes > reindexes
-            ? []
-            : [["index-mismatch", "index-missing-job"].map((problem) => [problem, INDEX_CHECKED])],
-      }));
+      // Named while the latest generation still holds the edit; a later compaction or rebuild
+      // writes a generation of its own (from the records of the jobs it re-indexes), which the
+      // check then judges instead.
+      const edited = tamper.what === "parquet" ? day.files.jobs : latest.key;
+      world.deferred.push(async () => {
+        const now = await latestManifest(store);
+        const holds =
+          tamper.what === "parquet"
+            ? Object.values(now?.manifest.days ?? {}).some((each) => each.files.jobs === edited)
+            : now?.key === edited;
+        if (!holds) count("edit-index superseded by a later generation");
+        return {
+          tamper: tamper.kind,
+          all: holds
+            ? [["index-mismatch", "index-missing-job"].map((problem) => [problem, INDEX_CHECKED])]
+            : [],
+        };
+      });
       break;
     }
     case "edit-records": {
