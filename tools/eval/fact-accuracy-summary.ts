@@ -2,6 +2,7 @@
  * The fact-accuracy bench's clip results, pooled into groups: word error rate summed over the
  * group's words, facts counted right over total.
  */
+import type { TranscriptWord } from "@voxtrail/core";
 import type { FliteVoice } from "@voxtrail/local";
 import type { NoiseLevel } from "./accuracy-audio";
 import type { Split } from "./accuracy-corpus";
@@ -16,6 +17,8 @@ export interface ClipResult {
   delivery: Delivery;
   noise: NoiseLevel;
   transcript: string;
+  /** The transcript's words with their times and confidences, for choosing a review threshold. */
+  words?: TranscriptWord[];
   referenceWords: number;
   errors: number;
   wer: number;

@@ -54,10 +54,10 @@ export function factAccuracyTable(result: FactAccuracyResult): string {
     lines.push(
       "",
       heading(result, split),
-      `${"voice".padEnd(6)} ${"delivery".padEnd(9)} ${"noise".padEnd(5)} ${"clips".padStart(5)} ${"WER".padStart(6)}  ${"facts".padEnd(17)}  records`,
+      `${"voice".padEnd(6)} ${"delivery".padEnd(9)} ${"noise".padEnd(5)} ${"clips".padStart(5)} ${"WER".padStart(6)}  ${"facts".padEnd(17)}  ${"records".padEnd(17)}  review`,
       ...ordered(detail).map(
         (summary) =>
-          `${summary.voice.padEnd(6)} ${summary.delivery.padEnd(9)} ${summary.noise.padEnd(5)} ${String(summary.clips).padStart(5)} ${summary.wer.toFixed(3).padStart(6)}  ${tally(summary.facts).padEnd(17)}  ${tally(summary.records)}`,
+          `${summary.voice.padEnd(6)} ${summary.delivery.padEnd(9)} ${summary.noise.padEnd(5)} ${String(summary.clips).padStart(5)} ${summary.wer.toFixed(3).padStart(6)}  ${tally(summary.facts).padEnd(17)}  ${tally(summary.records).padEnd(17)}  ${stated(summary.facts)}`,
       ),
     );
   }
@@ -97,4 +97,10 @@ function byFact(summary: FactAccuracySummary, kind: FactKind): string | undefine
 
 function tally({ right, total }: FactTally): string {
   return `${right}/${total} (${total === 0 ? "-" : `${((100 * right) / total).toFixed(1)}%`})`;
+}
+
+/** Facts held for review and facts stated wrongly, and how many of the stated ones are right. */
+function stated({ right, held, statedWrong }: FactTally): string {
+  const said = right + statedWrong;
+  return `${held} held, ${statedWrong} wrong; stated ${said === 0 ? "-" : `${((100 * right) / said).toFixed(1)}%`} right`;
 }

@@ -30,7 +30,10 @@
  * language model, or pocketsphinx-en-us's own; `--warp-factors none|LIST` turns the per-call warp
  * choice off or tries other factors, `--voice-adaptations none|LIST` the per-call choice of a voice
  * adaptation, `--reference-lengths none` the refit of order and account numbers one digit off the
- * records' lengths; `--json FILE` keeps every clip's transcript and facts.
+ * records' lengths; `--review-below N` the confidence below which the reasoner holds a fact for
+ * review (0 holds none; tools/eval/review-threshold.ts chooses it); `--json FILE` keeps every
+ * clip's transcript (words and confidences too) and facts. A held fact is not right, and not
+ * stated wrongly: the table's review column counts both, and the share of stated facts right.
  */
 import { writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -87,6 +90,8 @@ export interface FactAccuracyOptions {
   referenceLengths?: ReferenceLengths;
   /** Only the scripts whose ids start with one of these; default all. */
   ids?: readonly string[];
+  /** The reasoner's review threshold; default the reasoner's own, 0 to hold nothing. */
+  reviewBelow?: number;
 }
 
 /** Runs the clips the options select through normalisation, transcription and reasoning. */
@@ -110,7 +115,9 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
     ...(options.voiceAdaptations === undefined ? {} : { voiceAdaptations: options.voiceAdaptations }),
     referenceLengths: options.referenceLengths ?? records.referenceLengths(),
   });
-  const reasoner = new LocalReasoner();
+  const reasoner = new LocalReasoner(
+    options.reviewBelow === undefined ? {} : { reviewBelow: options.reviewBelow },
+  );
 
   const clips: Clip[] = scripts.flatMap((script) =>
     (options.voices ?? VOICES).flatMap((voice) =>
@@ -135,6 +142,7 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
       delivery: clip.delivery,
       noise: clip.noise,
       transcript: transcript.text,
+      words: transcript.words,
       referenceWords: counts.referenceWords,
       errors,
       wer: errors / counts.referenceWords,
@@ -190,6 +198,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       "warp-factors": { type: "string" },
       "voice-adaptations": { type: "string" },
       "reference-lengths": { type: "string" },
+      "review-below": { type: "string" },
     },
   });
   const list = <T extends string>(value: string | undefined, known: readonly T[]): T[] | undefined => {
@@ -237,6 +246,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     ...(values["reference-lengths"] === undefined
       ? {}
       : { referenceLengths: referenceLengths(values["reference-lengths"]) }),
+    ...(values["review-below"] === undefined ? {} : { reviewBelow: Number(values["review-below"]) }),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   if (values.json) await writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);

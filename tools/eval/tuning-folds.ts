@@ -29,6 +29,10 @@ import { type AccuracyScript, CORPUS_FILE, loadAccuracyCorpus } from "./accuracy
 import { benchFactAccuracy, type FactAccuracyResult } from "./fact-accuracy";
 import { summarizeClips } from "./fact-accuracy-summary";
 import { factAccuracyTable } from "./fact-accuracy-table";
+import type { FactTally } from "./fact-scoring";
+
+/** A tally of no facts. */
+const NO_FACTS: FactTally = { right: 0, total: 0, held: 0, statedWrong: 0 };
 
 /** One half of the tuning half: its name and its scripts' ids. */
 export interface TuningFold {
@@ -65,9 +69,11 @@ export function poolFolds(
 ): FactAccuracyResult {
   const [first] = runs;
   if (!first) throw new Error("poolFolds needs at least one run");
-  const sum = (pick: (result: FactAccuracyResult) => { right: number; total: number }) => ({
+  const sum = (pick: (result: FactAccuracyResult) => FactTally): FactTally => ({
     right: runs.reduce((n, run) => n + pick(run.result).right, 0),
     total: runs.reduce((n, run) => n + pick(run.result).total, 0),
+    held: runs.reduce((n, run) => n + pick(run.result).held, 0),
+    statedWrong: runs.reduce((n, run) => n + pick(run.result).statedWrong, 0),
   });
   const clips = runs.flatMap((run) => run.result.clips);
   return {
@@ -81,7 +87,7 @@ export function poolFolds(
         facts: sum((result) => result.textReference.tuning.facts),
         records: sum((result) => result.textReference.tuning.records),
       },
-      "held-out": { facts: { right: 0, total: 0 }, records: { right: 0, total: 0 } },
+      "held-out": { facts: NO_FACTS, records: NO_FACTS },
     },
     wallMs: runs.reduce((n, run) => n + run.result.wallMs, 0),
   };

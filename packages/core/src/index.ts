@@ -112,7 +112,9 @@ export { Gauge, SampleConditions, Stall, StreamDelivery, TimingSample } from "./
 export { Transcript, TranscriptWord } from "./transcript";
 export {
   BusinessRecord,
+  CheckedFact,
   Entities,
+  FactReview,
   Intent,
   RecordMatch,
   ReplyFact,

@@ -61,6 +61,23 @@ export const ReplyProvenance = z.object({
 });
 export type ReplyProvenance = z.infer<typeof ReplyProvenance>;
 
+/** A fact the reasoner takes from a transcript and checks against the recogniser's confidence. */
+export const CheckedFact = z.enum(["intent", "orderNumber", "accountNumber", "callbackNumber", "day"]);
+export type CheckedFact = z.infer<typeof CheckedFact>;
+
+/**
+ * Why a fact is held for review: the recogniser's confidence in the words it came from (the lowest
+ * of them) fell below the threshold, or the words were not found in the transcript (confidence 0).
+ * It names the fact, never its value: a report or a log line may carry it.
+ */
+export const FactReview = z.object({
+  fact: CheckedFact,
+  confidence: z.number().min(0).max(1),
+  threshold: z.number().min(0).max(1),
+  reason: z.string(),
+});
+export type FactReview = z.infer<typeof FactReview>;
+
 /** The content of `record.json`: the voicemail's structured record. */
 export const VoicemailRecord = z.object({
   intent: Intent,
@@ -70,6 +87,17 @@ export const VoicemailRecord = z.object({
   replyText: z.string(),
   /** How `replyText` was written; set by reasoners that write it from templates (the local one). */
   reply: ReplyProvenance.optional(),
+  /**
+   * The recogniser's confidence in each checked fact found: the lowest confidence of the transcript
+   * words it came from. Absent for a fact whose words carry none (an engine that gives none) and
+   * in records written before confidences were kept.
+   */
+  confidence: z.partialRecord(CheckedFact, z.number().min(0).max(1)).optional(),
+  /**
+   * The facts held for review: still in `intent` and `entities` as heard, but not used to find the
+   * business record and not stated in the reply. Absent or empty when none is.
+   */
+  review: z.array(FactReview).optional(),
   processor: Processor,
 });
 export type VoicemailRecord = z.infer<typeof VoicemailRecord>;

@@ -136,6 +136,14 @@ describe("replaceNumber", () => {
       expect(word.startMs).toBeGreaterThanOrEqual(result[i - 1]?.endMs ?? 0);
   });
 
+  test("a refit digit is no surer than the least sure word it replaces: the grammar's posterior alone is not one", () => {
+    const unsure = words.map((word) => ({ ...word, confidence: word.word === "aged" ? 0.3 : 0.9 }));
+    const sure = refit.map((word) => ({ ...word, confidence: 1 }));
+    const result = replaceNumber(unsure, window, sure);
+    expect(result.slice(4, 14).map((word) => word.confidence)).toEqual(Array(10).fill(0.3));
+    expect(result.map((word) => word.confidence).slice(0, 4)).toEqual([0.9, 0.9, 0.9, 0.9]);
+  });
+
   test("nothing changes when the refit heard no digit", () => {
     expect(replaceNumber(words, window, [{ word: "thanks", startMs: 0, endMs: 300 }])).toEqual(words);
   });

@@ -37,6 +37,26 @@ describe("numberWindows", () => {
 });
 
 describe("replaceWindows", () => {
+  test("a relabelled word is no surer than the first pass's doubt about the word it replaces", () => {
+    const words = spoken("call me fight fight thanks").map((word, i) => ({
+      ...word,
+      confidence: [0.9, 0.9, 0.8, 0.1, 0.9][i],
+    }));
+    const second = spoken("five five").map((word) => ({ ...word, confidence: 0.99 }));
+    const result = replaceWindows(words, [{ window: { startMs: 700, endMs: 1350 }, words: second }]);
+    const relabelled = result.filter((word) => word.word === "five").map((word) => word.confidence);
+    // Over "fight" heard at 0.8 the passes disagree: 1 - 0.8; over "fight" at 0.1, the grammar's 0.99 caps it at 0.9.
+    expect(relabelled[0]).toBeCloseTo(0.2, 6);
+    expect(relabelled.at(-1)).toBeCloseTo(0.9, 6);
+  });
+
+  test("a number word the first pass heard keeps its own confidence", () => {
+    const words = spoken("four five").map((word) => ({ ...word, confidence: 0.7 }));
+    const second = spoken("four five").map((word) => ({ ...word, confidence: 0.99 }));
+    const result = replaceWindows(words, [{ window: { startMs: 0, endMs: 650 }, words: second }]);
+    expect(result.map((word) => word.confidence)).toEqual([0.7, 0.7]);
+  });
+
   test("swaps the words inside each window for the second pass's, shifted to the window's start", () => {
     const words = spoken("call me fight fight fight thanks");
     const second = spoken("five five five");

@@ -126,10 +126,33 @@ describe("scoreFacts", () => {
     ]);
   });
 
+  it("counts a held fact as not right and not stated wrongly, and keeps its confidence", () => {
+    const got = {
+      ...record("reschedule", { accountNumber: "7720", callbackNumber: "5558672341", day: "Tuesday" }),
+      confidence: { accountNumber: 0.2, day: 0.9 },
+      review: [{ fact: "accountNumber" as const, confidence: 0.2, threshold: 0.5, reason: "low" }],
+    };
+    const scores = scoreFacts(expected, got);
+    expect(scores[1]).toEqual({
+      fact: "accountNumber",
+      expected: "7720",
+      got: "7720",
+      right: false,
+      held: true,
+      confidence: 0.2,
+    });
+    expect(tallyFacts(scores)).toEqual({ right: 2, total: 4, held: 1, statedWrong: 1 });
+  });
+
   it("tallies the facts without the record by default, and the record alone when asked", () => {
     const scores = scoreFacts(expected, record("reschedule", { accountNumber: "7720" }, "acct-7720"));
-    expect(tallyFacts(scores)).toEqual({ right: 2, total: 4 });
-    expect(tallyFacts(scores, (fact) => fact === "record")).toEqual({ right: 1, total: 1 });
+    expect(tallyFacts(scores)).toEqual({ right: 2, total: 4, held: 0, statedWrong: 0 });
+    expect(tallyFacts(scores, (fact) => fact === "record")).toEqual({
+      right: 1,
+      total: 1,
+      held: 0,
+      statedWrong: 0,
+    });
   });
 });
 
@@ -173,7 +196,7 @@ describe("summarizeClips", () => {
   });
 
   it("are tabled with halves, deliveries and noise levels pooled only when more than one was measured", () => {
-    const none = { right: 0, total: 0 };
+    const none = { right: 0, total: 0, held: 0, statedWrong: 0 };
     const table = (clips: ClipResult[]) =>
       factAccuracyTable({
         engine: "engine",

@@ -74,15 +74,21 @@ describe("the tuning folds", () => {
         clips,
         summaries: [],
         textReference: {
-          tuning: { facts: { right: 3, total: 3 }, records: { right: 1, total: 1 } },
-          "held-out": { facts: { right: 0, total: 0 }, records: { right: 0, total: 0 } },
+          tuning: {
+            facts: { right: 3, total: 3, held: 0, statedWrong: 0 },
+            records: { right: 1, total: 1, held: 0, statedWrong: 0 },
+          },
+          "held-out": {
+            facts: { right: 0, total: 0, held: 0, statedWrong: 0 },
+            records: { right: 0, total: 0, held: 0, statedWrong: 0 },
+          },
         },
         wallMs: 1000,
       },
     });
     const pooled = poolFolds([run("A", [clip("t07", true)]), run("B", [clip("t01", false)])]);
     expect(pooled.engine).toBe("fold A's models: engine A; fold B's models: engine B");
-    expect(pooled.textReference.tuning.facts).toEqual({ right: 6, total: 6 });
+    expect(pooled.textReference.tuning.facts).toEqual({ right: 6, total: 6, held: 0, statedWrong: 0 });
     expect(pooled.wallMs).toBe(2000);
     const all = pooled.summaries.find(
       (s) => s.split === "all" && s.voice === "all" && s.noise === "all" && s.delivery === "all",

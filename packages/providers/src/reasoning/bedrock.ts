@@ -15,7 +15,9 @@ import {
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
 import { observeSdkCalls } from "../aws/sdk-calls";
 import { toReasoningError } from "./bedrock-errors";
+import { checkFacts, heldNote, REVIEW_THRESHOLD, trustedEntities } from "./fact-confidence";
 import { matchRecord } from "./record-match";
+import { unsureReply } from "./reply-unsure";
 import { SYSTEM_BLOCKS, transcriptMessage } from "./transcript-prompt";
 import { ModelVoicemailRecord, VOICEMAIL_TOOL_CONFIG, VOICEMAIL_TOOL_NAME } from "./voicemail-tool";
 
@@ -31,6 +33,13 @@ export interface BedrockReasonerOptions {
   modelId: string;
   /** Most tokens the model may answer with; 1024 by default. */
   maxTokens?: number;
+  /**
+   * Confidence below which a fact the model returned is held for review ({@link checkFacts});
+   * default {@link REVIEW_THRESHOLD}, 0 to hold none.
+   */
+  reviewBelow?: number;
+  /** Who the reply says is calling when facts are held and the model's reply is replaced; default "Acme support". */
+  businessName?: string;
 }
 
 /**
@@ -43,6 +52,12 @@ export interface BedrockReasonerOptions {
  * is `ReasoningInvalidOutput`. No capacity (`ThrottlingException`, `ServiceUnavailableException`,
  * `ModelNotReadyException`) is `ReasoningThrottled`, retried by the workflow; any other failure is
  * `ReasoningFailed`. No message carries the transcript.
+ *
+ * The model's facts follow the local reasoner's rule ({@link checkFacts}): each number, the day
+ * and the intent is found among the transcript's words and takes the lowest confidence of those
+ * words (a number the words do not hold scores 0); one below `reviewBelow` is kept as the model
+ * gave it but listed in the record's `review`, is not used to find the business record, and the
+ * model's reply, which may state it, is replaced by one that asks for a call back ({@link unsureReply}).
  *
  * @example
  * const reasoner = await BedrockReasoner.create({
@@ -98,12 +113,19 @@ export class BedrockReasoner implements Reasoner {
     }
     const output = parseToolInput(response);
     const entities = withoutEmptyValues(output.entities);
+    const reviewBelow = this.#options.reviewBelow ?? REVIEW_THRESHOLD;
+    const { confidence, review } = checkFacts(transcript, output.intent, entities, reviewBelow);
     return {
       intent: output.intent,
       entities,
-      summary: output.summary,
-      match: await matchRecord(entities, records),
-      replyText: output.replyText,
+      summary: output.summary + heldNote(review),
+      match: await matchRecord(trustedEntities(entities, review), records),
+      replyText:
+        review.length > 0
+          ? unsureReply(review, this.#options.businessName ?? "Acme support").text
+          : output.replyText,
+      ...(Object.keys(confidence).length > 0 ? { confidence } : {}),
+      ...(review.length > 0 ? { review } : {}),
       processor: this.processor,
     };
   }

@@ -102,6 +102,35 @@ export function classifyIntent(text: string, entities: Entities): Intent {
   return contentWords < MIN_CONTENT_WORDS ? "no-message" : "other";
 }
 
+/** Tokens `start` to before `end`. */
+export interface TokenSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where in `tokens` the words that name `intent` are: every match of its keyword patterns (for
+ * `callback-request`, of the call-back phrases). None for `other` and `no-message`, which are the
+ * absence of such words, nor for a call-back request the callback number alone decided.
+ *
+ * @example
+ * intentEvidence(tokenize("please cancel my order"), "cancellation"); // [{ start: 1, end: 2 }]
+ */
+export function intentEvidence(tokens: readonly string[], intent: Intent): TokenSpan[] {
+  const joined = tokens.join(" ");
+  const patterns =
+    intent === "callback-request"
+      ? [CALLBACK_PATTERN]
+      : KEYWORDS.filter((keyword) => keyword.intent === intent).map((keyword) => keyword.pattern);
+  const tokenAt = (offset: number) => joined.slice(0, offset).split(" ").length - 1;
+  return patterns.flatMap((pattern) =>
+    [...joined.matchAll(new RegExp(pattern.source, "g"))].map((match) => ({
+      start: tokenAt(match.index),
+      end: tokenAt(match.index + match[0].length) + 1,
+    })),
+  );
+}
+
 /**
  * The kind of order problem a transcript describes (the first that matches: damaged, not
  * arrived, wrong item), or `undefined`.

@@ -7,15 +7,22 @@ import {
   type VoicemailRecord,
 } from "@voxtrail/core";
 import { readEntities } from "./entities";
+import { checkFacts, heldNote, REVIEW_THRESHOLD, trustedEntities } from "./fact-confidence";
 import { classifyIntent, orderProblem } from "./intent";
 import { matchRecord } from "./record-match";
 import { summarize, writeReply } from "./reply";
+import { unsureReply } from "./reply-unsure";
 import { kindsFromRecords } from "./unnamed-numbers";
 
 /** Options of {@link LocalReasoner}. */
 export interface LocalReasonerOptions {
   /** Who the reply says is calling back: "Hi Maria, this is <businessName> ..."; default "Acme support". */
   businessName?: string;
+  /**
+   * Confidence below which a fact the transcript gave is held for review ({@link checkFacts});
+   * default {@link REVIEW_THRESHOLD}, 0 to hold none.
+   */
+  reviewBelow?: number;
 }
 
 /**
@@ -27,6 +34,11 @@ export interface LocalReasonerOptions {
  * the reply the business would give, from a named template that promises an action only when the
  * record was found, with the facts it states and their sources ({@link writeReply}). The
  * transcript is only ever read as data: nothing in it is followed as an instruction.
+ *
+ * Each number, the day and the intent carry the recogniser's confidence in the words they came
+ * from ({@link checkFacts}); one below `reviewBelow` stays in the record as heard but is listed in
+ * its `review`, is not used to find the business record, and the reply states no fact: it says
+ * what could not be made out and asks for a call back ({@link unsureReply}).
  *
  * @example
  * const reasoner = new LocalReasoner({ businessName: "Acme support" });
@@ -41,13 +53,15 @@ export class LocalReasoner implements Reasoner {
   readonly processor: Processor = {
     provider: "local-rules",
     model: "voxtrail-local-reasoner",
-    version: "3",
+    version: "4",
     boundary: LOCAL_BOUNDARY,
   };
   readonly #businessName: string;
+  readonly #reviewBelow: number;
 
   constructor(options: LocalReasonerOptions = {}) {
     this.#businessName = options.businessName ?? "Acme support";
+    this.#reviewBelow = options.reviewBelow ?? REVIEW_THRESHOLD;
   }
 
   /** Builds the voicemail's structured record from its transcript, looking the caller up in `records`. */
@@ -55,17 +69,22 @@ export class LocalReasoner implements Reasoner {
     const reading = readEntities(transcript.text);
     const entities = await kindsFromRecords(reading.entities, reading.unnamed, records);
     const intent = classifyIntent(transcript.text, entities);
-    const match = await matchRecord(entities, records);
+    const { confidence, review } = checkFacts(transcript, intent, entities, this.#reviewBelow);
+    const trusted = trustedEntities(entities, review);
+    const match = await matchRecord(trusted, records);
     const problem = intent === "order-problem" ? orderProblem(transcript.text) : undefined;
-    const findings = { intent, entities, match, ...(problem ? { problem } : {}) };
-    const reply = writeReply(findings, this.#businessName);
+    const findings = { intent, entities: trusted, match, ...(problem ? { problem } : {}) };
+    const reply =
+      review.length > 0 ? unsureReply(review, this.#businessName) : writeReply(findings, this.#businessName);
     return {
       intent,
       entities,
-      summary: summarize(findings),
+      summary: summarize(findings) + heldNote(review),
       match,
       replyText: reply.text,
       reply: reply.provenance,
+      ...(Object.keys(confidence).length > 0 ? { confidence } : {}),
+      ...(review.length > 0 ? { review } : {}),
       processor: this.processor,
     };
   }

@@ -149,6 +149,10 @@ export function lengthGrammar(refit: Pick<LengthRefit, "kind" | "digits">): stri
  * between its first digit and its last ("aged" heard for "eight eight"). Other words in the window
  * stay, and the words the grammar allowed around the number are dropped. Unchanged when the refit
  * heard no digit.
+ *
+ * A refit happens because the number came out the wrong length, so the grammar's posterior alone
+ * says nothing of whether it is right: each refit digit is no surer than the least sure word it
+ * replaces.
  */
 export function replaceNumber(
   words: readonly TranscriptWord[],
@@ -166,7 +170,15 @@ export function replaceNumber(
     inWindow(word) &&
     (SEED_WORDS.has(word.word) || (middle(word) >= first.startMs && middle(word) <= last.endMs));
   const kept = words.filter((word) => !replaced(word));
-  return inOrder([...kept, ...digits].sort((a, b) => a.startMs - b.startMs));
+  const doubts = words
+    .filter(replaced)
+    .flatMap((word) => (word.confidence === undefined ? [] : [word.confidence]));
+  const floor = doubts.length > 0 ? Math.min(...doubts) : undefined;
+  const capped =
+    floor === undefined
+      ? digits
+      : digits.map((word) => ({ ...word, confidence: Math.min(word.confidence ?? floor, floor) }));
+  return inOrder([...kept, ...capped].sort((a, b) => a.startMs - b.startMs));
 }
 
 const middle = (word: TranscriptWord) => (word.startMs + word.endMs) / 2;

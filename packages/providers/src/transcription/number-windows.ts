@@ -113,6 +113,11 @@ export function numberGrammar(): string {
  * words (where it hears "eight" in the breath after a comma). The words the grammar allowed
  * around the number are dropped too, so the first pass's words there stay; a window whose second
  * pass heard no number keeps the first pass's words.
+ *
+ * Confidence follows agreement between the passes: a first-pass number word keeps its own; a
+ * second-pass word that relabels a first-pass word is no surer than the grammar's posterior nor
+ * than the first pass's doubt about the word it replaces (one minus that word's posterior), since
+ * a grammar that allows only numbers finds one in any sound ({@link disputed}).
  */
 export function replaceWindows(
   words: readonly TranscriptWord[],
@@ -133,7 +138,9 @@ export function replaceWindows(
     const inside = result.filter((word) => middle(word) >= startMs && middle(word) <= endMs);
     const kept = inside.filter((word) => SEED_WORDS.has(word.word));
     const replaced = inside.filter((word) => !SEED_WORDS.has(word.word));
-    const added = heard.filter((word) => covers(replaced, middle(word)) && !covers(kept, middle(word)));
+    const added = heard
+      .filter((word) => covers(replaced, middle(word)) && !covers(kept, middle(word)))
+      .map((word) => disputed(word, replaced));
     const number = [...kept, ...added].sort((a, b) => a.startMs - b.startMs);
     result = [
       ...result.filter((word) => middle(word) < startMs),
@@ -142,6 +149,23 @@ export function replaceWindows(
     ];
   }
   return inOrder(result);
+}
+
+/**
+ * A second-pass word that took the place of `replaced` first-pass words, its confidence lowered to
+ * one minus the posterior of the first-pass word under its middle: the passes disagree there, and
+ * the surer the first pass was of its own word, the less the relabel is worth. A word with no
+ * confidence on either side keeps what it has.
+ *
+ * @example
+ * disputed({ word: "five", startMs: 0, endMs: 300, confidence: 0.9 }, [{ word: "fight", startMs: 0, endMs: 320, confidence: 0.7 }]);
+ * // { word: "five", startMs: 0, endMs: 300, confidence: 0.3 } (about)
+ */
+export function disputed(word: TranscriptWord, replaced: readonly TranscriptWord[]): TranscriptWord {
+  const under = replaced.find((other) => middle(word) >= other.startMs && middle(word) <= other.endMs);
+  if (under?.confidence === undefined) return word;
+  const doubt = 1 - under.confidence;
+  return { ...word, confidence: Math.min(word.confidence ?? doubt, doubt) };
 }
 
 const middle = (word: TranscriptWord) => (word.startMs + word.endMs) / 2;
