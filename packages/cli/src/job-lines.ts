@@ -1,4 +1,4 @@
-import type { JobReport, Timing } from "@voxtrail/core";
+import type { FactReview, JobReport, Timing } from "@voxtrail/core";
 import type { JobResult } from "@voxtrail/local";
 import { failText } from "./fail-cause";
 
@@ -16,7 +16,10 @@ export function jobLine(result: JobResult): string {
     const where = result.failedState ? ` (in ${result.failedState})` : "";
     return `${head}  ${failText(result.error)}${where}${times ? `  (${times})` : ""}`;
   }
-  return `${head}  ${times}`;
+  const review = result.report?.review ?? [];
+  return review.length > 0
+    ? `${head}  ${times}  REVIEW ${review.map(({ fact }) => fact).join(", ")}`
+    : `${head}  ${times}`;
 }
 
 /** The line said once when a job is running in another execution and this run waits for it. */
@@ -29,7 +32,30 @@ function displayName(name: string): string {
   return /\p{Cc}/u.test(name) ? JSON.stringify(name) : name;
 }
 
-/** The closing summary: counts, wall time, where to look. */
+/**
+ * After the closing summary, the jobs whose records need an operator's look: one line per job
+ * with each fact held for review and why (kinds and confidences, never a value). None when no
+ * job has one.
+ *
+ * @example
+ * reviewLines(results);
+ * // ["review maria.wav  4f2c...  orderNumber: the recogniser's confidence in its words 0.21 is below 0.5; open its record"]
+ */
+export function reviewLines(results: readonly JobResult[]): string[] {
+  return results.flatMap((result) => {
+    const review = result.report?.review ?? [];
+    if (review.length === 0) return [];
+    return [
+      `review ${displayName(result.file.name)}  ${result.jobId}  ${review.map(why).join("; ")}; open its record`,
+    ];
+  });
+}
+
+function why({ fact, reason }: FactReview): string {
+  return `${fact}: ${reason}`;
+}
+
+/** The closing summary: counts, wall time, how many records need review, where to look. */
 export function summaryLine(results: JobResult[], elapsedMs: number, storeDir: string): string {
   const count = (wanted: (result: JobResult) => boolean) => results.filter(wanted).length;
   const succeeded = count((result) => result.status === "SUCCEEDED");
@@ -40,7 +66,9 @@ export function summaryLine(results: JobResult[], elapsedMs: number, storeDir: s
     ...(done > 0 ? [`${done} already done`] : []),
     ...(elsewhere > 0 ? [`${elsewhere} running elsewhere`] : []),
   ];
-  return `${results.length} job(s): ${[`${succeeded} succeeded`, ...skipped, `${failed} failed`].join(", ")} in ${seconds(elapsedMs)}; artifacts, lineage and reports in ${storeDir}`;
+  const review = count((result) => (result.report?.review?.length ?? 0) > 0);
+  const reviewNote = review > 0 ? ` (${review} need review, listed below)` : "";
+  return `${results.length} job(s): ${[`${succeeded} succeeded${reviewNote}`, ...skipped, `${failed} failed`].join(", ")} in ${seconds(elapsedMs)}; artifacts, lineage and reports in ${storeDir}`;
 }
 
 /** A job counts as done when it succeeded now or in an earlier run. */

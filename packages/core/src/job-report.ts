@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RecordedError } from "./activity-record";
 import { ArtifactRef, SourceRef } from "./artifact";
 import { Timing } from "./timing";
+import { FactReview } from "./voicemail-record";
 
 /** How a job ended. */
 export const JobOutcome = z.enum(["succeeded", "failed"]);
@@ -20,7 +21,10 @@ export const ReportSource = SourceRef.pick({ bucket: true, key: true, versionId:
 });
 export type ReportSource = z.infer<typeof ReportSource>;
 
-/** The content of `reports/<jobId>.json`: source, artifacts, outcome, and timings per stage. */
+/**
+ * The content of `reports/<jobId>.json`: source, artifacts, outcome, timings per stage, and the
+ * facts held for review.
+ */
 export const JobReport = z.object({
   schemaVersion: z.literal(1),
   jobId: z.string(),
@@ -33,6 +37,11 @@ export const JobReport = z.object({
   /** Job-level timings: `ingest.queueDelay` and `job.endToEnd`. */
   timings: z.array(Timing),
   failure: z.object({ stage: z.string(), error: RecordedError }).optional(),
+  /**
+   * The facts the reasoner held for review: the record needs an operator's look. Each names the
+   * fact's kind, its confidence and why, never its value (that is in the record). Absent when none is.
+   */
+  review: z.array(FactReview).optional(),
   writtenAt: z.string(),
 });
 export type JobReport = z.infer<typeof JobReport>;

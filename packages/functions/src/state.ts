@@ -1,4 +1,4 @@
-import { ArtifactRef, SourceRef, Timing } from "@voxtrail/core";
+import { ArtifactRef, FactReview, SourceRef, Timing } from "@voxtrail/core";
 import { ObjectCreatedEvent } from "@voxtrail/workflow";
 import { z } from "zod";
 
@@ -33,6 +33,11 @@ export const ReasonResult = z.object({
   record: ArtifactRef,
   replyText: ArtifactRef,
   timings: z.array(Timing),
+  /**
+   * The record's facts held for review, for the job report: kind, confidence and why, never a
+   * value. Absent when none is.
+   */
+  review: z.array(FactReview).optional(),
 });
 export type ReasonResult = z.infer<typeof ReasonResult>;
 

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { encodeMuLaw, writeWav } from "@voxtrail/audio";
 import { ActivityRecord, JobReport, LineageSummary, LOCAL_BOUNDARY, type Transcript } from "@voxtrail/core";
+import { JsonlRecordLookup, LocalReasoner } from "@voxtrail/providers";
 import { keys } from "@voxtrail/workflow";
 import { describe, expect, it } from "vitest";
-import type { JobState, ReasonInput } from "../src/state";
+import { putArtifact } from "../src/artifacts";
+import type { FinalizeInput, JobState, ReasonInput } from "../src/state";
 import { createStageHandlers } from "../src/workflow-handlers";
 import { context, testDependencies } from "./stage-dependencies";
 
@@ -316,5 +318,71 @@ describe("reason", () => {
     expect(activity.processors).toContainEqual(
       expect.objectContaining({ provider: "s3-records", version: "abc123abc123" }),
     );
+  });
+});
+
+describe("a fact the recogniser was unsure of", () => {
+  it("is named, by kind and why, in Reason's result and the job report, never by value", async () => {
+    const spoken = "hi my order number is four two seven one it arrived broken".split(" ");
+    const words = spoken.map((word, i) => ({
+      word,
+      startMs: i * 300,
+      endMs: i * 300 + 250,
+      confidence: word === "seven" ? 0.1 : 0.95,
+    }));
+    const tool = { provider: "t", model: "t", version: "0", boundary: LOCAL_BOUNDARY };
+    const { deps, published } = await testDependencies({
+      records: new JsonlRecordLookup(JSON.stringify({ type: "order", id: "ord-4271", orderNumber: "4271" })),
+      transcriber: {
+        processor: tool,
+        transcribe: async (): Promise<Transcript> => ({
+          text: spoken.join(" "),
+          words,
+          language: "en",
+          audioMs: 1000,
+          processor: tool,
+        }),
+      },
+      reasoner: new LocalReasoner(),
+    });
+    await deps.store.put("incoming/voicemail/a.wav", telephonyTone(), { contentType: "audio/wav" });
+    const handlers = createStageHandlers(deps);
+    const job = (await handlers.ingest(
+      { event: objectCreated(deps.store.bucket, "incoming/voicemail/a.wav"), execution },
+      context,
+    )) as JobState;
+    const transcribe = await handlers.transcribe(job, context);
+    const reason = await handlers.reason({ ...job, transcribe } as ReasonInput, context);
+    const review = [
+      {
+        fact: "orderNumber",
+        confidence: 0.1,
+        threshold: expect.any(Number),
+        reason: expect.stringMatching(/^the recogniser's confidence in its words 0\.1 is below /),
+      },
+    ];
+    expect(reason).toMatchObject({ review });
+    const replyAudio = await putArtifact(
+      deps.store,
+      "reply-audio",
+      keys.artifact(job.jobId, "reply.wav"),
+      telephonyTone(),
+      "audio/wav",
+    );
+    const finalize = (await handlers.finalize(
+      {
+        ...job,
+        transcribe,
+        reason,
+        synthesize: { replyAudio, audioMs: 1000, rtf: 0.1, timings: [] },
+      } as FinalizeInput,
+      context,
+    )) as { report: { key: string } };
+    const report = JobReport.parse(JSON.parse((await deps.store.getBytes(finalize.report.key)).toString()));
+    expect(report.review).toMatchObject(review);
+    // The report and the events say which fact and why; the number itself stays in the record.
+    expect(JSON.stringify(report)).not.toContain("4271");
+    expect(JSON.stringify(published)).not.toContain("4271");
+    expect(JSON.stringify(reason)).not.toContain("4271");
   });
 });

@@ -10,7 +10,7 @@ import {
 } from "@voxtrail/local";
 import { indexLineage } from "../index-lineage";
 import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
-import { isDone, jobLine, summaryLine, waitingLine } from "../job-lines";
+import { isDone, jobLine, reviewLines, summaryLine, waitingLine } from "../job-lines";
 import { ProgressLine } from "../progress";
 import { signLineage } from "../sign-lineage";
 import { storeDirectory } from "../store-option";
@@ -93,6 +93,7 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
       return exitCodeOf(interrupt.received);
     }
     lineOut.write(`${summaryLine(results, performance.now() - started, storeDir)}\n`);
+    for (const line of reviewLines(results)) lineOut.write(`${line}\n`);
     // Index first: the digest names the index generation current as it signs.
     await indexLineage(runtime.store, lineOut);
     await signLineage(runtime.store, jobsRun(results), lineOut);

@@ -3,7 +3,10 @@ import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
 import { FinalizeInput, type FinalizeOutput } from "../state";
 
-/** Finalize: writes the job report (source, artifacts, per-stage timings) and announces success. */
+/**
+ * Finalize: writes the job report (source, artifacts, per-stage timings, the facts held for
+ * review) and announces success.
+ */
 export const finalizeStage = defineStage<StageNeeds<"events">>()({
   name: "Finalize",
   follows: ["Synthesize"],
@@ -38,6 +41,7 @@ export const finalizeStage = defineStage<StageNeeds<"events">>()({
         { stage: "Reason", timings: job.reason.timings },
         { stage: "Synthesize", timings: job.synthesize.timings },
       ],
+      ...(job.reason.review ? { review: job.reason.review } : {}),
     });
     activity.outputs.push(report);
     clock.mark("report.announced");

@@ -6,7 +6,8 @@ import { ReasonInput, type ReasonResult } from "../state";
 
 /**
  * Reason: turns the transcript into the voicemail's structured record (intent, entities, the
- * matching business record, summary, reply) and writes `record.json` and `reply.txt`.
+ * matching business record, summary, reply) and writes `record.json` and `reply.txt`. The facts
+ * the reasoner held for review go on, by kind and reason only, to the job report.
  */
 export const reasonStage = defineStage<StageNeeds<"reasoner" | "records">>()({
   name: "Reason",
@@ -46,6 +47,12 @@ export const reasonStage = defineStage<StageNeeds<"reasoner" | "records">>()({
       clock.timing("reason.engine", "engine.start", "engine.end"),
       clock.timing(STAGE_DURATION_METRICS.Reason, "handler.start", "record.durable"),
     );
-    return { record: recordRef, replyText, timings: activity.timings };
+    const review = record.review ?? [];
+    return {
+      record: recordRef,
+      replyText,
+      timings: activity.timings,
+      ...(review.length > 0 ? { review } : {}),
+    };
   },
 });

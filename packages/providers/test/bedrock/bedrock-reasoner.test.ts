@@ -128,6 +128,52 @@ describe("BedrockReasoner", () => {
     expect(records.searched).toEqual([{ orderNumber: "4271", callbackNumber: "555-123-4567" }]);
   });
 
+  test("holds a fact whose transcript words the recogniser was unsure of: not looked up, and the model's reply is not said", async () => {
+    const records = new FixtureRecords();
+    const spoken =
+      "hi my lamp from order four two seven one arrived broken call me at five five five one two three four five six seven";
+    const heard = {
+      ...transcript(spoken),
+      words: spoken.split(" ").map((word, i) => ({
+        word,
+        startMs: i * 300,
+        endMs: i * 300 + 250,
+        confidence: i === 6 ? 0.2 : 0.95, // the "two" of the order number
+      })),
+    };
+    const record = VoicemailRecord.parse(await reasoner.reason(heard, records));
+    expect(record.entities.orderNumber).toBe("4271");
+    expect(record.review).toEqual([
+      {
+        fact: "orderNumber",
+        confidence: 0.2,
+        threshold: expect.any(Number),
+        reason: expect.stringMatching(/^the recogniser's confidence in its words 0\.2 is below /),
+      },
+    ]);
+    expect(record.confidence).toEqual({ orderNumber: 0.2, callbackNumber: 0.95, intent: 0.95 });
+    expect(records.searched).toEqual([{ callbackNumber: "555-123-4567" }]);
+    expect(record.replyText).not.toContain(TOOL_INPUT.replyText);
+    expect(record.replyText).not.toMatch(/4271|four two seven one/);
+    expect(record.replyText).toContain("We couldn't make out your order number clearly");
+  });
+
+  test("holds a number the model gave that the transcript's words do not hold", async () => {
+    const spoken = "hi my lamp arrived broken please call me back";
+    const heard = {
+      ...transcript(spoken),
+      words: spoken
+        .split(" ")
+        .map((word, i) => ({ word, startMs: i * 300, endMs: i * 300 + 250, confidence: 0.9 })),
+    };
+    const record = await reasoner.reason(heard, new FixtureRecords());
+    expect(record.review?.map(({ fact, confidence }) => ({ fact, confidence }))).toEqual([
+      { fact: "orderNumber", confidence: 0 },
+      { fact: "callbackNumber", confidence: 0 },
+    ]);
+    expect(record.match).toEqual({ outcome: "not-found", searchedFor: [] });
+  });
+
   test("names the entities it searched for when no record matches", async () => {
     server.answerWith({
       toolUse: {
