@@ -190,6 +190,13 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * (the local runtime passes the lengths its records share). A transcript with no number costs
  * nothing more.
  *
+ * Each word's confidence is its posterior in the decode that gave it, lowered where the passes
+ * disagree: a number word the grammar pass put in place of another word is no surer than one minus
+ * that word's posterior ({@link replaceWindows}), and a length refit's digits no surer than the
+ * least sure word they replace ({@link replaceNumber}); a forced grammar's posterior alone is
+ * never the word's confidence. The reasoners hold a fact whose words fall below their review
+ * threshold (docs/fact-confidence.md).
+ *
  * Errors are `TranscriptionFailed` (binary missing, non-zero exit, timeout, unsupported language)
  * or `InvalidAudio` (not a decodable 16 kHz WAV); no message carries what was said.
  *
