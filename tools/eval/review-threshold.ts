@@ -1,13 +1,14 @@
 /**
  * Review threshold: which recogniser confidence a fact needs to be stated rather than held for
- * review. Reads a fact-accuracy run's `--json` file (its clips' transcripts with their words and
- * confidences), reasons over each transcript again holding nothing, and for each candidate
+ * review. Reads fact-accuracy runs' `--json` files (their clips' transcripts with their words and
+ * confidences; several are pooled), reasons over each transcript again holding nothing, and for each candidate
  * threshold counts the facts that would be right, stated wrongly and held (a held fact is not
  * right). Picks the lowest threshold at which the facts stated are at least `--target` right
  * (default 97%): the fewest right facts held. Choose it on the tuning half only:
  *
  *   npx tsx tools/eval/fact-accuracy.ts --splits tuning --deliveries telephony --json /tmp/tune.json
- *   npx tsx tools/eval/review-threshold.ts /tmp/tune.json
+ *   npx tsx tools/eval/fact-accuracy.ts --splits tuning --deliveries wideband --json /tmp/tune-wide.json
+ *   npx tsx tools/eval/review-threshold.ts /tmp/tune.json /tmp/tune-wide.json
  */
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -89,9 +90,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     allowPositionals: true,
     options: { target: { type: "string", default: "0.97" } },
   });
-  const [file] = positionals;
-  if (!file) throw new Error("usage: review-threshold.ts RESULT.json [--target 0.97]");
-  const scores = await rescore(file);
+  if (positionals.length === 0) throw new Error("usage: review-threshold.ts RESULT.json... [--target 0.97]");
+  const scores = (await Promise.all(positionals.map(rescore))).flat();
   const thresholds = Array.from({ length: 20 }, (_, i) => i / 20);
   const rows = thresholdRows(scores, thresholds);
   const percent = (n: number) => `${(100 * n).toFixed(1)}%`;
@@ -108,5 +108,16 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       ? `chosen: ${chosen.threshold} (the lowest with stated facts >= ${percent(Number(values.target))} right)`
       : `no threshold keeps stated facts >= ${percent(Number(values.target))} right`,
   );
+  if (chosen) {
+    const held = scores.filter(
+      (score) => score.got !== null && score.confidence !== undefined && score.confidence < chosen.threshold,
+    );
+    const kinds = [...new Set(held.map((score) => score.fact))];
+    const byKind = kinds.map((kind) => {
+      const of = held.filter((score) => score.fact === kind);
+      return `${kind} ${of.length} (${of.filter((score) => score.right).length} of them right)`;
+    });
+    lines.push(`held at ${chosen.threshold}: ${byKind.join(", ") || "none"}`);
+  }
   process.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -6,7 +6,7 @@ import { tokenConfidences } from "../src/reasoning/token-confidence";
 import { RECORDS } from "./local-reasoning";
 
 const SURE = 0.95;
-const UNSURE = 0.2;
+const UNSURE = 0.1;
 
 /**
  * A transcript of `spoken` words, each `word` or `word@confidence` (default {@link SURE}), as a
