@@ -161,7 +161,7 @@ export function replaceWindows(
  * disputed({ word: "five", startMs: 0, endMs: 300, confidence: 0.9 }, [{ word: "fight", startMs: 0, endMs: 320, confidence: 0.7 }]);
  * // { word: "five", startMs: 0, endMs: 300, confidence: 0.3 } (about)
  */
-export function disputed(word: TranscriptWord, replaced: readonly TranscriptWord[]): TranscriptWord {
+function disputed(word: TranscriptWord, replaced: readonly TranscriptWord[]): TranscriptWord {
   const under = replaced.find((other) => middle(word) >= other.startMs && middle(word) <= other.endMs);
   if (under?.confidence === undefined) return word;
   const doubt = 1 - under.confidence;
