@@ -110,6 +110,7 @@ export { systemErrorMeaning } from "./system-errors";
 export { EventClock, round, Timing } from "./timing";
 export { Gauge, SampleConditions, Stall, StreamDelivery, TimingSample } from "./timing-sample";
 export { Transcript, TranscriptWord } from "./transcript";
+export { unlessMissing } from "./unless-missing";
 export {
   BusinessRecord,
   CheckedFact,

@@ -71,6 +71,19 @@ async function linkTo(key: string): Promise<NonNullable<DigestFile["previous"]>>
   };
 }
 
+/** What a digest written by hand (as releases before sequences wrote them) holds: its signing and a job. */
+async function handWritten() {
+  const fingerprint = await signer.fingerprint();
+  const signing = { algorithm: "ECDSA_SHA_256", keyId: signer.keyId, keyFingerprint: fingerprint } as const;
+  const jobOf = (jobId: string, summary: Buffer) => ({
+    jobId,
+    summaryKey: keys.lineageSummary(jobId),
+    summarySha256: sha256Hex(summary),
+    records: recordsOf(jobId),
+  });
+  return { fingerprint, signing, jobOf };
+}
+
 /** Each issue as `[problem, key]`, in the order reported. */
 const problems = (result: DigestVerification) => result.issues.map((issue) => [issue.problem, issue.key]);
 
@@ -226,14 +239,7 @@ describe("writeDigest, several signers at once", () => {
 
 describe("digests written before sequences", () => {
   it("still verify, and the next digest chains onto the latest of them", async () => {
-    const fingerprint = await signer.fingerprint();
-    const signing = { algorithm: "ECDSA_SHA_256", keyId: signer.keyId, keyFingerprint: fingerprint } as const;
-    const jobOf = (jobId: string, summary: Buffer) => ({
-      jobId,
-      summaryKey: keys.lineageSummary(jobId),
-      summarySha256: sha256Hex(summary),
-      records: recordsOf(jobId),
-    });
+    const { fingerprint, signing, jobOf } = await handWritten();
     const a = await putSummary("vm-a", "2026-12-02T06:00:00.000Z");
     const firstKey = await putSignedDigest({
       schemaVersion: 1,
@@ -492,14 +498,7 @@ describe("defaultSigningKeyPath", () => {
 describe("repairForkedChain", () => {
   /** Three digests written before sequences: `first`, then two that both chain onto it (a fork). */
   async function forkedChain(): Promise<{ first: string; left: string; right: string }> {
-    const fingerprint = await signer.fingerprint();
-    const signing = { algorithm: "ECDSA_SHA_256", keyId: signer.keyId, keyFingerprint: fingerprint } as const;
-    const jobOf = (jobId: string, summary: Buffer) => ({
-      jobId,
-      summaryKey: keys.lineageSummary(jobId),
-      summarySha256: sha256Hex(summary),
-      records: recordsOf(jobId),
-    });
+    const { signing, jobOf } = await handWritten();
     const a = await putSummary("vm-a", "2026-12-02T06:00:00.000Z");
     const first = await putSignedDigest({
       schemaVersion: 1,

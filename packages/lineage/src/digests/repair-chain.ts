@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mapLimit, ObjectNotFound, type ObjectStore } from "@voxtrail/core";
+import { mapLimit, type ObjectStore, unlessMissing } from "@voxtrail/core";
 import { KEY_FOLDERS } from "@voxtrail/workflow";
 import { ChainNotRepairable } from "../errors";
 import {
@@ -86,10 +86,8 @@ export async function repairForkedChain(
   const changedSince: string[] = [];
   const unchanged: string[] = [];
   for (const { jobId, summaryKey, summarySha256 } of signedAs.values()) {
-    const now = await store.getBytes(summaryKey).catch((error: unknown) => {
-      if (error instanceof ObjectNotFound) return undefined; // Deleted since: not signed again.
-      throw error;
-    });
+    // A summary deleted since is not signed again.
+    const now = await unlessMissing(store.getBytes(summaryKey));
     (now && sha256Hex(now) === summarySha256 ? unchanged : changedSince).push(jobId);
   }
 

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { isSchemaMismatch, mapLimit, ObjectNotFound, type ObjectStore } from "@voxtrail/core";
+import { isSchemaMismatch, mapLimit, type ObjectStore, unlessMissing } from "@voxtrail/core";
 import { DigestFile, digestKey, listDigestKeys, sha256Hex, signatureKey } from "./digest-file";
 import { fingerprintOf, verifySignature } from "./digest-signer";
 
@@ -212,8 +212,8 @@ function brokenLink(
 /** The digest's bytes, parsed document and signature text, each as far as it could be read. */
 async function readDigest(store: ObjectStore, key: string): Promise<ReadDigest> {
   const [bytes, signature] = await Promise.all([
-    orMissing(store.getBytes(key)),
-    orMissing(store.getBytes(signatureKey(key))),
+    unlessMissing(store.getBytes(key)),
+    unlessMissing(store.getBytes(signatureKey(key))),
   ]);
   const entry: ReadDigest = { key, ...(signature ? { signature: signature.toString("utf8").trim() } : {}) };
   if (!bytes) return { ...entry, unreadable: "is listed but has no body" };
@@ -222,16 +222,6 @@ async function readDigest(store: ObjectStore, key: string): Promise<ReadDigest> 
   } catch (error) {
     if (error instanceof SyntaxError) return { ...entry, bytes, unreadable: "is not JSON" };
     if (isSchemaMismatch(error)) return { ...entry, bytes, unreadable: "does not match the digest schema" };
-    throw error;
-  }
-}
-
-/** The object's bytes, or `undefined` when there is no object. */
-async function orMissing(read: Promise<Buffer>): Promise<Buffer | undefined> {
-  try {
-    return await read;
-  } catch (error) {
-    if (error instanceof ObjectNotFound) return undefined;
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { ObjectNotFound, type ObjectStore } from "@voxtrail/core";
+import { ObjectNotFound, type ObjectStore, unlessMissing } from "@voxtrail/core";
 import { DigestFile, listDigestKeys, signatureKey } from "../digests/digest-file";
 import { fingerprintOf, verifySignature } from "../digests/digest-signer";
 import { sha256Hex } from "./index-generation";
@@ -135,8 +135,8 @@ async function newestTrustedDigest(
   for (let index = keys.length - 1; index >= 0; index -= 1) {
     const key = keys[index] as string;
     const [bytes, signature] = await Promise.all([
-      orMissing(store.getBytes(key)),
-      orMissing(store.getBytes(signatureKey(key))),
+      unlessMissing(store.getBytes(key)),
+      unlessMissing(store.getBytes(signatureKey(key))),
     ]);
     if (!bytes || !signature) continue;
     const digest = DigestFile.safeParse(parseJson(bytes));
@@ -155,14 +155,5 @@ function parseJson(bytes: Buffer): unknown {
     return JSON.parse(bytes.toString("utf8"));
   } catch {
     return undefined;
-  }
-}
-
-async function orMissing(read: Promise<Buffer>): Promise<Buffer | undefined> {
-  try {
-    return await read;
-  } catch (error) {
-    if (error instanceof ObjectNotFound) return undefined;
-    throw error;
   }
 }
