@@ -12,14 +12,14 @@
  *   npx tsx bench/index-proof.ts                  # 100,000 jobs, 7 rounds
  *   npx tsx bench/index-proof.ts --jobs 20000 --rounds 5
  */
+
 import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { openDuckDbIndex } from "@voxtrail/cli/lineage-index";
+import { openDuckDbIndex, verifiedFilesPath } from "@voxtrail/cli/lineage-index";
 import { LocalSigner, writeDigest } from "@voxtrail/lineage";
 import { latestManifest, traceFromIndex } from "@voxtrail/lineage/edge-index";
 import { DirectoryStore } from "@voxtrail/storage";
-import { verifiedFilesPath } from "../packages/cli/src/lineage-index/verified-files";
 import { generatedNames, keptGeneratedIndex } from "./lineage-index";
 
 const { values } = parseArgs({

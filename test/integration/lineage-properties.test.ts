@@ -2,7 +2,9 @@ import type { KeyObject } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { Writable } from "node:stream";
+import { jobsRun, signLineage } from "@voxtrail/cli/sign-lineage";
 import type { ExecutionLiveness, ObjectStore } from "@voxtrail/core";
+import { tempRoot } from "@voxtrail/functions/kernel";
 import {
   defaultSigningKeyPath,
   erase,
@@ -27,9 +29,6 @@ import { SimulatedTranscriber } from "@voxtrail/providers";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobsRun } from "../../packages/cli/src/commands/run";
-import { signLineage } from "../../packages/cli/src/sign-lineage";
-import { tempRoot } from "../../packages/functions/src/middleware/temp-dirs";
 import { type Caller, RAM_TEMP_ROOT, sha256Of, writeTone } from "../support/caller-tones";
 import { forgeJob, putJsonObject, readJsonObject, rewriteSummary } from "../support/lineage-tampering";
 import { SilenceSynthesizer } from "../support/stub-engines";

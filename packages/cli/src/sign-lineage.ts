@@ -1,5 +1,6 @@
 import { type ObjectStore, systemErrorMeaning } from "@voxtrail/core";
 import { defaultSigningKeyPath, LocalSigner, writeDigest } from "@voxtrail/lineage";
+import type { JobResult } from "@voxtrail/local";
 
 /**
  * Signs the lineage of `jobs`, the jobs a local run made (or an operator vouches for): the next
@@ -44,4 +45,17 @@ export async function signLineage(
     out.write(`lineage NOT signed: ${name}: ${message}\n`);
     return false;
   }
+}
+
+/**
+ * What this run signs: the jobs of its own inputs that ended, by its executions or by an earlier
+ * run's (a duplicate found completed: a run killed before it signed leaves its jobs to the run
+ * that is given the same files again). Never a job of another input.
+ */
+export function jobsRun(results: JobResult[]): string[] {
+  return results.flatMap((result) =>
+    result.status === "SUCCEEDED" || result.status === "FAILED" || result.duplicate?.reason === "completed"
+      ? [result.jobId]
+      : [],
+  );
 }

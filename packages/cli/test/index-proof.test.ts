@@ -19,14 +19,15 @@ import {
   type IndexManifest,
   LineageIndexTampered,
   latestManifest,
+  readTableParquet,
   reindexLineage,
+  tableParquet,
   traceFromIndex,
   vacuumIndex,
 } from "@voxtrail/lineage/edge-index";
 import { DirectoryStore } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../../test/e2e/run-cli";
-import { readTableParquet, tableParquet } from "../../lineage/src/edge-index/index-tables";
 import {
   type SyntheticJob,
   syntheticStore,

@@ -3,7 +3,6 @@ import { type LocalRun, markLocalRun } from "@voxtrail/lineage";
 import {
   BUNDLED_VOICEMAILS_DIR,
   collectInputFiles,
-  type JobResult,
   LocalRuntime,
   replyFormatNamed,
   selectionFromChoices,
@@ -12,7 +11,7 @@ import { indexLineage } from "../index-lineage";
 import { exitCodeOf, interruptedLine, listenForInterrupt } from "../interrupt";
 import { isDone, jobLine, reviewLines, summaryLine, waitingLine } from "../job-lines";
 import { ProgressLine } from "../progress";
-import { signLineage } from "../sign-lineage";
+import { jobsRun, signLineage } from "../sign-lineage";
 import { storeDirectory } from "../store-option";
 import { UsageError } from "../usage-error";
 
@@ -104,19 +103,6 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
     await marker?.end();
     await runtime.close();
   }
-}
-
-/**
- * What this run signs: the jobs of its own inputs that ended, by its executions or by an earlier
- * run's (a duplicate found completed: a run killed before it signed leaves its jobs to the run
- * that is given the same files again). Never a job of another input.
- */
-export function jobsRun(results: JobResult[]): string[] {
-  return results.flatMap((result) =>
-    result.status === "SUCCEEDED" || result.status === "FAILED" || result.duplicate?.reason === "completed"
-      ? [result.jobId]
-      : [],
-  );
 }
 
 /** The providers and reply format the flags (and, for what they omit, the environment) choose. */

@@ -3,6 +3,6 @@
  * workflow's definitions, and the attempt's temporary directories.
  */
 
-export { openTempDir, removeTempDir } from "../middleware/temp-dirs";
+export { openTempDir, removeTempDir, tempRoot } from "../middleware/temp-dirs";
 export { PROMPT_STAGE_DEFINITIONS } from "../workflow-handlers";
 export { stageHandler } from "./stage-handler";
