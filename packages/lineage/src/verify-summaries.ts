@@ -4,8 +4,8 @@ import {
   type ActivityRecord,
   LineageSummary,
   mapLimit,
-  ObjectNotFound,
   type ObjectStore,
+  unlessMissing,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
 import { z } from "zod";
@@ -62,12 +62,8 @@ export function readSummaries(
       for (let start = 0; start < summaryKeys.length; start += WORKER_BATCH) {
         const found = (
           await mapLimit(summaryKeys.slice(start, start + WORKER_BATCH), concurrency, async (key) => {
-            try {
-              return { key, bytes: await store.getBytes(key) };
-            } catch (error) {
-              if (error instanceof ObjectNotFound) return undefined;
-              throw error;
-            }
+            const bytes = await unlessMissing(store.getBytes(key));
+            return bytes && { key, bytes };
           })
         ).filter((entry) => entry !== undefined);
         batches.push(

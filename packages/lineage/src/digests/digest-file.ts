@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isSchemaMismatch, mapLimit, ObjectNotFound, type ObjectStore, VoxtrailError } from "@voxtrail/core";
+import {
+  isSchemaMismatch,
+  mapLimit,
+  ObjectNotFound,
+  type ObjectStore,
+  unlessMissing,
+  VoxtrailError,
+} from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
 import { z } from "zod";
 import { latestManifest } from "../edge-index/index-manifest";
@@ -248,10 +255,8 @@ async function nextDigest(
   const hashed = await mapLimit(summaries, 16, async (summaryKey) => {
     const described = await store.head(summaryKey);
     if (described?.sha256 !== undefined && covered.has(described.sha256)) return undefined;
-    const body = await store.getBytes(summaryKey).catch((error: unknown) => {
-      if (error instanceof ObjectNotFound) return undefined; // Deleted since it was listed.
-      throw error;
-    });
+    // Deleted since it was listed: nothing to cover.
+    const body = await unlessMissing(store.getBytes(summaryKey));
     if (!body || covered.has(sha256Hex(body))) return undefined;
     const summary = summaryOf(body);
     const job = {
