@@ -25,6 +25,7 @@ import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import { speakersNamed } from "../tools/eval/accuracy-speakers";
 import { benchFactAccuracy } from "../tools/eval/fact-accuracy";
 import { factAccuracyTable } from "../tools/eval/fact-accuracy-table";
 import { benchTranscriptionWer } from "../tools/eval/transcription-wer";
@@ -53,6 +54,7 @@ const SECTIONS = [
   "accuracy",
   "wer",
   "facts",
+  "speakers",
   "ttfb",
   "prompts",
   "lineage",
@@ -125,6 +127,18 @@ await section("facts", async () => {
   const scripts = values["fact-scripts"] === undefined ? undefined : Number(values["fact-scripts"]);
   results.factAccuracy = await benchFactAccuracy({ log, ...(scripts === undefined ? {} : { scripts }) });
   log(factAccuracyTable(results.factAccuracy));
+});
+await section("speakers", async () => {
+  // Voices no tuning step has heard, on scripts none has read, as a phone line delivers them.
+  const scripts = values["fact-scripts"] === undefined ? undefined : Number(values["fact-scripts"]);
+  results.heldOutSpeakers = await benchFactAccuracy({
+    log,
+    voices: speakersNamed("held-out").map((speaker) => speaker.id),
+    splits: ["held-out"],
+    deliveries: ["telephony"],
+    ...(scripts === undefined ? {} : { scripts }),
+  });
+  log(factAccuracyTable(results.heldOutSpeakers));
 });
 await section("ttfb", async () => {
   results.synthesisTtfb = await benchSynthesisTtfb({ rounds: Number(values["ttfb-rounds"]), log });

@@ -2,6 +2,7 @@
 # Sets up a fresh Debian/Ubuntu machine for voxtrail and for its tests: Debian's speech recogniser
 # (pocketsphinx and its US English model, used by the embedded transcriber; SphinxTrain and
 # sphinxbase-utils, which rebuild its telephony adaptation and its voicemail language model),
+# espeak-ng and festival with its ked voice (the accuracy corpus's held-out speakers),
 # Chromium (the HTML report's browser test), sox (the WAV codec's cross-check), the npm
 # dependencies and the voxtrail command's JavaScript build, moto_server (the tests' local S3,
 # EventBridge, Step Functions) through pip where pip reaches its index, sst's platform (the stacks'
@@ -14,7 +15,8 @@ sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 
 missing=()
-for package in pocketsphinx pocketsphinx-en-us sphinxtrain sphinxbase-utils chromium fonts-dejavu-core sox; do
+for package in pocketsphinx pocketsphinx-en-us sphinxtrain sphinxbase-utils espeak-ng festival festvox-kdlpc16k \
+  chromium fonts-dejavu-core sox; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -1,9 +1,10 @@
 /**
- * The fact-accuracy corpus as audio: each script spoken by a flite voice, with line noise at a
- * given level, delivered as 16 kHz PCM or as 8 kHz mu-law. Deterministic (flite is, and the noise
- * comes from a PRNG seeded by the corpus's `noiseSeed` and the clip), and kept in the OS temp
- * directory under a name made from the corpus, this file and flite's version, so clips are made
- * once and remade whenever any of those changes or the files are missing.
+ * The fact-accuracy corpus as audio: each script spoken by one of the corpus's speakers
+ * (accuracy-speakers.ts), with line noise at a given level, delivered as 16 kHz PCM or as 8 kHz
+ * mu-law. Deterministic (the synthesizers are, and the noise comes from a PRNG seeded by the
+ * corpus's `noiseSeed` and the clip), and kept in the OS temp directory under a name made from the
+ * corpus and the files that make clips, each speech file under its synthesizer's version, so clips
+ * are made once and remade whenever any of those changes or the files are missing.
  */
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
@@ -19,12 +20,14 @@ import {
   toInt16,
   writeWav,
 } from "@voxtrail/audio";
-import { FLITE_VERSION, FliteEngine, type FliteVoice } from "@voxtrail/local";
+import type { FliteVoice } from "@voxtrail/local";
 import type { AccuracyScript } from "./accuracy-corpus";
+import { speakerNamed, TUNED_VOICES } from "./accuracy-speakers";
+import { SpeakerSpeech } from "./speaker-speech";
 import type { Delivery } from "./transcription-wer";
 
-/** The voices of the corpus: kal (flite's 16 kHz kal16), awb, rms, slt. */
-export const VOICES: readonly FliteVoice[] = ["kal16", "awb", "rms", "slt"];
+/** The tuned voices of the corpus, the ones every tuning step reads: kal (flite's 16 kHz kal16), awb, rms, slt. */
+export const VOICES: readonly FliteVoice[] = TUNED_VOICES;
 
 /** How each clip reaches the transcriber: as spoken (16 kHz PCM) and as a phone line delivers it. */
 export const DELIVERIES: readonly Delivery[] = ["wideband", "telephony"];
@@ -40,7 +43,8 @@ export const NOISE_LEVELS = Object.keys(NOISE_SNR_DB) as NoiseLevel[];
 /** One clip: a script in a voice, with noise, as delivered. */
 export interface Clip {
   script: AccuracyScript;
-  voice: FliteVoice;
+  /** A speaker's id (accuracy-speakers.ts): a tuned flite voice or a held-out speaker. */
+  voice: string;
   delivery: Delivery;
   noise: NoiseLevel;
 }
@@ -62,6 +66,7 @@ const TAIL_MS = 600;
  */
 export class ClipAudio {
   readonly #speech = new Map<string, Promise<Int16Array>>();
+  readonly #speakers = new SpeakerSpeech();
 
   private constructor(
     /** Where the clips are kept. */
@@ -73,8 +78,8 @@ export class ClipAudio {
   static async open(noiseSeed: number, corpusFile: string): Promise<ClipAudio> {
     const hash = createHash("sha256");
     hash.update(await readFile(corpusFile));
-    hash.update(await readFile(fileURLToPath(import.meta.url)));
-    hash.update(FLITE_VERSION);
+    for (const file of ["./accuracy-audio.ts", "./accuracy-speakers.ts", "./speaker-speech.ts"])
+      hash.update(await readFile(fileURLToPath(new URL(file, import.meta.url))));
     const dir = join(tmpdir(), `voxtrail-fact-accuracy-${hash.digest("hex").slice(0, 12)}`);
     await mkdir(dir, { recursive: true });
     return new ClipAudio(dir, noiseSeed);
@@ -96,17 +101,26 @@ export class ClipAudio {
     });
   }
 
-  /** Flite's 16 kHz speech of the script in the voice, spoken once per instance and kept on disk. */
-  #spoken(script: AccuracyScript, voice: FliteVoice): Promise<Int16Array> {
+  /**
+   * The speaker's 16 kHz speech of the script, spoken once per instance and kept on disk under the
+   * synthesizer's version.
+   */
+  #spoken(script: AccuracyScript, voice: string): Promise<Int16Array> {
     const key = `${script.id}.${voice}`;
     let speech = this.#speech.get(key);
     if (!speech) {
-      speech = readOrMake(join(this.dir, `${key}.speech.wav`), () =>
-        new FliteEngine().synthesizeWav(script.text, voice),
-      ).then((wav) => {
+      const speaker = speakerNamed(voice);
+      speech = this.#speakers.version(speaker.synthesizer).then(async (version) => {
+        const tag = createHash("sha256").update(version).digest("hex").slice(0, 8);
+        const wav = await readOrMake(join(this.dir, `${key}.${tag}.speech.wav`), async () =>
+          writeWav(
+            TRANSCRIPTION_FORMAT,
+            encodeSamples(await this.#speakers.speak(speaker, script.text), "pcm_s16le"),
+          ),
+        );
         const { samples, sampleRate } = decodeMono16(wav);
         if (sampleRate !== SAMPLE_RATE)
-          throw new Error(`flite spoke at ${sampleRate} Hz, not ${SAMPLE_RATE}`);
+          throw new Error(`${voice} spoke at ${sampleRate} Hz, not ${SAMPLE_RATE}`);
         return samples;
       });
       this.#speech.set(key, speech);

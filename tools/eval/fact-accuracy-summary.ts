@@ -3,9 +3,9 @@
  * group's words, facts counted right over total.
  */
 import type { TranscriptWord } from "@voxtrail/core";
-import type { FliteVoice } from "@voxtrail/local";
 import type { NoiseLevel } from "./accuracy-audio";
 import type { Split } from "./accuracy-corpus";
+import { type SpeakerSet, speakerSetOf } from "./accuracy-speakers";
 import { type FactKind, type FactScore, type FactTally, isRecordFact, tallyFacts } from "./fact-scoring";
 import type { Delivery } from "./transcription-wer";
 
@@ -13,7 +13,8 @@ import type { Delivery } from "./transcription-wer";
 export interface ClipResult {
   script: string;
   split: Split;
-  voice: FliteVoice;
+  /** The speaker's id (accuracy-speakers.ts). */
+  voice: string;
   delivery: Delivery;
   noise: NoiseLevel;
   transcript: string;
@@ -30,7 +31,9 @@ export interface ClipResult {
 /** The figures of a group of clips; `all` pools that dimension. */
 export interface FactAccuracySummary {
   split: Split | "all";
-  voice: FliteVoice | "all";
+  /** Tuned speakers, held-out speakers, or both. */
+  speakers: SpeakerSet | "all";
+  voice: string;
   delivery: Delivery | "all";
   noise: NoiseLevel | "all";
   clips: number;
@@ -45,8 +48,9 @@ export interface FactAccuracySummary {
 }
 
 /**
- * Every group of clips by split, voice, delivery and noise, each dimension also pooled (`all`);
- * groups with no clips are left out.
+ * Every group of clips by split, speaker set, voice, delivery and noise, each dimension also pooled
+ * (`all`); groups with no clips are left out, and so are one voice's groups with the speaker sets
+ * pooled (they repeat that voice's own set's).
  */
 export function summarizeClips(clips: readonly ClipResult[]): FactAccuracySummary[] {
   const values = <T>(of: (clip: ClipResult) => T): (T | "all")[] => [
@@ -55,17 +59,22 @@ export function summarizeClips(clips: readonly ClipResult[]): FactAccuracySummar
   ];
   const summaries: FactAccuracySummary[] = [];
   for (const split of values((clip) => clip.split)) {
-    for (const voice of values((clip) => clip.voice)) {
-      for (const delivery of values((clip) => clip.delivery)) {
-        for (const noise of values((clip) => clip.noise)) {
-          const group = clips.filter(
-            (clip) =>
-              (split === "all" || clip.split === split) &&
-              (voice === "all" || clip.voice === voice) &&
-              (delivery === "all" || clip.delivery === delivery) &&
-              (noise === "all" || clip.noise === noise),
-          );
-          if (group.length > 0) summaries.push({ split, voice, delivery, noise, ...figures(group) });
+    for (const speakers of values((clip) => speakerSetOf(clip.voice))) {
+      for (const voice of values((clip) => clip.voice)) {
+        if (voice !== "all" && speakers === "all") continue;
+        for (const delivery of values((clip) => clip.delivery)) {
+          for (const noise of values((clip) => clip.noise)) {
+            const group = clips.filter(
+              (clip) =>
+                (split === "all" || clip.split === split) &&
+                (speakers === "all" || speakerSetOf(clip.voice) === speakers) &&
+                (voice === "all" || clip.voice === voice) &&
+                (delivery === "all" || clip.delivery === delivery) &&
+                (noise === "all" || clip.noise === noise),
+            );
+            if (group.length > 0)
+              summaries.push({ split, speakers, voice, delivery, noise, ...figures(group) });
+          }
         }
       }
     }

@@ -1,3 +1,4 @@
+import { speakerSetOf } from "./accuracy-speakers";
 import type { FactAccuracyResult } from "./fact-accuracy-result";
 import type { ClipResult, FactAccuracySummary } from "./fact-accuracy-summary";
 import type { FactKind, FactTally } from "./fact-scoring";
@@ -13,12 +14,15 @@ const FACT_COLUMNS: readonly FactKind[] = [
 ];
 /** The halves of the corpus, then both pooled. */
 const SPLIT_ORDER = ["tuning", "held-out", "all"] as const;
+/** The speaker sets, then both pooled. */
+const SPEAKER_ORDER = ["tuned", "held-out", "all"] as const;
 
 /**
  * The fact-accuracy figures as plain-text tables: for each half of the corpus measured (then both
- * pooled, when both were), WER and fact accuracy per voice x delivery x noise with the voices
- * pooled below; then each kind of fact per half x delivery x noise. Deliveries and noise levels
- * are pooled too, when more than one was measured.
+ * pooled, when both were) and each speaker set (tuned, held out, then both when both were), WER,
+ * facts right, held for review and stated wrongly per speaker x delivery x noise with the speakers
+ * pooled below; then each kind of fact per half x speaker set x delivery x noise. Deliveries and
+ * noise levels are pooled too, when more than one was measured.
  */
 export function factAccuracyTable(result: FactAccuracyResult): string {
   const noise = Object.entries(result.snrDb)
@@ -34,40 +38,45 @@ export function factAccuracyTable(result: FactAccuracyResult): string {
   const varied = (of: (clip: ClipResult) => string) => new Set(result.clips.map(of)).size > 1;
   const pooled = {
     split: varied((c) => c.split),
+    speakers: varied((c) => speakerSetOf(c.voice)),
     delivery: varied((c) => c.delivery),
     noise: varied((c) => c.noise),
   };
   const shown = result.summaries.filter(
     (summary) =>
       (summary.split !== "all" || pooled.split) &&
+      (summary.speakers !== "all" || pooled.speakers) &&
       (summary.delivery !== "all" || pooled.delivery) &&
       (summary.noise !== "all" || pooled.noise),
   );
   for (const split of SPLIT_ORDER) {
-    const of = shown.filter((summary) => summary.split === split);
-    if (of.length === 0) continue;
-    // Each voice on its own only per delivery and noise; pooled rows with the voices pooled.
-    const detail = of.filter(
-      (summary) =>
-        summary.voice === "all" || (split !== "all" && summary.delivery !== "all" && summary.noise !== "all"),
-    );
-    lines.push(
-      "",
-      heading(result, split),
-      `${"voice".padEnd(6)} ${"delivery".padEnd(9)} ${"noise".padEnd(5)} ${"clips".padStart(5)} ${"WER".padStart(6)}  ${"facts".padEnd(17)}  ${"records".padEnd(17)}  review`,
-      ...ordered(detail).map(
+    for (const speakers of SPEAKER_ORDER) {
+      const of = shown.filter((summary) => summary.split === split && summary.speakers === speakers);
+      if (of.length === 0) continue;
+      // Each speaker on its own only per delivery and noise; pooled rows with the speakers pooled.
+      const detail = of.filter(
         (summary) =>
-          `${summary.voice.padEnd(6)} ${summary.delivery.padEnd(9)} ${summary.noise.padEnd(5)} ${String(summary.clips).padStart(5)} ${summary.wer.toFixed(3).padStart(6)}  ${tally(summary.facts).padEnd(17)}  ${tally(summary.records).padEnd(17)}  ${stated(summary.facts)}`,
-      ),
-    );
+          summary.voice === "all" ||
+          (split !== "all" && summary.delivery !== "all" && summary.noise !== "all"),
+      );
+      lines.push(
+        "",
+        `${heading(result, split)}; ${speakers === "all" ? "all speakers" : `${speakers} speakers`}`,
+        `${"speaker".padEnd(14)} ${"delivery".padEnd(9)} ${"noise".padEnd(5)} ${"clips".padStart(5)} ${"WER".padStart(6)}  ${"facts".padEnd(17)}  ${"records".padEnd(17)}  review`,
+        ...ordered(detail).map(
+          (summary) =>
+            `${summary.voice.padEnd(14)} ${summary.delivery.padEnd(9)} ${summary.noise.padEnd(5)} ${String(summary.clips).padStart(5)} ${summary.wer.toFixed(3).padStart(6)}  ${tally(summary.facts).padEnd(17)}  ${tally(summary.records).padEnd(17)}  ${stated(summary.facts)}`,
+        ),
+      );
+    }
   }
   lines.push(
     "",
-    "facts by kind (voices pooled)",
-    `${"split".padEnd(8)} ${"delivery".padEnd(9)} ${"noise".padEnd(5)} ${FACT_COLUMNS.map((kind) => kind.padEnd(17)).join(" ")}`,
+    "facts by kind (speakers pooled)",
+    `${"split".padEnd(8)} ${"speakers".padEnd(8)} ${"delivery".padEnd(9)} ${"noise".padEnd(5)} ${FACT_COLUMNS.map((kind) => kind.padEnd(17)).join(" ")}`,
     ...ordered(shown.filter((summary) => summary.voice === "all")).map(
       (summary) =>
-        `${summary.split.padEnd(8)} ${summary.delivery.padEnd(9)} ${summary.noise.padEnd(5)} ${FACT_COLUMNS.map((kind) => (byFact(summary, kind) ?? "-").padEnd(17)).join(" ")}`,
+        `${summary.split.padEnd(8)} ${summary.speakers.padEnd(8)} ${summary.delivery.padEnd(9)} ${summary.noise.padEnd(5)} ${FACT_COLUMNS.map((kind) => (byFact(summary, kind) ?? "-").padEnd(17)).join(" ")}`,
     ),
     "",
   );
@@ -77,7 +86,8 @@ export function factAccuracyTable(result: FactAccuracyResult): string {
 /** Rows by half, and within one the pooled (`all`) groups after the ones they pool. */
 function ordered(summaries: readonly FactAccuracySummary[]): FactAccuracySummary[] {
   const rank = (summary: FactAccuracySummary) =>
-    SPLIT_ORDER.indexOf(summary.split) * 10 +
+    SPLIT_ORDER.indexOf(summary.split) * 100 +
+    SPEAKER_ORDER.indexOf(summary.speakers) * 10 +
     [summary.voice, summary.delivery, summary.noise].filter((value) => value === "all").length;
   return [...summaries].sort((a, b) => rank(a) - rank(b));
 }

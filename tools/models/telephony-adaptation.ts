@@ -143,6 +143,11 @@ async function writeTuningClips(
   voices: readonly FliteVoice[],
   ids: readonly string[] | undefined,
 ): Promise<TuningClip[]> {
+  const heldOut = voices.filter((voice) => !VOICES.includes(voice));
+  if (heldOut.length > 0)
+    throw new Error(
+      `${heldOut.join(", ")}: not a tuned voice (${VOICES.join(", ")}); held-out speakers never reach a tuning step`,
+    );
   const corpus = await loadAccuracyCorpus(CORPUS_FILE);
   const audio = await ClipAudio.open(corpus.noiseSeed, CORPUS_FILE);
   const dictionary = await readFile(`${MODEL}/cmudict-en-us.dict`, "utf8");

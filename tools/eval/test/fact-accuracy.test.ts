@@ -211,16 +211,16 @@ describe("summarizeClips", () => {
     const one = table([tuning]);
     expect(one).toContain("tuning: 1 scripts");
     expect(one).not.toContain("both halves");
-    expect(one).not.toMatch(/^all {6}telephony/m); // the per-kind table's split column
+    expect(one).not.toMatch(/^all {6}tuned/m); // the per-kind table's split column
     expect(one).not.toMatch(/^\S+ +all /m); // deliveries pooled
     expect(one).not.toMatch(/^\S+ +\S+ +all /m); // noise levels pooled
     const both = table([tuning, clip({ split: "held-out", delivery: "telephony", facts: facts(false) })]);
     expect(both).toContain("both halves");
-    expect(both).toMatch(/^all {4}telephony light +2 .* 1\/2 \(50\.0%\)/m);
-    expect(both).toMatch(/^all {6}telephony light 1\/2 \(50\.0%\)/m);
+    expect(both).toMatch(/^all {12}telephony light +2 .* 1\/2 \(50\.0%\)/m);
+    expect(both).toMatch(/^all {6}tuned {4}telephony light 1\/2 \(50\.0%\)/m);
     expect(both).not.toMatch(/^\S+ +all /m);
     const noises = table([tuning, clip({ delivery: "telephony", noise: "heavy", facts: facts(false) })]);
-    expect(noises).toMatch(/^all {4}telephony all +2 .* 1\/2 \(50\.0%\)/m);
+    expect(noises).toMatch(/^all {12}telephony all +2 .* 1\/2 \(50\.0%\)/m);
     expect(noises).not.toMatch(/^\S+ +all /m);
   });
 });
