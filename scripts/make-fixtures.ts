@@ -1,14 +1,16 @@
 /**
  * Writes the voicemail and records fixtures under fixtures/: five voicemails spoken by flite
  * (16 kHz PCM and an 8 kHz mu-law telephony copy of each), their scripts, and the business records
- * the voicemails refer to. Deterministic: running it again writes the same bytes.
+ * the voicemails refer to, and one voicemail spoken by espeak-ng (a voice no tuning step has heard)
+ * that the embedded transcriber hears too poorly to be sure of its callback number
+ * (fixtures/review/). Deterministic: running it again writes the same bytes.
  *
  *   npx tsx scripts/make-fixtures.ts
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { decodeMono16, encodeMuLaw, encodeSamples, resample, writeWav } from "@voxtrail/audio";
-import { FliteEngine, type FliteVoice } from "@voxtrail/local";
+import { EspeakEngine, FliteEngine, type FliteVoice } from "@voxtrail/local";
 
 /** Part of a voicemail: words flite speaks, or a pause in milliseconds. */
 type Part = string | number;
@@ -204,6 +206,27 @@ for (const [name, voicemail] of Object.entries(VOICEMAILS)) {
   console.log(`${name}: ${voicemail.voice}, ${(samples.length / SAMPLE_RATE).toFixed(2)} s`);
 }
 await writeFile(join(root, "voicemail", "scripts.json"), `${JSON.stringify(scripts, null, 2)}\n`);
+
+// The billing voicemail in espeak-ng's en-us voice with its female variant f3, as a phone line
+// delivers it: the transcriber takes a callback number from it with a confidence far below the
+// review threshold, so the job is held for review (test/e2e/voxtrail-run-review.test.ts).
+const unclear = decodeMono16(
+  await new EspeakEngine().synthesizeWav(scripts.billing ?? "", { voice: "en-us+f3" }),
+);
+const unclearCall = new Int16Array([
+  ...silence(LEAD_MS),
+  ...resample(unclear.samples, unclear.sampleRate, SAMPLE_RATE),
+  ...silence(TAIL_MS),
+]);
+await mkdir(join(root, "review"), { recursive: true });
+await writeFile(
+  join(root, "review", "billing-unclear.wav"),
+  writeWav(
+    { encoding: "pcm_mulaw", sampleRate: TELEPHONY_RATE, channels: 1 },
+    encodeMuLaw(resample(unclearCall, SAMPLE_RATE, TELEPHONY_RATE)),
+  ),
+);
+console.log(`review/billing-unclear: espeak-ng en-us+f3, ${(unclearCall.length / SAMPLE_RATE).toFixed(2)} s`);
 await writeFile(
   join(root, "records", "records.jsonl"),
   RECORDS.map((record) => JSON.stringify(record))

@@ -11,6 +11,7 @@ import {
   VoicemailRecord,
 } from "@voxtrail/core";
 import { BUNDLED_VOICEMAILS_DIR, FliteEngine, type JobResult } from "@voxtrail/local";
+import { REVIEW_THRESHOLD } from "@voxtrail/providers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openLineageValidator } from "../support/openlineage-schema";
 import { SIMULATED_TRANSCRIBER_ENV } from "../support/simulated-transcriber";
@@ -124,6 +125,29 @@ describe("voxtrail run on the bundled fixtures", () => {
       }
       const telephony = await recordOf(`voicemail/telephony/${caller}.wav`);
       expect({ caller, intent: telephony.intent }).toEqual({ caller, intent: expected.intent });
+    }
+  });
+
+  it("holds every fact heard below the review threshold, and states no held fact's value in the reply", async () => {
+    for (const result of results) {
+      const report = JobReport.parse(result.report);
+      const key = report.artifacts.find((a) => a.kind === "record")!.key;
+      const record = VoicemailRecord.parse(JSON.parse((await readStored(store, key)).toString()));
+      const unsure = Object.entries(record.confidence ?? {})
+        .filter(([, confidence]) => confidence < REVIEW_THRESHOLD)
+        .map(([fact]) => fact);
+      const held = (record.review ?? []).map((review) => review.fact);
+      expect({ file: result.file.name, held }).toEqual({
+        file: result.file.name,
+        held: expect.arrayContaining(unsure),
+      });
+      for (const review of record.review ?? []) {
+        if (review.confidence >= REVIEW_THRESHOLD) expect(review.reason).toMatch(/^heard with \d+ digits/);
+      }
+      for (const fact of held) {
+        const value = record.entities[fact as keyof Entities];
+        if (value) expect(record.replyText).not.toContain(value);
+      }
     }
   });
 

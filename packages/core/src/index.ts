@@ -96,6 +96,7 @@ export {
 export type {
   Reasoner,
   RecordLookup,
+  ReferenceLengths,
   SynthesisRequest,
   SynthesisStream,
   Synthesizer,

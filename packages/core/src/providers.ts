@@ -87,6 +87,21 @@ export interface RecordLookup {
   readonly processor: Processor;
   /** The first record matching an entity, trying order, account, then callback number. */
   find(entities: Entities): Promise<{ matchedOn: string; record: BusinessRecord } | undefined>;
+  /**
+   * How many digits every order number of the records has, and every account number (a kind
+   * without one shared length is left out): a reasoner holds a number of another length for
+   * review. Lookups that cannot tell leave it out.
+   */
+  numberLengths?(): Promise<ReferenceLengths>;
+}
+
+/**
+ * How many digits the business's own numbers have, by the word that announces them ("order
+ * number ...", "account ..."); a kind left out has no fixed length.
+ */
+export interface ReferenceLengths {
+  order?: number;
+  account?: number;
 }
 
 /** Turns a transcript into the voicemail's structured record, using the record lookup. */

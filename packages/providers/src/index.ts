@@ -2,6 +2,8 @@
  * @voxtrail/providers: the processors the stages call (transcribers, reasoners, record lookups,
  * synthesizers), chosen per role by the provider selection, and the SDK calls they make.
  */
+
+export type { ReferenceLengths } from "@voxtrail/core";
 export { collectSdkCalls } from "./aws/sdk-calls";
 export { buildProviders, type EmbeddedProviders, type RoleBuilders } from "./choice/build-providers";
 export { CLOUD_BUILDERS } from "./choice/cloud-builders";
@@ -19,7 +21,6 @@ export { JsonlRecordLookup } from "./records/jsonl-record-lookup";
 export { SonicSageMakerSynthesizer, SonicSynthesisStream } from "./synthesis/sonic-sagemaker";
 export { TimedSynthesisStream } from "./synthesis/timed-synthesis-stream";
 export { AmazonTranscribe, DEFAULT_TRANSCRIBE_JOB_PREFIX } from "./transcription/amazon-transcribe";
-export type { ReferenceLengths } from "./transcription/number-length";
 export {
   FEMALE_VOICE_ADAPTATION,
   PocketsphinxTranscriber,

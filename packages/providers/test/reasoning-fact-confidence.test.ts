@@ -140,6 +140,27 @@ describe("facts the recogniser was unsure of", () => {
     expect(record.replyText).toContain("order 4271");
   });
 
+  test("a surely heard account number of a length no record has is held, and the reply does not state it", async () => {
+    expect(RECORDS.referenceLengths()).toMatchObject({ account: 4 });
+    const record = VoicemailRecord.parse(
+      await new LocalReasoner().reason(
+        heard("hi my account number is eight eight one five three i was charged twice on my bill"),
+        RECORDS,
+      ),
+    );
+    expect(record.entities.accountNumber).toBe("88153");
+    expect(record.review).toEqual([
+      {
+        fact: "accountNumber",
+        confidence: SURE,
+        threshold: REVIEW_THRESHOLD,
+        reason: "heard with 5 digits, where every account number in the records has 4",
+      },
+    ]);
+    for (const form of spokenForms("88153")) expect(record.replyText).not.toContain(form);
+    expect(record.replyText).toMatch(/couldn't make out your account number/);
+  });
+
   test("reviewBelow 0 holds nothing and still records each fact's confidence", async () => {
     const transcript = heard(`my order number is four@${UNSURE} two seven one it arrived broken`);
     const record = await new LocalReasoner({ reviewBelow: 0 }).reason(transcript, RECORDS);
@@ -186,6 +207,24 @@ describe("checkFacts", () => {
       0.5,
     );
     expect(check.confidence).toMatchObject({ callbackNumber: SURE, orderNumber: 0.3 });
+  });
+
+  test("order and account numbers are held when their length is not the records'; callback numbers never are", () => {
+    const transcript = heard(
+      "order four two seven one one account eight one five three call me at five five five one two three four",
+    );
+    const { review } = checkFacts(
+      transcript,
+      "order-problem",
+      { orderNumber: "42711", accountNumber: "8153", callbackNumber: "5551234" },
+      REVIEW_THRESHOLD,
+      { order: 4, account: 4 },
+    );
+    expect(review.map(({ fact, reason }) => [fact, reason])).toEqual([
+      ["orderNumber", "heard with 5 digits, where every order number in the records has 4"],
+    ]);
+    const none = checkFacts(transcript, "order-problem", { orderNumber: "42711" }, REVIEW_THRESHOLD);
+    expect(none.review).toEqual([]);
   });
 
   test("an intent no words named takes the mean confidence of all words", () => {

@@ -1,10 +1,9 @@
-import type { TranscriptWord } from "@voxtrail/core";
+import type { ReferenceLengths, TranscriptWord } from "@voxtrail/core";
 import { describe, expect, test } from "vitest";
 import {
   digitGroups,
   lengthGrammar,
   numbersToRefit,
-  type ReferenceLengths,
   replaceNumber,
 } from "../src/transcription/number-length";
 import { numberWindows } from "../src/transcription/number-windows";

@@ -114,7 +114,8 @@ export class BedrockReasoner implements Reasoner {
     const output = parseToolInput(response);
     const entities = withoutEmptyValues(output.entities);
     const reviewBelow = this.#options.reviewBelow ?? REVIEW_THRESHOLD;
-    const { confidence, review } = checkFacts(transcript, output.intent, entities, reviewBelow);
+    const lengths = (await records.numberLengths?.()) ?? {};
+    const { confidence, review } = checkFacts(transcript, output.intent, entities, reviewBelow, lengths);
     return {
       intent: output.intent,
       entities,

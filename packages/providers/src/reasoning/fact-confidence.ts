@@ -1,4 +1,4 @@
-import type { CheckedFact, Entities, FactReview, Intent, Transcript } from "@voxtrail/core";
+import type { CheckedFact, Entities, FactReview, Intent, ReferenceLengths, Transcript } from "@voxtrail/core";
 import { findDigitRuns } from "./digits";
 import { intentEvidence, type TokenSpan } from "./intent";
 import { findTimes } from "./schedule";
@@ -16,6 +16,9 @@ import { tokenize } from "./tokens";
 export const REVIEW_THRESHOLD = 0.2;
 
 const NUMBER_FACTS = ["orderNumber", "accountNumber", "callbackNumber"] as const;
+
+/** Which of the records' number lengths each number fact must have. */
+const LENGTH_OF = { orderNumber: "order", accountNumber: "account" } as const;
 
 /** Each checked fact's confidence, and those held for review. */
 export interface FactCheck {
@@ -38,8 +41,12 @@ export interface FactCheck {
  *   are not in the transcript at all (a model's invention, a number put together from several)
  *   gets 0 when the transcript carries confidences.
  * - Below `threshold` a fact is held for review. Where the engine gives no confidence (Cartesia
- *   Ink, a transcript from text) a fact has none and is never held: the rule cannot tell a sure
- *   word from an unsure one, and the record says so by leaving its confidence out.
+ *   Ink, a transcript from text) a fact has none and is never held for it: the rule cannot tell a
+ *   sure word from an unsure one, and the record says so by leaving its confidence out.
+ * - An order or account number whose digits are not as many as every such number in the records
+ *   has (`lengths`, from `RecordLookup.numberLengths`) is held too, however sure the words: no
+ *   record can have it, so it was misheard (a digit heard twice, one dropped) or misspoken, and a
+ *   reply that repeats it states a number the caller did not give.
  *
  * @example
  * checkFacts(transcript, "cancellation", { orderNumber: "4271" }, 0.5);
@@ -50,6 +57,7 @@ export function checkFacts(
   intent: Intent,
   entities: Entities,
   threshold: number,
+  lengths: ReferenceLengths = {},
 ): FactCheck {
   const tokens = tokenize(transcript.text);
   const confidences = tokenConfidences(transcript);
@@ -90,6 +98,16 @@ export function checkFacts(
     const wanted = oneZero(digits.replace(/\D/g, ""));
     const run = wanted === "" ? undefined : runs.findLast((run) => oneZero(run.digits).includes(wanted));
     fromSpans(fact, run ? [run] : [], Math.min);
+    if (fact === "callbackNumber") continue;
+    const length = lengths[LENGTH_OF[fact]];
+    const heard = digits.replace(/\D/g, "").length;
+    if (length !== undefined && heard !== length && !review.some((held) => held.fact === fact))
+      review.push({
+        fact,
+        confidence: confidence[fact] ?? 0,
+        threshold,
+        reason: `heard with ${heard} digits, where every ${LENGTH_OF[fact]} number in the records has ${length}`,
+      });
   }
   if (entities.day !== undefined) fromSpans("day", lastMention(tokens, tokenize(entities.day)), Math.min);
   const evidence = intentEvidence(tokens, intent);

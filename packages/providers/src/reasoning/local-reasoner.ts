@@ -69,7 +69,8 @@ export class LocalReasoner implements Reasoner {
     const reading = readEntities(transcript.text);
     const entities = await kindsFromRecords(reading.entities, reading.unnamed, records);
     const intent = classifyIntent(transcript.text, entities);
-    const { confidence, review } = checkFacts(transcript, intent, entities, this.#reviewBelow);
+    const lengths = (await records.numberLengths?.()) ?? {};
+    const { confidence, review } = checkFacts(transcript, intent, entities, this.#reviewBelow, lengths);
     const trusted = trustedEntities(entities, review);
     const match = await matchRecord(trusted, records);
     const problem = intent === "order-problem" ? orderProblem(transcript.text) : undefined;

@@ -7,8 +7,9 @@ import {
   LOCAL_BOUNDARY,
   type Processor,
   type RecordLookup,
+  type ReferenceLengths,
 } from "@voxtrail/core";
-import { REFERENCE_DIGITS, type ReferenceLengths } from "../transcription/number-length";
+import { REFERENCE_DIGITS } from "../transcription/number-length";
 
 /** The entity a record was found by. */
 export type MatchedOn = "orderNumber" | "accountNumber" | "callbackNumber";
@@ -85,6 +86,11 @@ export class JsonlRecordLookup implements RecordLookup {
     if (order !== undefined) lengths.order = order;
     if (account !== undefined) lengths.account = account;
     return lengths;
+  }
+
+  /** {@link referenceLengths}, as `RecordLookup.numberLengths` asks for it. */
+  async numberLengths(): Promise<ReferenceLengths> {
+    return this.referenceLengths();
   }
 
   /** The first record matching the order number, else the account number, else the callback number. */

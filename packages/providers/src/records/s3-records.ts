@@ -1,4 +1,4 @@
-import type { BusinessRecord, Entities, Processor, RecordLookup } from "@voxtrail/core";
+import type { BusinessRecord, Entities, Processor, RecordLookup, ReferenceLengths } from "@voxtrail/core";
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
 import { observeSdkCalls } from "../aws/sdk-calls";
 import { JsonlRecordLookup, type MatchedOn } from "./jsonl-record-lookup";
@@ -90,6 +90,11 @@ export class S3RecordLookup implements RecordLookup {
   /** The first record matching the order number, else the account number, else the callback number. */
   async find(entities: Entities): Promise<{ matchedOn: MatchedOn; record: BusinessRecord } | undefined> {
     return (await this.#ensureLoaded()).index.find(entities);
+  }
+
+  /** The digits the records' order and account numbers have, read from the records now in use. */
+  async numberLengths(): Promise<ReferenceLengths> {
+    return (await this.#ensureLoaded()).index.referenceLengths();
   }
 
   #ensureLoaded(): Promise<Loaded> {

@@ -1,4 +1,4 @@
-import type { TranscriptWord } from "@voxtrail/core";
+import type { ReferenceLengths, TranscriptWord } from "@voxtrail/core";
 import { findDigitRuns } from "../reasoning/digits";
 import {
   DIGIT_NAMES,
@@ -10,15 +10,6 @@ import {
   TEENS,
   TENS,
 } from "./number-windows";
-
-/**
- * How many digits the business's own numbers have, by the word that announces them ("order
- * number ...", "account ..."); a kind left out has no fixed length.
- */
-export interface ReferenceLengths {
-  order?: number;
-  account?: number;
-}
 
 /** Fewest and most digits a reference length may have: one digit short must still be a number. */
 export const REFERENCE_DIGITS = { min: 2, max: 20 } as const;

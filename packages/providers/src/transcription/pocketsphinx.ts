@@ -11,19 +11,14 @@ import {
   InvalidInput,
   LOCAL_BOUNDARY,
   type Processor,
+  type ReferenceLengths,
   type Transcriber,
   type Transcript,
   TranscriptionFailed,
   type TranscriptWord,
 } from "@voxtrail/core";
 import { isNarrowband } from "./bandwidth";
-import {
-  lengthGrammar,
-  numbersToRefit,
-  REFERENCE_DIGITS,
-  type ReferenceLengths,
-  replaceNumber,
-} from "./number-length";
+import { lengthGrammar, numbersToRefit, REFERENCE_DIGITS, replaceNumber } from "./number-length";
 import { type NumberWindow, numberGrammar, numberWindows, replaceWindows } from "./number-windows";
 import {
   parseBatchCepstralMean,
