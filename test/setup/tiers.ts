@@ -35,6 +35,7 @@ const PIPELINE: Tier = {
     "packages/cli/test/report-command.test.ts",
     "packages/cli/test/duckdb-index-walk.test.ts",
     "packages/cli/test/index-proof.test.ts",
+    "packages/cli/test/version-command.test.ts",
     "packages/functions/test/eventbridge-publisher.test.ts",
     "packages/functions/test/lambda-dependencies.test.ts",
     "packages/functions/test/store-access-denied.test.ts",

@@ -1,6 +1,14 @@
 import { parseArgs } from "node:util";
-import { USAGE } from "./usage";
 import { UsageError } from "./usage-error";
+import { versionText } from "./version";
+
+/**
+ * The help text, loaded when printed: it lists the providers of `@voxtrail/workflow`'s registry,
+ * which `voxtrail --version` has no use for.
+ */
+async function usage(): Promise<string> {
+  return (await import("./usage")).USAGE;
+}
 
 /** The `voxtrail` command line: parses arguments, runs a command, and exits with its code. */
 async function main(argv: string[]): Promise<number> {
@@ -40,11 +48,16 @@ async function main(argv: string[]): Promise<number> {
       database: { type: "string" },
       workgroup: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
+      version: { type: "boolean", default: false },
     },
   });
   const [command, ...rest] = positionals;
+  if (values.version || command === "version") {
+    process.stdout.write(versionText());
+    return 0;
+  }
   if (values.help || command === undefined || command === "help") {
-    process.stdout.write(USAGE);
+    process.stdout.write(await usage());
     return 0;
   }
   // Commands load on demand: printing a definition need not start the runtime's dependencies.
@@ -76,14 +89,14 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
+  async (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`voxtrail: ${message}\n`);
     if (
       error instanceof UsageError ||
       (error instanceof Error && error.name === "TypeError" && "code" in error)
     ) {
-      process.stderr.write(`\n${USAGE}`);
+      process.stderr.write(`\n${await usage()}`);
       process.exitCode = 2;
     } else {
       process.exitCode = 1;

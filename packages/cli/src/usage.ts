@@ -162,5 +162,11 @@ Usage:
       definition's Map runs --concurrency executions of the voicemail state machine ARN (a
       placeholder by default) at once.
 
+  voxtrail version | voxtrail --version
+      Print the CLI's version and the engines this machine has, found by lookup (never run):
+      pocketsphinx_continuous, pocketsphinx_batch and the pocketsphinx-en-us model, espeak-ng,
+      festival's text2wave and ked voice, sox (where each is, its Debian package's version, or the
+      sudo apt-get install command for what is missing), and the bundled flite's npm version.
+
   voxtrail help
 `;
