@@ -31,7 +31,7 @@ export interface DeployedSonicEndpoint {
  * Returns nothing when the stage does not synthesize on SageMaker. A changed model or instance
  * type makes a new endpoint configuration that the endpoint is updated to; SageMaker refuses to
  * change the instance type of a variant registered for auto scaling, so that change needs the
- * scalable target deregistered first (README, "Per-stage configuration").
+ * scalable target deregistered first (docs/deploy.md, "Per-stage configuration").
  *
  * @example
  * const sonic = sonicEndpoint(config); // sonic?.name -> "voxtrail-production-sonic"

@@ -16,11 +16,11 @@ function readmeCapacity(): string {
 }
 
 describe("voxtrail capacity", () => {
-  it("prints what docs/volume.md shows, for the default stage, and README.md's table is its table", () => {
+  it("prints what docs/volume.md shows, for the default stage, and docs/deploy.md's table (moved from the README) is its table", () => {
     const printed = capacityCommand([], { json: false });
     expect(printed).toBe(readmeCapacity());
     const table = /\n(\| Volume[\s\S]*?\n)\n/.exec(printed)?.[1] ?? "no table";
-    expect(readFileSync(join(REPOSITORY_ROOT, "README.md"), "utf8")).toContain(table);
+    expect(readFileSync(join(REPOSITORY_ROOT, "docs/deploy.md"), "utf8")).toContain(table);
   });
 
   it("prints the plans and their inputs as JSON with --json", () => {
