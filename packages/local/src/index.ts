@@ -3,10 +3,10 @@
  * the local state machine, the event sources, flite, and the local Sonic and Transcribe endpoints.
  */
 export { BUNDLED_RECORDS_FILE, BUNDLED_VOICEMAILS_DIR } from "./bundled-fixtures";
+export { ESPEAK_INSTALL_HINT, EspeakEngine, EspeakFailed, type EspeakVoice } from "./espeak/espeak-engine";
 export { matchesPattern } from "./events/event-pattern";
 export { objectCreatedEvent, s3EventKey } from "./events/object-created-event";
 export { type SqsDelivery, SqsEventSource } from "./events/sqs-event-source";
-export { ESPEAK_INSTALL_HINT, EspeakEngine, EspeakFailed, type EspeakVoice } from "./espeak/espeak-engine";
 export { FLITE_VERSION, FliteEngine, type FliteVoice } from "./flite/flite-engine";
 export { FliteProcess } from "./flite/flite-process";
 export { collectInputFiles, type InputFile } from "./input-files";
