@@ -8,7 +8,7 @@
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, isAbsolute, join } from "node:path";
-import cliPackage from "../package.json" with { type: "json" };
+import { version as cliVersion } from "../package.json";
 
 /** Where Debian's pocketsphinx-en-us puts the US English acoustic model the transcriber decodes with. */
 export const POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
@@ -206,7 +206,7 @@ const NAME_WIDTH = 14;
  * process.stdout.write(versionText());
  */
 export function versionText(options: LookupOptions = {}): string {
-  const lines = [`voxtrail ${cliPackage.version} (@voxtrail/cli, Node ${process.version})`, "", "Engines:"];
+  const lines = [`voxtrail ${cliVersion} (@voxtrail/cli, Node ${process.version})`, "", "Engines:"];
   for (const engine of findEngines(options)) {
     const head = `  ${engine.name.padEnd(NAME_WIDTH)}`;
     const indent = " ".repeat(head.length);

@@ -1,11 +1,22 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../../test/e2e/run-cli";
+import { DIST_DIR } from "../build/cli-build.mjs";
 
 const emptyPath = mkdtempSync(join(tmpdir(), "voxtrail-empty-path-"));
 afterAll(() => rmSync(emptyPath, { recursive: true, force: true }));
+
+/** The build's files that loading `file` loads before running it: its static imports, transitively. */
+function staticallyLoaded(file: string, seen = new Set<string>()): Set<string> {
+  seen.add(file);
+  for (const [, from] of readFileSync(file, "utf8").matchAll(/^import\s(?:[^;]*?\sfrom\s)?"(\.[^"]+)"/gm)) {
+    const imported = join(dirname(file), from as string);
+    if (!seen.has(imported)) staticallyLoaded(imported, seen);
+  }
+  return seen;
+}
 
 describe("the built voxtrail command's --version", () => {
   it("prints the CLI's version and where this machine's engines are, and exits 0", async () => {
@@ -34,6 +45,17 @@ describe("the built voxtrail command's --version", () => {
     );
     expect(stdout).toContain("missing sox: install with sudo apt-get install sox");
     expect(stdout).toMatch(/flite +bundled/);
+  });
+
+  it("loads, before it prints, only the entry file and small chunks: no engine, DuckDB, AWS SDK or workflow registry", () => {
+    const entry = join(DIST_DIR, JSON.parse(readFileSync(join(DIST_DIR, "build.json"), "utf8")).entry);
+    const loaded = [...staticallyLoaded(entry)];
+    const heavy = /node_modules\/(@aws-sdk|@smithy|zod)\/|@duckdb\/node-api|flite-child|\.wasm"/;
+    expect(
+      loaded.filter((file) => heavy.test(readFileSync(file, "utf8"))).map((file) => relative(DIST_DIR, file)),
+    ).toEqual([]);
+    const bytes = loaded.reduce((total, file) => total + statSync(file).size, 0);
+    expect(bytes).toBeLessThan(100_000);
   });
 
   it("is in the help text", async () => {
