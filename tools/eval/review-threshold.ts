@@ -9,11 +9,14 @@
  *   npx tsx tools/eval/fact-accuracy.ts --splits tuning --deliveries telephony --json /tmp/tune.json
  *   npx tsx tools/eval/fact-accuracy.ts --splits tuning --deliveries wideband --json /tmp/tune-wide.json
  *   npx tsx tools/eval/review-threshold.ts /tmp/tune.json /tmp/tune-wide.json
+ *
+ * `--lengths none` reasons without the records' number lengths: order and account numbers of
+ * another length are then stated, not held (the reasoner before it held them).
  */
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { LOCAL_BOUNDARY } from "@voxtrail/core";
+import { LOCAL_BOUNDARY, type RecordLookup } from "@voxtrail/core";
 import { JsonlRecordLookup, LocalReasoner } from "@voxtrail/providers";
 import { CORPUS_FILE, loadAccuracyCorpus, RECORDS_FILE } from "./accuracy-corpus";
 import type { FactAccuracyResult } from "./fact-accuracy-result";
@@ -33,8 +36,9 @@ export interface ThresholdRow {
 }
 
 /**
- * The figures at each threshold, from facts scored with nothing held: a fact whose confidence is
- * below the threshold counts as held, one with none is never held (the reasoner's rule).
+ * The figures at each threshold, from facts scored with nothing held for its confidence: a fact
+ * whose confidence is below the threshold counts as held, one with none is never held for it (the
+ * reasoner's rule); one the reasoner held for its length stays held.
  *
  * @example
  * thresholdRows(scores, [0, 0.5]); // [{ threshold: 0, right: 90, statedWrong: 6, held: 0, ... }, ...]
@@ -43,7 +47,8 @@ export function thresholdRows(scores: readonly FactScore[], thresholds: readonly
   const facts = scores.filter((score) => !isRecordFact(score.fact));
   return thresholds.map((threshold) => {
     const held = (score: FactScore) =>
-      score.got !== null && score.confidence !== undefined && score.confidence < threshold;
+      score.got !== null &&
+      (score.held === true || (score.confidence !== undefined && score.confidence < threshold));
     const right = facts.filter((score) => score.right && !held(score)).length;
     const statedWrong = facts.filter((score) => !score.right && score.got !== null && !held(score)).length;
     return {
@@ -64,10 +69,13 @@ export function chooseThreshold(rows: readonly ThresholdRow[], target: number): 
 }
 
 /** Each clip's facts scored again from its saved words, with nothing held. */
-async function rescore(file: string): Promise<FactScore[]> {
+async function rescore(file: string, lengths: boolean): Promise<FactScore[]> {
   const result = JSON.parse(await readFile(file, "utf8")) as FactAccuracyResult;
-  const records = await JsonlRecordLookup.fromFile(RECORDS_FILE);
-  const corpus = await loadAccuracyCorpus(CORPUS_FILE, records);
+  const jsonl = await JsonlRecordLookup.fromFile(RECORDS_FILE);
+  const corpus = await loadAccuracyCorpus(CORPUS_FILE, jsonl);
+  const records: RecordLookup = lengths
+    ? jsonl
+    : { processor: jsonl.processor, find: (entities) => jsonl.find(entities) };
   const reasoner = new LocalReasoner({ reviewBelow: 0 });
   const scores: FactScore[] = [];
   for (const clip of result.clips) {
@@ -88,10 +96,14 @@ async function rescore(file: string): Promise<FactScore[]> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { target: { type: "string", default: "0.97" } },
+    options: { target: { type: "string", default: "0.97" }, lengths: { type: "string", default: "records" } },
   });
+  if (values.lengths !== "records" && values.lengths !== "none")
+    throw new Error(`--lengths takes records (the default) or none: ${values.lengths}`);
   if (positionals.length === 0) throw new Error("usage: review-threshold.ts RESULT.json... [--target 0.97]");
-  const scores = (await Promise.all(positionals.map(rescore))).flat();
+  const scores = (
+    await Promise.all(positionals.map((file) => rescore(file, values.lengths === "records")))
+  ).flat();
   const thresholds = Array.from({ length: 20 }, (_, i) => i / 20);
   const rows = thresholdRows(scores, thresholds);
   const percent = (n: number) => `${(100 * n).toFixed(1)}%`;
@@ -110,7 +122,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   );
   if (chosen) {
     const held = scores.filter(
-      (score) => score.got !== null && score.confidence !== undefined && score.confidence < chosen.threshold,
+      (score) =>
+        score.got !== null &&
+        (score.held === true || (score.confidence !== undefined && score.confidence < chosen.threshold)),
     );
     const kinds = [...new Set(held.map((score) => score.fact))];
     const byKind = kinds.map((kind) => {
