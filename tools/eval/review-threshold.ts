@@ -16,11 +16,9 @@
 import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { LOCAL_BOUNDARY, type RecordLookup } from "@voxtrail/core";
-import { JsonlRecordLookup, LocalReasoner } from "@voxtrail/providers";
-import { CORPUS_FILE, loadAccuracyCorpus, RECORDS_FILE } from "./accuracy-corpus";
 import type { FactAccuracyResult } from "./fact-accuracy-result";
-import { type FactScore, isRecordFact, scoreFacts } from "./fact-scoring";
+import { type FactScore, isRecordFact } from "./fact-scoring";
+import { rescoreClips } from "./rescore-clips";
 
 /** The facts at one threshold: right, stated wrongly, held, and the share of stated ones right. */
 export interface ThresholdRow {
@@ -68,31 +66,6 @@ export function chooseThreshold(rows: readonly ThresholdRow[], target: number): 
   return [...rows].sort((a, b) => a.threshold - b.threshold).find((row) => row.statedRight >= target);
 }
 
-/** Each clip's facts scored again from its saved words, with nothing held. */
-async function rescore(file: string, lengths: boolean): Promise<FactScore[]> {
-  const result = JSON.parse(await readFile(file, "utf8")) as FactAccuracyResult;
-  const jsonl = await JsonlRecordLookup.fromFile(RECORDS_FILE);
-  const corpus = await loadAccuracyCorpus(CORPUS_FILE, jsonl);
-  const records: RecordLookup = lengths
-    ? jsonl
-    : { processor: jsonl.processor, find: (entities) => jsonl.find(entities) };
-  const reasoner = new LocalReasoner({ reviewBelow: 0 });
-  const scores: FactScore[] = [];
-  for (const clip of result.clips) {
-    const script = corpus.scripts.find((candidate) => candidate.id === clip.script);
-    if (!script || !clip.words) throw new Error(`${file}: clip ${clip.script} has no words or script`);
-    const transcript = {
-      text: clip.transcript,
-      words: clip.words,
-      language: "en",
-      audioMs: 0,
-      processor: { provider: "eval", model: "saved-transcript", version: "1", boundary: LOCAL_BOUNDARY },
-    };
-    scores.push(...scoreFacts(script.expected, await reasoner.reason(transcript, records)));
-  }
-  return scores;
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -101,9 +74,15 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   if (values.lengths !== "records" && values.lengths !== "none")
     throw new Error(`--lengths takes records (the default) or none: ${values.lengths}`);
   if (positionals.length === 0) throw new Error("usage: review-threshold.ts RESULT.json... [--target 0.97]");
-  const scores = (
-    await Promise.all(positionals.map((file) => rescore(file, values.lengths === "records")))
-  ).flat();
+  const rescored = await Promise.all(
+    positionals.map(async (file) =>
+      rescoreClips(JSON.parse(await readFile(file, "utf8")) as FactAccuracyResult, {
+        reviewBelow: 0,
+        lengths: values.lengths === "records",
+      }),
+    ),
+  );
+  const scores = rescored.flat().flatMap((clip) => clip.facts);
   const thresholds = Array.from({ length: 20 }, (_, i) => i / 20);
   const rows = thresholdRows(scores, thresholds);
   const percent = (n: number) => `${(100 * n).toFixed(1)}%`;
