@@ -1,6 +1,6 @@
 import { type CheckedFact, LOCAL_BOUNDARY, type Transcript, VoicemailRecord } from "@voxtrail/core";
 import { describe, expect, test } from "vitest";
-import { checkFacts, REVIEW_THRESHOLD } from "../src/reasoning/fact-confidence";
+import { CALL_REVIEW_THRESHOLD, checkFacts, REVIEW_THRESHOLD } from "../src/reasoning/fact-confidence";
 import { LocalReasoner } from "../src/reasoning/local-reasoner";
 import { tokenConfidences } from "../src/reasoning/token-confidence";
 import { RECORDS } from "./local-reasoning";
@@ -225,6 +225,31 @@ describe("checkFacts", () => {
     ]);
     const none = checkFacts(transcript, "order-problem", { orderNumber: "42711" }, REVIEW_THRESHOLD);
     expect(none.review).toEqual([]);
+  });
+
+  test("a call whose words are on average no surer than a coin toss holds every fact found", () => {
+    const garbled = heard(
+      "hi@0.2 my@0.3 order@0.9 number@0.9 is@0.2 four@0.5 two@0.5 seven@0.5 one@0.5 call@0.3 me@0.2 back@0.3",
+    );
+    const { confidence, review } = checkFacts(
+      garbled,
+      "callback-request",
+      { orderNumber: "4271" },
+      REVIEW_THRESHOLD,
+    );
+    // Each fact's own words pass the threshold; the call as a whole (mean 5.3 / 12 words) does not.
+    expect(confidence.orderNumber).toBe(0.5);
+    expect(review.map(({ fact, threshold }) => [fact, threshold])).toEqual([
+      ["orderNumber", CALL_REVIEW_THRESHOLD],
+      ["intent", CALL_REVIEW_THRESHOLD],
+    ]);
+    expect(review[0]?.reason).toBe(
+      "the recogniser's mean confidence over the whole call 0.441 is below 0.45: too little of it was made out",
+    );
+    const clear = heard("hi my order number is four two seven one call me back");
+    expect(checkFacts(clear, "callback-request", { orderNumber: "4271" }, REVIEW_THRESHOLD).review).toEqual(
+      [],
+    );
   });
 
   test("an intent no words named takes the mean confidence of all words", () => {

@@ -15,6 +15,17 @@ import { tokenize } from "./tokens";
  */
 export const REVIEW_THRESHOLD = 0.2;
 
+/**
+ * The mean word confidence below which a whole call is too little made out to trust any fact
+ * taken from it, chosen on the tuned voices only: the highest round figure that holds none of
+ * their calls. Their lowest are the bundled hang-up ("um, hi, uh... never mind, bye", 0.468 at
+ * 16 kHz, 0.481 by phone); the tuning half's telephony copies at 30 dB noise stay above 0.726. On
+ * voices no tuning step heard, the calls below it are those whose words were mostly wrong, where
+ * an intent was read from the few words that came through ("call me back" alone reads as a
+ * callback request) and numbers from guesses (docs/fact-confidence.md).
+ */
+export const CALL_REVIEW_THRESHOLD = 0.45;
+
 const NUMBER_FACTS = ["orderNumber", "accountNumber", "callbackNumber"] as const;
 
 /** Which of the records' number lengths each number fact must have. */
@@ -43,6 +54,8 @@ export interface FactCheck {
  * - Below `threshold` a fact is held for review. Where the engine gives no confidence (Cartesia
  *   Ink, a transcript from text) a fact has none and is never held for it: the rule cannot tell a
  *   sure word from an unsure one, and the record says so by leaving its confidence out.
+ * - When the mean confidence of all the call's words is below {@link CALL_REVIEW_THRESHOLD}, every
+ *   fact found is held, whatever its own words' confidence: the call was too little made out.
  * - An order or account number whose digits are not as many as every such number in the records
  *   has (`lengths`, from `RecordLookup.numberLengths`) is held too, however sure the words: no
  *   record can have it, so it was misheard (a digit heard twice, one dropped) or misspoken, and a
@@ -113,6 +126,20 @@ export function checkFacts(
   const evidence = intentEvidence(tokens, intent);
   if (evidence.length > 0) fromSpans("intent", evidence, Math.max);
   else judge("intent", mean(confidences), "no words named it, and the recogniser's mean confidence");
+  const call = mean(confidences);
+  if (call !== undefined && call < CALL_REVIEW_THRESHOLD) {
+    for (const fact of Object.keys(confidence) as CheckedFact[]) {
+      if (review.some((held) => held.fact === fact)) continue;
+      // Rounded down, so a mean just below the threshold never reads as equal to it.
+      const shown = Math.floor(call * 1000) / 1000;
+      review.push({
+        fact,
+        confidence: shown,
+        threshold: CALL_REVIEW_THRESHOLD,
+        reason: `the recogniser's mean confidence over the whole call ${shown} is below ${CALL_REVIEW_THRESHOLD}: too little of it was made out`,
+      });
+    }
+  }
   return { confidence, review };
 }
 
