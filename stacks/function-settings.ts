@@ -88,6 +88,7 @@ export function functionSettings({
       [FUNCTION_ENVIRONMENT.stage]: $app.stage,
       [FUNCTION_ENVIRONMENT.boundaryPolicy]: boundaryPolicy,
       [FUNCTION_ENVIRONMENT.bucket]: bucketName,
+      ...(config.languages ? { [FUNCTION_ENVIRONMENT.languages]: config.languages.join(",") } : {}),
       ...(config.storage.objectLock
         ? {
             [FUNCTION_ENVIRONMENT.lineageRetention]: `${config.storage.objectLock.mode}:${config.storage.objectLock.days}`,

@@ -7,6 +7,8 @@ import {
   providerDeclaration,
   providersWhere,
   type RegistryRole,
+  SYNTHESIZER_LANGUAGES,
+  speaksLanguage,
   transcriptionModeOf,
 } from "@voxtrail/workflow";
 import { z } from "zod";
@@ -193,6 +195,16 @@ export const StageConfig = z
     /** A file of `config/boundary-policy/`, without `.json`. */
     boundaryPolicy: z.string().regex(/^[a-z0-9-]+$/),
     providers: Providers,
+    /**
+     * The languages the stage's calls may be in (BCP 47 with region: `en-US`, `es-US`;
+     * docs/languages.md). Each call's comes from its object metadata or a language folder in its
+     * key, else Amazon Transcribe identifies it among these; one not listed fails named. Absent,
+     * every call is English, as before.
+     */
+    languages: z
+      .array(z.string().regex(/^[a-z]{2}-[A-Z]{2}$/, "a language with its region, e.g. en-US"))
+      .min(1)
+      .optional(),
     /** Needed when the synthesizer is `sonic-sagemaker`: an existing endpoint, or one to create. */
     sonic: z.union([ExistingSonicEndpoint, CreatedSonicEndpoint]).optional(),
     storage: z
@@ -228,6 +240,17 @@ export const StageConfig = z
   })
   .strict()
   .superRefine((config, ctx) => {
+    const spoken: readonly string[] =
+      SYNTHESIZER_LANGUAGES[config.providers.synthesizer as keyof typeof SYNTHESIZER_LANGUAGES] ?? [];
+    for (const language of config.languages ?? []) {
+      if (!speaksLanguage(spoken, language)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["languages"],
+          message: `${language} is not a language the synthesizer ${config.providers.synthesizer} speaks (${spoken.join(", ")})`,
+        });
+      }
+    }
     if (config.providers.synthesizer === "sonic-sagemaker" && config.sonic === undefined) {
       ctx.addIssue({ code: "custom", path: ["sonic"], message: "sonic-sagemaker needs a sonic endpoint" });
     }

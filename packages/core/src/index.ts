@@ -69,6 +69,19 @@ export {
 export { DuplicateDelivery, type ExecutionLiveness, JobClaim } from "./job-claim";
 export { JobOutcome, JobReport, ReportSource } from "./job-report";
 export { lambdaErrorCause } from "./lambda-error-cause";
+export {
+  CallLanguage,
+  CallLanguageUnknown,
+  CallLanguageUnsupported,
+  callLanguage,
+  DEFAULT_CALL_LANGUAGES,
+  languageFromKey,
+  primaryLanguage,
+  quoteLanguage,
+  ReasonerLanguageUnsupported,
+  SynthesizerLanguageUnsupported,
+  TranscriberLanguageUnsupported,
+} from "./language";
 export { LineageSummary } from "./lineage-summary";
 export { mapLimit } from "./map-limit";
 export {

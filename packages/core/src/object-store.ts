@@ -11,6 +11,11 @@ export interface StoredObject {
   sha256?: string;
   etag?: string;
   versionId?: string;
+  /**
+   * The call language the uploader named in the object's metadata (S3 `x-amz-meta-language`, e.g.
+   * `es-US`), when `head` finds one: a tag, never caller data.
+   */
+  language?: string;
 }
 
 /**

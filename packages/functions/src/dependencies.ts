@@ -48,6 +48,12 @@ export interface StageDependencies {
   boundaryPolicy: BoundaryPolicy;
   /** Language of voicemails and replies (BCP 47 primary tag, e.g. "en"). */
   language: string;
+  /**
+   * The languages the deployment takes (BCP 47 with region: `en-US`, `es-US`), when its stage
+   * config names them: each call's language is then found per call (call-language.ts), and one it
+   * does not take fails named. Absent, every call is in `language`, as before.
+   */
+  languages?: readonly string[];
   /** Format of the synthesized reply. */
   replyFormat: AudioFormat;
   /** Whether the execution that claimed a job still runs (duplicate deliveries ask). */

@@ -4,6 +4,7 @@
  * kernel is `@voxtrail/functions/kernel`; the Lambda wiring `@voxtrail/functions/lambda`.
  */
 export { loadBoundaryPolicy } from "./boundary/policy-file";
+export { languagesFromEnvironment } from "./call-language";
 export type { StageDependencies } from "./dependencies";
 export { EventBridgePublisher } from "./events/eventbridge-publisher";
 export { type IndexRun, updateLineageIndex } from "./handlers/compact-lineage-index";

@@ -21,11 +21,21 @@ export const JobState = z.object({
   execution: ExecutionInfo,
   normalizedAudio: ArtifactRef,
   timings: z.array(Timing),
+  /**
+   * The call's language (`en-US`, `es-US`) where Ingest knew it (object metadata, a language folder
+   * in the key, or the deployment's only language); absent when the transcriber must identify it.
+   */
+  language: z.string().optional(),
 });
 export type JobState = z.infer<typeof JobState>;
 
 /** Transcribe's result, at `$.transcribe`. */
-export const TranscribeResult = z.object({ transcript: ArtifactRef, timings: z.array(Timing) });
+export const TranscribeResult = z.object({
+  transcript: ArtifactRef,
+  timings: z.array(Timing),
+  /** The language the transcript is in (the job's, or the one the service identified). */
+  language: z.string().optional(),
+});
 export type TranscribeResult = z.infer<typeof TranscribeResult>;
 
 /** Reason's result, at `$.reason`. */

@@ -11,7 +11,7 @@ import {
   type TranscriptionService,
   type WorkflowCallback,
 } from "@voxtrail/core";
-import { loadBoundaryPolicy, type StageDependencies } from "@voxtrail/functions";
+import { languagesFromEnvironment, loadBoundaryPolicy, type StageDependencies } from "@voxtrail/functions";
 import {
   buildProviders,
   CLOUD_BUILDERS,
@@ -71,6 +71,11 @@ export interface LocalDependencyOptions {
   policyEnvironment?: string;
   /** The process's interrupt, for the kernel (see `StageDependencies.interrupt`). */
   interrupt?: AbortSignal;
+  /**
+   * The languages calls may be in (`en-US`, `es-US`; see `StageDependencies.languages`); by default
+   * `VOXTRAIL_LANGUAGES`, else every call is English, as before.
+   */
+  languages?: readonly string[];
 }
 
 /**
@@ -121,6 +126,7 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
     boundaryPolicy:
       options.boundaryPolicy ?? (await loadBoundaryPolicy(options.policyEnvironment ?? "local")),
     language: "en",
+    ...(options.languages ? { languages: options.languages } : languagesFromEnvironment(process.env)),
     replyFormat: options.replyFormat ?? DEFAULT_REPLY_FORMAT,
     maxSourceBytes: 50 * 1024 * 1024,
     ...(options.interrupt ? { interrupt: options.interrupt } : {}),

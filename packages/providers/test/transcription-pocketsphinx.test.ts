@@ -6,7 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeSamples, normalizeForTranscription, resample, writeWav } from "@voxtrail/audio";
-import { InvalidAudio, InvalidInput, LOCAL_BOUNDARY, Transcript, TranscriptionFailed } from "@voxtrail/core";
+import {
+  InvalidAudio,
+  InvalidInput,
+  LOCAL_BOUNDARY,
+  TranscriberLanguageUnsupported,
+  Transcript,
+  TranscriptionFailed,
+} from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isNarrowband } from "../src/transcription/bandwidth";
 import {
@@ -489,7 +496,13 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
   test("refuses languages other than English and audio that is not 16 kHz", async () => {
     const transcriber = standIn({ command: fake });
     await expect(transcriber.transcribe(wav16k(noise()), { language: "fr" })).rejects.toThrow(
-      TranscriptionFailed,
+      TranscriberLanguageUnsupported,
+    );
+    // A Spanish voicemail: no embedded recogniser hears Spanish, and the error says so by name.
+    const spanish = transcriber.transcribe(wav16k(noise()), { language: "es-US" });
+    await expect(spanish).rejects.toThrow(TranscriberLanguageUnsupported);
+    await expect(spanish).rejects.toThrow(
+      /only a US English model: no embedded recogniser here hears "es-US"/,
     );
     const wav8k = writeWav({ encoding: "pcm_s16le", sampleRate: 8000, channels: 1 }, new Uint8Array(1600));
     await expect(transcriber.transcribe(wav8k, { language: "en" })).rejects.toThrow(InvalidAudio);

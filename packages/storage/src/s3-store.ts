@@ -170,6 +170,7 @@ export class S3Store implements ObjectStore {
       sha256: output.Metadata?.sha256,
       etag: output.ETag,
       versionId: output.VersionId,
+      ...(output.Metadata?.language ? { language: output.Metadata.language } : {}),
     };
   }
 

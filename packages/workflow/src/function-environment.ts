@@ -8,6 +8,8 @@ export const FUNCTION_ENVIRONMENT = {
   eventBus: "VOXTRAIL_EVENT_BUS",
   boundaryPolicy: "VOXTRAIL_BOUNDARY_POLICY",
   language: "VOXTRAIL_LANGUAGE",
+  /** The languages the stage takes, comma-separated (`en-US,es-US`): its stage config's `languages`. */
+  languages: "VOXTRAIL_LANGUAGES",
   /**
    * `MODE:DAYS` (e.g. `COMPLIANCE:30`) when the stage's bucket has Object Lock: the retention each
    * object written under `RETAINED_PREFIXES` gets.

@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
 import { normalizeForTranscription } from "@voxtrail/audio";
-import { type DuplicateDelivery, InvalidAudio, type Processor, round, type SourceRef } from "@voxtrail/core";
+import {
+  callLanguage,
+  type DuplicateDelivery,
+  InvalidAudio,
+  type Processor,
+  round,
+  type SourceRef,
+} from "@voxtrail/core";
 import {
   ARTIFACT_FILES,
   jobIdFor,
@@ -34,7 +41,7 @@ const NORMALIZER: Omit<Processor, "boundary"> = {
  * (`InvalidAudio` otherwise, with what is wrong), and writes a 16 kHz mono PCM copy for the
  * transcriber. Returns the job state every later stage reads.
  */
-export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes">>()({
+export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes" | "languages">>()({
   name: "Ingest",
   input: IngestInput,
   flows: (deps) => [{ processor: normalizerOf(deps), kinds: ["source-audio", "normalized-audio"] }],
@@ -57,6 +64,10 @@ export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes
     if (head && head.bytes > deps.maxSourceBytes) {
       throw new InvalidAudio(`file is ${head.bytes} bytes; the limit is ${deps.maxSourceBytes} bytes`);
     }
+    // A stage that names its languages finds the call's before reading it: one it does not take fails here.
+    const language = deps.languages
+      ? callLanguage({ key, metadata: head?.language, languages: deps.languages })
+      : undefined;
     const bytes = await deps.store.getBytes(key, named);
     const versionId = input.event.detail.object["version-id"];
     const source: SourceRef = {
@@ -102,6 +113,7 @@ export const ingestStage = defineStage<StageNeeds<"executions" | "maxSourceBytes
       execution: input.execution,
       normalizedAudio,
       timings: activity.timings,
+      ...(language === undefined ? {} : { language }),
     };
   },
 });

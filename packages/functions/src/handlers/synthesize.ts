@@ -1,5 +1,6 @@
 import { round } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
+import { replyLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { SynthesizeInput, type SynthesizeResult } from "../state";
 import { storeSynthesis } from "../synthesis-artifact";
@@ -19,10 +20,11 @@ export const synthesizeStage = defineStage<StageNeeds<"synthesizer" | "language"
   open: (job) => ({ jobId: job.jobId, inputs: [job.reason.replyText], carry: undefined }),
   run: async (job, { deps, activity, clock, signal }): Promise<SynthesizeResult> => {
     activity.processors.push(deps.synthesizer.processor);
+    const language = replyLanguage(job, deps);
     const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();
     const stream = deps.synthesizer.synthesize({
       text,
-      language: deps.language,
+      language,
       format: deps.replyFormat,
       signal,
     });

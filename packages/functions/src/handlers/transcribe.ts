@@ -1,10 +1,11 @@
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
+import { transcriptionLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { TranscribeInput, type TranscribeResult } from "../state";
 
 /** Transcribe: runs the configured transcriber on the normalised audio and writes `transcript.json`. */
-export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language">>()({
+export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language" | "languages">>()({
   name: "Transcribe",
   follows: ["Ingest"],
   input: TranscribeInput,
@@ -12,10 +13,11 @@ export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language"
   open: (job) => ({ jobId: job.jobId, inputs: [job.normalizedAudio], carry: undefined }),
   run: async (job, { deps, activity, clock, signal, tmpDir }): Promise<TranscribeResult> => {
     activity.processors.push(deps.transcriber.processor);
+    const language = transcriptionLanguage(job, deps);
     const audio = await deps.store.getBytes(job.normalizedAudio.key);
     activity.measures.audioMs = job.audioMs;
     const transcript = await clock.span("engine", () =>
-      deps.transcriber.transcribe(audio, { language: deps.language, signal, tmpDir }),
+      deps.transcriber.transcribe(audio, { language, signal, tmpDir }),
     );
     const key = keys.artifact(job.jobId, ARTIFACT_FILES.transcript);
     const ref = await putJsonArtifact(deps.store, "transcript", key, transcript);
@@ -25,6 +27,11 @@ export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language"
       clock.timing("transcribe.engine", "engine.start", "engine.end"),
       clock.timing(STAGE_DURATION_METRICS.Transcribe, "handler.start", "transcript.durable"),
     );
-    return { transcript: ref, timings: activity.timings };
+    return { transcript: ref, timings: activity.timings, ...languageOf(job, transcript) };
   },
 });
+
+/** The transcript's language for the job state, where the job carries languages (else nothing, as before). */
+export function languageOf(job: { language?: string | undefined }, transcript: { language: string }) {
+  return job.language === undefined ? {} : { language: transcript.language };
+}

@@ -21,6 +21,7 @@ import {
   RETAINED_PREFIXES,
   selectionFromEnvironment,
 } from "@voxtrail/workflow";
+import { languagesFromEnvironment } from "../call-language";
 import type { StageDependencies } from "../dependencies";
 import { linkedSecret } from "./linked-secret";
 
@@ -38,6 +39,7 @@ export type FunctionDependencies = Pick<
   | "compute"
   | "boundaryPolicy"
   | "language"
+  | "languages"
   | "replyFormat"
   | "maxSourceBytes"
 >;
@@ -82,6 +84,7 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
     compute: { kind: "aws-account", service: "lambda", region: requiredEnv(env, "AWS_REGION") },
     boundaryPolicy: policyFrom(requiredEnv(env, FUNCTION_ENVIRONMENT.boundaryPolicy)),
     language: env[FUNCTION_ENVIRONMENT.language] || "en",
+    ...languagesFromEnvironment(env),
     replyFormat: { encoding: "pcm_s16le", sampleRate: 16000, channels: 1 },
     maxSourceBytes: 50 * 1024 * 1024,
     ...providers,

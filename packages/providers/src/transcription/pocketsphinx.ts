@@ -11,8 +11,10 @@ import {
   InvalidInput,
   LOCAL_BOUNDARY,
   type Processor,
+  quoteLanguage,
   type ReferenceLengths,
   type Transcriber,
+  TranscriberLanguageUnsupported,
   type Transcript,
   TranscriptionFailed,
   type TranscriptWord,
@@ -192,8 +194,8 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * never the word's confidence. The reasoners hold a fact whose words fall below their review
  * threshold (docs/fact-confidence.md).
  *
- * Errors are `TranscriptionFailed` (binary missing, non-zero exit, timeout, unsupported language)
- * or `InvalidAudio` (not a decodable 16 kHz WAV); no message carries what was said.
+ * Errors are `TranscriptionFailed` (binary missing, non-zero exit, timeout),
+ * `TranscriberLanguageUnsupported` (any language but English) or `InvalidAudio` (not a decodable 16 kHz WAV); no message carries what was said.
  *
  * @example
  * const transcriber = new PocketsphinxTranscriber({ timeoutMs: 60_000 });
@@ -276,8 +278,10 @@ export class PocketsphinxTranscriber implements Transcriber {
     options: { language: string; signal?: AbortSignal; tmpDir?: string },
   ): Promise<Transcript> {
     if (!/^en(-|$)/i.test(options.language)) {
-      throw new TranscriptionFailed(
-        `pocketsphinx has only a US English model here; language "${options.language}" is not supported`,
+      throw new TranscriberLanguageUnsupported(
+        `the embedded transcriber (pocketsphinx) has only a US English model: no embedded recogniser ` +
+          `here hears ${quoteLanguage(options.language)}; transcribe such calls with Amazon Transcribe ` +
+          `(--transcriber amazon-transcribe) or another transcriber that takes the language`,
       );
     }
     const { samples, sampleRate } = decodeMono16(wav16k);
