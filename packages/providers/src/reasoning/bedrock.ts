@@ -15,10 +15,10 @@ import {
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
 import { observeSdkCalls } from "../aws/sdk-calls";
 import { toReasoningError } from "./bedrock-errors";
+import { checkedReading, systemBlocksFor, unsureReplyIn } from "./bedrock-language";
 import { checkFacts, heldNote, REVIEW_THRESHOLD, trustedEntities } from "./fact-confidence";
 import { matchRecord } from "./record-match";
-import { unsureReply } from "./reply-unsure";
-import { SYSTEM_BLOCKS, transcriptMessage } from "./transcript-prompt";
+import { transcriptMessage } from "./transcript-prompt";
 import { ModelVoicemailRecord, VOICEMAIL_TOOL_CONFIG, VOICEMAIL_TOOL_NAME } from "./voicemail-tool";
 
 /** How to reach a model on Amazon Bedrock. */
@@ -57,7 +57,7 @@ export interface BedrockReasonerOptions {
  * and the intent is found among the transcript's words and takes the lowest confidence of those
  * words (a number the words do not hold scores 0); one below `reviewBelow` is kept as the model
  * gave it but listed in the record's `review`, is not used to find the business record, and the
- * model's reply, which may state it, is replaced by one that asks for a call back ({@link unsureReply}).
+ * model's reply, which may state it, is replaced by one that asks for a call back ({@link unsureReplyIn}, in the caller's language).
  *
  * @example
  * const reasoner = await BedrockReasoner.create({
@@ -101,7 +101,7 @@ export class BedrockReasoner implements Reasoner {
       response = await client.send(
         new ConverseCommand({
           modelId,
-          system: SYSTEM_BLOCKS,
+          system: systemBlocksFor(transcript.language),
           messages: [transcriptMessage(transcript.text)],
           toolConfig: VOICEMAIL_TOOL_CONFIG,
           inferenceConfig: { maxTokens: maxTokens ?? 1024, temperature: 0 },
@@ -115,7 +115,13 @@ export class BedrockReasoner implements Reasoner {
     const entities = withoutEmptyValues(output.entities);
     const reviewBelow = this.#options.reviewBelow ?? REVIEW_THRESHOLD;
     const lengths = (await records.numberLengths?.()) ?? {};
-    const { confidence, review } = checkFacts(transcript, output.intent, entities, reviewBelow, lengths);
+    const { confidence, review } = checkFacts(
+      checkedReading(transcript),
+      output.intent,
+      entities,
+      reviewBelow,
+      lengths,
+    );
     return {
       intent: output.intent,
       entities,
@@ -123,7 +129,7 @@ export class BedrockReasoner implements Reasoner {
       match: await matchRecord(trustedEntities(entities, review), records),
       replyText:
         review.length > 0
-          ? unsureReply(review, this.#options.businessName ?? "Acme support").text
+          ? unsureReplyIn(transcript.language, review, this.#options.businessName ?? "Acme support").text
           : output.replyText,
       ...(Object.keys(confidence).length > 0 ? { confidence } : {}),
       ...(review.length > 0 ? { review } : {}),

@@ -1,7 +1,10 @@
 import {
   LOCAL_BOUNDARY,
   type Processor,
+  primaryLanguage,
+  quoteLanguage,
   type Reasoner,
+  ReasonerLanguageUnsupported,
   type RecordLookup,
   type Transcript,
   type VoicemailRecord,
@@ -11,7 +14,9 @@ import { checkFacts, heldNote, REVIEW_THRESHOLD, trustedEntities } from "./fact-
 import { classifyIntent, orderProblem } from "./intent";
 import { matchRecord } from "./record-match";
 import { summarize, writeReply } from "./reply";
+import { REPLY_TEMPLATES_ES, unsureReplyEs } from "./reply-templates-es";
 import { unsureReply } from "./reply-unsure";
+import { readSpanish } from "./spanish-reading";
 import { kindsFromRecords } from "./unnamed-numbers";
 
 /** Options of {@link LocalReasoner}. */
@@ -65,7 +70,10 @@ export class LocalReasoner implements Reasoner {
   }
 
   /** Builds the voicemail's structured record from its transcript, looking the caller up in `records`. */
-  async reason(transcript: Transcript, records: RecordLookup): Promise<VoicemailRecord> {
+  async reason(heard: Transcript, records: RecordLookup): Promise<VoicemailRecord> {
+    const spanish = spanishOrEnglish(heard.language);
+    // Spanish is read through its English reading (number words, days, requests); the reply is Spanish.
+    const transcript = spanish ? readSpanish(heard) : heard;
     const reading = readEntities(transcript.text);
     const entities = await kindsFromRecords(reading.entities, reading.unnamed, records);
     const intent = classifyIntent(transcript.text, entities);
@@ -75,8 +83,13 @@ export class LocalReasoner implements Reasoner {
     const match = await matchRecord(trusted, records);
     const problem = intent === "order-problem" ? orderProblem(transcript.text) : undefined;
     const findings = { intent, entities: trusted, match, ...(problem ? { problem } : {}) };
-    const reply =
-      review.length > 0 ? unsureReply(review, this.#businessName) : writeReply(findings, this.#businessName);
+    const reply = spanish
+      ? review.length > 0
+        ? unsureReplyEs(review, this.#businessName)
+        : writeReply(findings, this.#businessName, REPLY_TEMPLATES_ES)
+      : review.length > 0
+        ? unsureReply(review, this.#businessName)
+        : writeReply(findings, this.#businessName);
     return {
       intent,
       entities,
@@ -89,4 +102,22 @@ export class LocalReasoner implements Reasoner {
       processor: this.processor,
     };
   }
+}
+
+/** The languages {@link LocalReasoner} answers in (ISO 639-1). */
+export const LOCAL_REASONER_LANGUAGES = ["en", "es"] as const;
+
+/**
+ * Whether a transcript in `language` is Spanish (`true`) or English (`false`);
+ * `ReasonerLanguageUnsupported` for any other: a reply is never written in a language the caller
+ * did not speak.
+ */
+function spanishOrEnglish(language: string): boolean {
+  const primary = primaryLanguage(language);
+  if (primary === "es") return true;
+  if (primary === "en") return false;
+  throw new ReasonerLanguageUnsupported(
+    `the local reasoner answers in ${LOCAL_REASONER_LANGUAGES.join(" and ")}; the transcript is in ` +
+      `${quoteLanguage(language)}: choose a reasoner that takes it (bedrock), or remove the language from the stage`,
+  );
 }

@@ -4,6 +4,7 @@ import {
   REPLY_TEMPLATES,
   type ReplyFactName,
   type ReplyFactValues,
+  type ReplyTemplate,
   type ReplyTemplateId,
 } from "./reply-templates";
 
@@ -61,9 +62,13 @@ export interface Reply {
  * writeReply(findings, "Acme support").text;
  * // "Hi Maria, this is Acme support about order 4271. We're sorry it arrived damaged; a replacement is on its way."
  */
-export function writeReply(findings: Findings, business: string): Reply {
+export function writeReply(
+  findings: Findings,
+  business: string,
+  templates: { readonly [Id in ReplyTemplateId]: ReplyTemplate<Id> } = REPLY_TEMPLATES,
+): Reply {
   const record = relied(findings.entities, findings.match);
-  const template = REPLY_TEMPLATES[chooseTemplate(findings, record)];
+  const template = templates[chooseTemplate(findings, record)];
   const facts = knownFacts(findings.entities, record).filter(({ fact }) => template.states.includes(fact));
   const values: ReplyFactValues = Object.fromEntries(facts.map(({ fact, value }) => [fact, value]));
   return { text: template.render(business, values), provenance: { template: template.id, facts } };
