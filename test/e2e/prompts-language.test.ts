@@ -11,7 +11,7 @@ const JAPANESE = "お電話ありがとうございます。";
 
 const workDir = temporaryDirectory("voxtrail-prompts-language-");
 
-describe("voxtrail prompts on the embedded (English-only) synthesizer", () => {
+describe("voxtrail prompts on the embedded (English and Spanish) synthesizer", () => {
   it("speaks the English row and makes the Japanese one a bad row PromptLanguageUnsupported, exit 1", async () => {
     const manifest = join(workDir(), "languages.csv");
     await writeFile(
@@ -38,7 +38,7 @@ describe("voxtrail prompts on the embedded (English-only) synthesizer", () => {
         id: "greeting-ja",
         error: "PromptLanguageUnsupported",
         message:
-          'line 3: the language "ja" is not one the synthesizer local-sonic-endpoint speaks (en): choose a synthesizer that speaks it, or remove the row',
+          'line 3: the language "ja" is not one the synthesizer local-sonic-endpoint speaks (en, es): choose a synthesizer that speaks it, or remove the row',
       },
     ]);
     expect(stderr).toMatch(/line 3.*PromptLanguageUnsupported/);

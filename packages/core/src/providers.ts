@@ -143,5 +143,10 @@ export interface Synthesizer {
    * other language is not spoken, whatever audio comes back.
    */
   readonly languages?: readonly string[];
+  /**
+   * What speaks `language` (ISO 639-1), where that differs by language (the local endpoint: flite
+   * for English, espeak-ng for Spanish): lineage records it instead of `processor`.
+   */
+  processorFor?(language: string): Processor;
   synthesize(request: SynthesisRequest): SynthesisStream;
 }

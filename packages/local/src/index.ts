@@ -4,6 +4,12 @@
  */
 export { BUNDLED_RECORDS_FILE, BUNDLED_VOICEMAILS_DIR } from "./bundled-fixtures";
 export { ESPEAK_INSTALL_HINT, EspeakEngine, EspeakFailed, type EspeakVoice } from "./espeak/espeak-engine";
+export {
+  LOCAL_SPEECH_ENGINES,
+  LOCAL_SPEECH_LANGUAGES,
+  SPANISH_ESPEAK_VOICE,
+  spanishSpeech,
+} from "./espeak/spanish-speech";
 export { matchesPattern } from "./events/event-pattern";
 export { objectCreatedEvent, s3EventKey } from "./events/object-created-event";
 export { type SqsDelivery, SqsEventSource } from "./events/sqs-event-source";

@@ -30,6 +30,7 @@ import {
   providerDeclaration,
   SYNTHESIZER_LANGUAGES,
 } from "@voxtrail/workflow";
+import { LOCAL_SPEECH_ENGINES } from "./espeak/spanish-speech";
 import { StoreEventPublisher } from "./events/store-event-publisher";
 import { FLITE_VERSION } from "./flite/flite-engine";
 import type { SonicEndpoint } from "./sonic-endpoint/server";
@@ -177,8 +178,18 @@ export function localSonicSynthesizer(endpoint: Pick<SonicEndpoint, "url">): Syn
     client,
     endpointName: LOCAL_SONIC_ENDPOINT_NAME,
     voiceId: "slt",
-    // flite speaks English only.
+    // flite speaks English; the endpoint speaks Spanish with espeak-ng, and lineage says so.
     languages: SYNTHESIZER_LANGUAGES.local,
+    processorFor: (language) =>
+      language === "es"
+        ? {
+            provider: "local-sonic-endpoint",
+            model: `${LOCAL_SPEECH_ENGINES.es} behind Sonic's SageMaker wire format; not Sonic`,
+            version: "espeak-ng (Debian)",
+            endpoint: endpoint.url,
+            boundary: LOCAL_BOUNDARY,
+          }
+        : undefined,
     processor: {
       provider: "local-sonic-endpoint",
       model: "flite (cmu_us_slt) behind Sonic's SageMaker wire format; not Sonic",

@@ -92,12 +92,12 @@ export const PROVIDER_REGISTRY = {
   },
   synthesizer: {
     local: {
-      help: "flite behind a local Sonic-compatible endpoint, the default",
+      help: "flite (English) and espeak-ng (Spanish) behind a local Sonic-compatible endpoint, the default",
       builtBy: "embedded",
       lambda: false,
       billing: "sonic-stream-seconds",
       recordedAs: ["local-sonic-endpoint"],
-      languages: ["en"],
+      languages: ["en", "es"],
     },
     "sonic-sagemaker": {
       help:

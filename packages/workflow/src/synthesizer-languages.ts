@@ -6,7 +6,7 @@ import { PROVIDER_REGISTRY, SYNTHESIZERS } from "./provider-registry";
  * without building the synthesizer.
  *
  * @example
- * SYNTHESIZER_LANGUAGES.local; // ["en"]
+ * SYNTHESIZER_LANGUAGES.local; // ["en", "es"]
  */
 export const SYNTHESIZER_LANGUAGES = Object.fromEntries(
   SYNTHESIZERS.map((name) => [name, PROVIDER_REGISTRY.synthesizer[name].languages]),

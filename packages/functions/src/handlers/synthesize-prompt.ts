@@ -4,6 +4,7 @@ import {
   PROMPT_FORMATS,
   PromptResult,
   type PromptRow,
+  primaryLanguage,
   readJson,
   round,
 } from "@voxtrail/core";
@@ -48,10 +49,13 @@ export const synthesizePromptStage = defineStage<StageNeeds<"synthesizer" | "lan
   },
   run: async ({ jobId, row }, { deps, activity, clock, signal }): Promise<PromptOutcome> => {
     const format = PROMPT_FORMATS[row.format];
-    activity.processors.push(deps.synthesizer.processor);
+    const language = row.language ?? deps.language;
+    activity.processors.push(
+      deps.synthesizer.processorFor?.(primaryLanguage(language)) ?? deps.synthesizer.processor,
+    );
     const stream = deps.synthesizer.synthesize({
       text: row.text,
-      language: row.language ?? deps.language,
+      language,
       format,
       signal,
       ...(row.voice ? { voiceId: row.voice } : {}),

@@ -19,8 +19,8 @@ export const synthesizeStage = defineStage<StageNeeds<"synthesizer" | "language"
   flows: (deps) => [{ processor: deps.synthesizer.processor, kinds: ["reply-text", "reply-audio"] }],
   open: (job) => ({ jobId: job.jobId, inputs: [job.reason.replyText], carry: undefined }),
   run: async (job, { deps, activity, clock, signal }): Promise<SynthesizeResult> => {
-    activity.processors.push(deps.synthesizer.processor);
     const language = replyLanguage(job, deps);
+    activity.processors.push(deps.synthesizer.processorFor?.(language) ?? deps.synthesizer.processor);
     const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();
     const stream = deps.synthesizer.synthesize({
       text,

@@ -11,7 +11,7 @@ import type { SpokenLanguages } from "./prompt-rows";
  *
  * @example
  * spokenLanguages({ language: "en" }, { VOXTRAIL_SYNTHESIZER: "local" });
- * // { synthesizer: "local", languages: ["en"], defaultLanguage: "en" }
+ * // { synthesizer: "local", languages: ["en", "es"], defaultLanguage: "en" }
  */
 export function spokenLanguages(
   deps: { synthesizer?: Pick<Synthesizer, "processor" | "languages">; language: string },

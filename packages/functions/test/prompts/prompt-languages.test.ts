@@ -25,9 +25,9 @@ async function validate(
 }
 
 describe("SYNTHESIZER_LANGUAGES", () => {
-  it("has an entry for every synthesizer choice: flite English only, Sonic Cartesia's list", () => {
+  it("has an entry for every synthesizer choice: the local endpoint English (flite) and Spanish (espeak-ng), Sonic Cartesia's list", () => {
     expect(Object.keys(SYNTHESIZER_LANGUAGES).sort()).toEqual([...SYNTHESIZERS].sort());
-    expect(SYNTHESIZER_LANGUAGES.local).toEqual(["en"]);
+    expect(SYNTHESIZER_LANGUAGES.local).toEqual(["en", "es"]);
     expect(SYNTHESIZER_LANGUAGES["sonic-sagemaker"]).toBe(SONIC_LANGUAGES);
     expect(SYNTHESIZER_LANGUAGES["cartesia-api"]).toBe(SONIC_LANGUAGES);
     expect(SONIC_LANGUAGES).toEqual(expect.arrayContaining(["en", "fr", "de", "es", "ja", "zh", "hi", "ko"]));
@@ -113,7 +113,10 @@ describe("spokenLanguages", () => {
   });
 
   it("otherwise reads the synthesizer choice from the environment, local when unset", () => {
-    expect(spokenLanguages({ synthesizer: { processor }, language: "en" }, {})).toEqual(LOCAL);
+    expect(spokenLanguages({ synthesizer: { processor }, language: "en" }, {})).toEqual({
+      ...LOCAL,
+      languages: ["en", "es"],
+    });
     expect(spokenLanguages({ language: "fr" }, { VOXTRAIL_SYNTHESIZER: "sonic-sagemaker" })).toEqual({
       synthesizer: "sonic-sagemaker",
       languages: SONIC_LANGUAGES,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BYTES_PER_SAMPLE } from "@voxtrail/audio";
+import { spanishSpeech } from "../espeak/spanish-speech";
 import { FLITE_VOICES, FliteEngine, type FliteVoice } from "../flite/flite-engine";
 import { exceptionFrame, payloadPartFrame, splitBytes } from "./event-stream-frames";
 import {
@@ -28,6 +29,8 @@ export interface SonicEndpointOptions {
    * sentence will do (a load rehearsal's simulated engine makes silence).
    */
   engine?: SpeechEngine;
+  /** What speaks Spanish (`language: "es"`): espeak-ng's Latin American voice by default ({@link spanishSpeech}). */
+  spanishEngine?: SpeechEngine;
   /** Interface to listen on; `127.0.0.1` by default. */
   host?: string;
   /** Port to listen on; `0` (any free port) by default. */
@@ -100,7 +103,8 @@ const INVOCATION_PATH = /^\/endpoints\/[^/]+\/invocations-response-stream$/;
  * - other paths get 404.
  *
  * What differs from Sonic: the voice is flite's (`voice.id` naming a flite voice, `slt`, `rms`, `awb`
- * or `kal16`, selects it; any other id gets `slt`), it speaks English whatever `language` says, it
+ * or `kal16`, selects it; any other id gets `slt`), or for `language: "es"` espeak-ng's Latin
+ * American Spanish (whatever the voice id); any other `language` is refused (422), it
  * speaks one sentence at a time (the first sentence's audio goes out while the rest renders, each
  * sentence rendered and resampled on its own), and word timestamps are estimated.
  * Requests are neither authenticated nor signature-checked.
@@ -118,6 +122,7 @@ const INVOCATION_PATH = /^\/endpoints\/[^/]+\/invocations-response-stream$/;
 export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Promise<StartedSonicEndpoint> {
   const config: StreamConfig = {
     engine: options.engine ?? new FliteEngine(),
+    spanishEngine: options.spanishEngine ?? spanishSpeech(),
     chunkMs: options.chunkMs ?? 20,
     maxPartBytes: options.maxPartBytes ?? Number.POSITIVE_INFINITY,
     faults: options.faults ?? {},
@@ -172,6 +177,7 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
 
 interface StreamConfig {
   engine: SpeechEngine;
+  spanishEngine: SpeechEngine;
   chunkMs: number;
   maxPartBytes: number;
   faults: SonicEndpointFaults;
@@ -284,7 +290,8 @@ async function streamSpeech(
 
   const bytesPerChunk =
     Math.max(1, Math.round((sampleRate * config.chunkMs) / 1000)) * BYTES_PER_SAMPLE[encoding];
-  const sentences = sentenceAudio(config.engine, {
+  const engine = request.language === "es" ? config.spanishEngine : config.engine;
+  const sentences = sentenceAudio(engine, {
     transcript: request.transcript,
     voice: fliteVoice(request.voiceId),
     encoding,

@@ -1,4 +1,5 @@
 import type { AudioEncoding } from "@voxtrail/core";
+import { LOCAL_SPEECH_LANGUAGES } from "../espeak/spanish-speech";
 
 /** Encodings Sonic's raw output format accepts. */
 const ENCODINGS: readonly AudioEncoding[] = ["pcm_s16le", "pcm_f32le", "pcm_mulaw", "pcm_alaw"];
@@ -14,6 +15,8 @@ export interface SonicRequest {
   sampleRate: number;
   voiceId: string;
   addTimestamps: boolean;
+  /** The language asked for, its primary subtag (`en`, `es`); absent when the body names none (English). */
+  language?: string;
 }
 
 /** The outcome of validating a request body: the request, or what is wrong with it. */
@@ -42,8 +45,15 @@ export function checkSonicRequest(body: Uint8Array): SonicRequestCheck {
   };
   const contextId = text("context_id", value.context_id);
   const transcript = text("transcript", value.transcript);
-  // Optional in Sonic; checked, then unused: flite speaks English whatever it says.
-  if (value.language !== undefined) text("language", value.language);
+  // Optional in Sonic: English (flite) or Spanish (espeak-ng); any other is refused, never spoken in English.
+  // Compared by primary subtag: `es-US` is Spanish.
+  const language =
+    value.language === undefined
+      ? undefined
+      : text("language", value.language).toLowerCase().split(/[-_]/)[0];
+  if (language && !(LOCAL_SPEECH_LANGUAGES as readonly string[]).includes(language)) {
+    problems.push(`language: this stand-in speaks ${LOCAL_SPEECH_LANGUAGES.join(" and ")}`);
+  }
 
   let encoding: AudioEncoding | undefined;
   let sampleRate: number | undefined;
@@ -87,6 +97,7 @@ export function checkSonicRequest(body: Uint8Array): SonicRequestCheck {
       sampleRate,
       voiceId,
       addTimestamps: value.add_timestamps === true,
+      ...(language ? { language } : {}),
     },
   };
 }

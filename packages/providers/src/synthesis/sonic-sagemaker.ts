@@ -30,6 +30,11 @@ export interface SonicSageMakerOptions {
    * the choice that built it); left out, the synthesizer declares none.
    */
   languages?: readonly string[];
+  /**
+   * What lineage records for a language whose speech comes from something else than `processor`
+   * (the local endpoint's Spanish is espeak-ng's, not flite's): `undefined` keeps `processor`.
+   */
+  processorFor?: (language: string) => Processor | undefined;
   /** Ask Sonic for word timestamps (`add_timestamps`); read them from `SonicSynthesisStream.words()`. */
   addTimestamps?: boolean;
   /** A gap between audio chunks longer than this is a stall in `delivery()`; 250 ms by default. */
@@ -72,12 +77,15 @@ export class SonicSageMakerSynthesizer implements Synthesizer {
   readonly processor: Processor;
   /** The languages it was told the endpoint's model speaks (`SonicSageMakerOptions.languages`). */
   readonly languages?: readonly string[];
+  readonly processorFor?: (language: string) => Processor;
   readonly #options: SonicSageMakerOptions;
 
   constructor(options: SonicSageMakerOptions) {
     this.processor = options.processor;
     if (options.languages) this.languages = options.languages;
     this.#options = options;
+    const { processorFor } = options;
+    if (processorFor) this.processorFor = (language) => processorFor(language) ?? this.processor;
     observeSdkCalls(options.client, "sagemaker-runtime");
   }
 
