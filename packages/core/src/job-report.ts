@@ -42,6 +42,11 @@ export const JobReport = z.object({
    * fact's kind, its confidence and why, never its value (that is in the record). Absent when none is.
    */
   review: z.array(FactReview).optional(),
+  /**
+   * The call's language (`es-US`), where the stage names the languages it takes: the one Ingest
+   * found, or the one the transcription identified. Absent otherwise (every call English).
+   */
+  language: z.string().optional(),
   writtenAt: z.string(),
 });
 export type JobReport = z.infer<typeof JobReport>;

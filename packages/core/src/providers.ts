@@ -34,6 +34,11 @@ export interface TranscriptionJobRequest {
   outputBucket: string;
   outputKey: string;
   language: string;
+  /**
+   * When set (the call's language is not known), the service identifies it among these
+   * (Transcribe's `IdentifyLanguage` with `LanguageOptions`) and `language` is not sent.
+   */
+  languageOptions?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -65,6 +70,8 @@ export interface TranscriptionJobStatus {
   status: "QUEUED" | "IN_PROGRESS" | "COMPLETED" | "FAILED";
   /** The service's reason, when the job failed. */
   failureReason?: string;
+  /** The job's language: the one asked for, or the one the service identified. */
+  languageCode?: string;
   createdAt?: string;
   startedAt?: string;
   completedAt?: string;

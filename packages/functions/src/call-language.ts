@@ -1,6 +1,7 @@
 import {
   CallLanguage,
   CallLanguageUnknown,
+  CallLanguageUnsupported,
   InvalidInput,
   primaryLanguage,
   quoteLanguage,
@@ -72,4 +73,65 @@ export function replyLanguage(
     );
   }
   return language;
+}
+
+/**
+ * The least audio Amazon Transcribe's language identification is given: its documented minimum
+ * speech for batch identification, 30 seconds
+ * (https://docs.aws.amazon.com/transcribe/latest/dg/lang-id-batch.html). A shorter call is not
+ * sent for identification (docs/languages.md).
+ */
+export const IDENTIFY_MIN_AUDIO_MS = 30_000;
+
+/**
+ * What a transcription job is started with: the call's language when known
+ * ({@link transcriptionLanguage}); for a stage taking several, with nothing saying which, the
+ * stage's languages to identify it among (`languageOptions`). A call shorter than
+ * {@link IDENTIFY_MIN_AUDIO_MS} is `CallLanguageUnknown` rather than identified on too little
+ * speech: it names how to give its language.
+ */
+export function transcriptionJobLanguage(
+  job: { language?: string | undefined; audioMs: number },
+  deps: Pick<StageDependencies, "language" | "languages">,
+): { language: string; languageOptions?: readonly string[] } {
+  const { languages } = deps;
+  if (job.language !== undefined || languages === undefined)
+    return { language: transcriptionLanguage(job, deps) };
+  if (job.audioMs < IDENTIFY_MIN_AUDIO_MS) {
+    throw new CallLanguageUnknown(
+      `the call lasts ${Math.round(job.audioMs / 1000)} s, shorter than the ${IDENTIFY_MIN_AUDIO_MS / 1000} s of ` +
+        `speech Amazon Transcribe's language identification needs, and nothing says which of ` +
+        `${languages.join(", ")} it is in: upload it under a language folder (e.g. incoming/${languages[0]}/) ` +
+        "or with the object metadata language",
+    );
+  }
+  return { language: languages[0] as string, languageOptions: languages };
+}
+
+/**
+ * The language of a transcription job's transcript: the call's, else (identified) the one the
+ * service reports, which must be one the stage takes (`CallLanguageUnsupported` otherwise).
+ */
+export function transcribedLanguage(
+  job: { language?: string | undefined },
+  deps: Pick<StageDependencies, "language" | "languages">,
+  described: { languageCode?: string | undefined },
+): string {
+  if (job.language !== undefined || deps.languages === undefined) return transcriptionLanguage(job, deps);
+  const identified = described.languageCode;
+  const taken = deps.languages.find((language) => language === identified);
+  if (taken === undefined) throw CallLanguageUnsupported.of(identified ?? "none", deps.languages);
+  return taken;
+}
+
+/**
+ * The call's language for its job report: the transcription's (identified or not), else the one
+ * Ingest found; `{}` for a stage that names no languages.
+ */
+export function reportLanguage(job: {
+  language?: string | undefined;
+  transcribe?: { language?: string | undefined } | undefined;
+}): { language?: string } {
+  const language = job.transcribe?.language ?? job.language;
+  return language === undefined ? {} : { language };
 }

@@ -53,6 +53,7 @@ export {
 export { RunningExecutions } from "./state-machine/running-executions";
 export { TaskTokens } from "./state-machine/task-tokens";
 export type { TranscribeEndpointFaults } from "./transcribe-endpoint/faults";
+export type { JobLanguageSettings } from "./transcribe-endpoint/job-languages";
 export { answer, readJsonRequest, ServiceError } from "./transcribe-endpoint/json-protocol";
 export {
   AWS_TRANSCRIBE_QUOTAS,
@@ -63,3 +64,4 @@ export {
   type TranscribeJobStateChangeEvent,
   type TranscribeQuotas,
 } from "./transcribe-endpoint/server";
+export { SuppliedTranscripts } from "./transcribe-endpoint/supplied-transcripts";

@@ -4,6 +4,7 @@ import {
   InvalidInput,
   type ObjectStore,
   readJson,
+  type TranscriptionService,
 } from "@voxtrail/core";
 import type { StageDependencies, StageHandler } from "@voxtrail/functions";
 import { DEFAULT_TRANSCRIBE_JOB_PREFIX, type ProviderClients } from "@voxtrail/providers";
@@ -62,7 +63,14 @@ export interface WorkflowRuntimeOptions {
   /** The reply audio's format; 16 kHz mono 16-bit PCM by default. */
   replyFormat?: AudioFormat;
   /** How to start the local Sonic endpoint (its engine, injected faults) when synthesis is local. */
-  endpoint?: Pick<SonicEndpointOptions, "engine" | "faults" | "chunkMs">;
+  endpoint?: Pick<SonicEndpointOptions, "engine" | "spanishEngine" | "faults" | "chunkMs">;
+  /**
+   * The Transcribe service to use instead of the local one (a test's, over a stand-in it started,
+   * labelled as what is behind it).
+   */
+  transcriptionService?: TranscriptionService;
+  /** The languages calls may be in (`LocalDependencyOptions.languages`); `VOXTRAIL_LANGUAGES` by default. */
+  languages?: readonly string[];
   /**
    * Milliseconds one wait for a transcription job's event lasts before the workflow looks at the
    * job itself, instead of the definition's `TRANSCRIPTION_WAIT_SECONDS`;
@@ -221,11 +229,16 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
           ...options.providerClients,
           ...(transcription.client ? { transcribe: transcription.client } : {}),
         },
-        ...(transcription.service ? { transcriptionService: transcription.service } : {}),
+        ...(options.transcriptionService
+          ? { transcriptionService: options.transcriptionService }
+          : transcription.service
+            ? { transcriptionService: transcription.service }
+            : {}),
         ...(options.boundaryPolicy ? { boundaryPolicy: options.boundaryPolicy } : {}),
         ...(options.policyEnvironment ? { policyEnvironment: options.policyEnvironment } : {}),
         ...(options.replyFormat ? { replyFormat: options.replyFormat } : {}),
         ...(options.interrupt ? { interrupt: options.interrupt } : {}),
+        ...(options.languages ? { languages: options.languages } : {}),
       });
       const { workflow } = local;
       const functionArns = localFunctionArns(workflow.functions);

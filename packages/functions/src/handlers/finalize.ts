@@ -1,4 +1,5 @@
 import { STAGE_DURATION_METRICS } from "@voxtrail/workflow";
+import { reportLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
 import { FinalizeInput, type FinalizeOutput } from "../state";
@@ -42,6 +43,7 @@ export const finalizeStage = defineStage<StageNeeds<"events">>()({
         { stage: "Synthesize", timings: job.synthesize.timings },
       ],
       ...(job.reason.review ? { review: job.reason.review } : {}),
+      ...reportLanguage(job),
     });
     activity.outputs.push(report);
     clock.mark("report.announced");

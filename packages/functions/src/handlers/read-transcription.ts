@@ -10,6 +10,7 @@ import {
 } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
+import { transcribedLanguage } from "../call-language";
 import { defineStage } from "../kernel/stage-definition";
 import { ReadTranscriptionInput, type TranscribeResult } from "../state";
 import type { TranscriptionJobNeeds } from "./start-transcription";
@@ -91,7 +92,8 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
     } catch {
       throw new TranscriptionFailed(`the output document of ${transcription.jobName} is not JSON`);
     }
-    const transcript = service.transcriptOf(document, { language: deps.language, audioMs: job.audioMs });
+    const language = transcribedLanguage(job, deps, described);
+    const transcript = service.transcriptOf(document, { language, audioMs: job.audioMs });
     const ref = await putJsonArtifact(
       deps.store,
       "transcript",
@@ -109,7 +111,7 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
       endEvent: "transcript.durable",
       ms: round(Math.max(0, now - Date.parse(transcription.requestedAt))),
     });
-    return { transcript: ref, timings: activity.timings };
+    return { transcript: ref, timings: activity.timings, ...(deps.languages ? { language } : {}) };
   },
 });
 

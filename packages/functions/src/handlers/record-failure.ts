@@ -7,6 +7,7 @@ import {
 } from "@voxtrail/core";
 import { jobIdFor, ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/workflow";
 import { z } from "zod";
+import { reportLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
 import {
@@ -35,6 +36,7 @@ interface FailedJob {
   eventTime: string;
   artifacts: ArtifactRef[];
   stages: StageTimings;
+  language?: string;
 }
 
 /**
@@ -96,6 +98,7 @@ function failedJobOf(input: RecordFailureInput): FailedJob {
         ...(j.reason ? [{ stage: "Reason", timings: j.reason.timings }] : []),
         ...(j.synthesize ? [{ stage: "Synthesize", timings: j.synthesize.timings }] : []),
       ],
+      ...reportLanguage(j),
     };
   }
   const event = ObjectCreatedEvent.safeParse(input.state);

@@ -1,5 +1,6 @@
 import type { TranscriptionService, WorkflowCallback } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
+import { transcriptionJobLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { StartTranscriptionInput, type TranscriptionState } from "../state";
 
@@ -7,7 +8,7 @@ import { StartTranscriptionInput, type TranscriptionState } from "../state";
  * What the transcription job's steps need: the service, the voicemails' language, and what
  * resumes the workflow waiting for the job.
  */
-export type TranscriptionJobNeeds = StageNeeds<"language"> & {
+export type TranscriptionJobNeeds = StageNeeds<"language" | "languages"> & {
   transcriptionService: TranscriptionService;
   workflowCallback: WorkflowCallback;
 };
@@ -45,7 +46,7 @@ export const startTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
       mediaUri,
       outputBucket: deps.store.bucket,
       outputKey,
-      language: deps.language,
+      ...transcriptionJobLanguage(job, deps),
       signal,
     });
     clock.mark("transcription.requested");

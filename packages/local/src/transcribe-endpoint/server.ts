@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { ObjectStore, Transcriber } from "@voxtrail/core";
 import { PocketsphinxTranscriber } from "@voxtrail/providers";
 import type { TranscribeEndpointFaults } from "./faults";
+import type { JobLanguageSettings } from "./job-languages";
 import { checkJobRunTime, type JobRunTime } from "./job-run-time";
 import type { TranscribeJobStateChangeEvent } from "./job-state-change";
 import { answer, readJsonRequest, ServiceError } from "./json-protocol";
@@ -31,6 +32,9 @@ export interface TranscribeEndpointOptions {
   jobRunTime?: JobRunTime;
   /** Called as each job ends `COMPLETED` or `FAILED`, with the event EventBridge would deliver. */
   onJobStateChange?: (event: TranscribeJobStateChangeEvent) => void;
+  /** The language codes it takes (English by default) and how it identifies one: {@link JobLanguageSettings}. */
+  languageCodes?: JobLanguageSettings["languageCodes"];
+  identifyLanguage?: JobLanguageSettings["identifyLanguage"];
 }
 
 export type { TranscribeEndpointFaults } from "./faults";
@@ -101,6 +105,8 @@ export async function startTranscribeEndpoint(
     faults,
     ...(options.jobRunTime ? { runTime: options.jobRunTime } : {}),
     ...(options.onJobStateChange ? { onJobStateChange: options.onJobStateChange } : {}),
+    ...(options.languageCodes ? { languageCodes: options.languageCodes } : {}),
+    ...(options.identifyLanguage ? { identifyLanguage: options.identifyLanguage } : {}),
   });
   const rates: Record<string, OperationRate> = {
     StartTranscriptionJob: new OperationRate(

@@ -3,6 +3,7 @@ import { InvalidAudio, type ObjectStore, type Transcriber } from "@voxtrail/core
 import { openTempDir, removeTempDir } from "@voxtrail/functions/kernel";
 import type { TranscribeEndpointFaults } from "./faults";
 import { type JobExecutionSettings, jobExecutionSettings } from "./job-execution-settings";
+import { type JobLanguageSettings, jobLanguageOf } from "./job-languages";
 import { type JobRunTime, jobRunTimeMs, untilTime } from "./job-run-time";
 import { JobSlots, type ReleaseSlot } from "./job-slots";
 import { jobStateChangeEvent, type TranscribeJobStateChangeEvent } from "./job-state-change";
@@ -14,7 +15,10 @@ import type { QuotaUse, TranscribeQuotas } from "./transcribe-quotas";
 export interface TranscriptionJob {
   TranscriptionJobName: string;
   TranscriptionJobStatus: "QUEUED" | "IN_PROGRESS" | "COMPLETED" | "FAILED";
-  LanguageCode: string;
+  /** The language asked for, or (with `IdentifyLanguage`) the one identified once the job ran. */
+  LanguageCode?: string;
+  IdentifyLanguage?: boolean;
+  LanguageOptions?: string[];
   Media: { MediaFileUri: string };
   /** Epoch seconds, as JSON 1.1 carries timestamps. */
   CreationTime: number;
@@ -27,7 +31,7 @@ export interface TranscriptionJob {
 }
 
 /** How the jobs run: the account and region they belong to, their quotas, pace, faults and events. */
-export interface TranscriptionJobSettings {
+export interface TranscriptionJobSettings extends JobLanguageSettings {
   /** The account id written into output documents and state-change events. */
   accountId: string;
   /** The region named by state-change events. */
@@ -91,10 +95,8 @@ export class TranscriptionJobs {
     const mediaKey = typeof media === "string" ? this.#keyOf(media) : undefined;
     if (mediaKey === undefined)
       throw badRequest(`Media.MediaFileUri must be s3://${this.store.bucket}/<key>`);
-    const language = body.LanguageCode;
-    if (typeof language !== "string" || !/^en-[A-Z]{2}$/.test(language)) {
-      throw badRequest("this stand-in transcribes English only: LanguageCode must be en-US, en-GB, ...");
-    }
+    const language = jobLanguageOf(body, this.settings);
+    if (typeof language === "string") throw badRequest(language);
     const outputKey = body.OutputKey;
     if (
       body.OutputBucketName !== this.store.bucket ||
@@ -107,7 +109,9 @@ export class TranscriptionJobs {
     const job: TranscriptionJob = {
       TranscriptionJobName: name,
       TranscriptionJobStatus: "QUEUED",
-      LanguageCode: language,
+      ...("code" in language
+        ? { LanguageCode: language.code }
+        : { IdentifyLanguage: true, LanguageOptions: language.identifyAmong }),
       Media: { MediaFileUri: media as string },
       CreationTime: Date.now() / 1000,
       ...(execution ? { JobExecutionSettings: execution } : {}),
@@ -175,7 +179,11 @@ export class TranscriptionJobs {
       if (failJobsWith !== undefined) throw new JobFailure(failJobsWith);
       const { wav, durationMs } = normalizeForTranscription(await this.store.getBytes(mediaKey));
       const ends = untilTime(startedAt + jobRunTimeMs(this.settings.runTime, durationMs));
-      const transcript = await this.#transcribe(wav, job.LanguageCode);
+      const identify = this.settings.identifyLanguage;
+      if (job.LanguageCode === undefined && identify) {
+        job.LanguageCode = await identify(wav, job.LanguageOptions ?? []);
+      }
+      const transcript = await this.#transcribe(wav, job.LanguageCode ?? "");
       const document = transcribeOutputDocument(
         job.TranscriptionJobName,
         this.settings.accountId,

@@ -168,7 +168,9 @@ export class AmazonTranscribe implements TranscriptionService {
       await this.#client.send(
         new StartTranscriptionJobCommand({
           TranscriptionJobName: request.jobName,
-          LanguageCode: languageCode(request.language),
+          ...(request.languageOptions
+            ? { IdentifyLanguage: true, LanguageOptions: request.languageOptions.map(languageCode) }
+            : { LanguageCode: languageCode(request.language) }),
           Media: { MediaFileUri: request.mediaUri },
           OutputBucketName: request.outputBucket,
           OutputKey: request.outputKey,
@@ -208,6 +210,7 @@ export class AmazonTranscribe implements TranscriptionService {
     return {
       status,
       ...(job?.FailureReason === undefined ? {} : { failureReason: job.FailureReason }),
+      ...(job?.LanguageCode === undefined ? {} : { languageCode: job.LanguageCode }),
       ...(job?.CreationTime ? { createdAt: job.CreationTime.toISOString() } : {}),
       ...(job?.StartTime ? { startedAt: job.StartTime.toISOString() } : {}),
       ...(job?.CompletionTime ? { completedAt: job.CompletionTime.toISOString() } : {}),
