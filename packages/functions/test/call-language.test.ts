@@ -1,7 +1,15 @@
 import { encodeMuLaw, writeWav } from "@voxtrail/audio";
 import { LOCAL_BOUNDARY, type Transcript } from "@voxtrail/core";
 import { describe, expect, it } from "vitest";
-import { languagesFromEnvironment, replyLanguage, transcriptionLanguage } from "../src/call-language";
+import {
+  IDENTIFY_MIN_AUDIO_MS,
+  languagesFromEnvironment,
+  replyLanguage,
+  reportLanguage,
+  transcribedLanguage,
+  transcriptionJobLanguage,
+  transcriptionLanguage,
+} from "../src/call-language";
 import type { JobState } from "../src/state";
 import { createStageHandlers } from "../src/workflow-handlers";
 import { context, testDependencies } from "./stage-dependencies";
@@ -130,5 +138,48 @@ describe("the language a reply is spoken in", () => {
         message: expect.stringContaining('"es" is not one flite-endpoint speaks (en)'),
       }),
     );
+  });
+});
+
+describe("a transcription job's language (Amazon Transcribe)", () => {
+  const stage = { language: "en", languages: ["en-US", "es-US"] };
+
+  it("is the call's when known, and the stage's language where it names no list", () => {
+    expect(transcriptionJobLanguage({ language: "es-US", audioMs: 5000 }, stage)).toEqual({
+      language: "es-US",
+    });
+    expect(transcriptionJobLanguage({ audioMs: 5000 }, { language: "en" })).toEqual({ language: "en" });
+  });
+
+  it("is identified among the stage's languages for a call of at least 30 s", () => {
+    expect(transcriptionJobLanguage({ audioMs: IDENTIFY_MIN_AUDIO_MS }, stage)).toEqual({
+      language: "en-US",
+      languageOptions: ["en-US", "es-US"],
+    });
+  });
+
+  it("is CallLanguageUnknown for a shorter call: never identified on too little speech", () => {
+    expect(() => transcriptionJobLanguage({ audioMs: 12_400 }, stage)).toThrow(
+      expect.objectContaining({
+        name: "CallLanguageUnknown",
+        message: expect.stringContaining("the call lasts 12 s, shorter than the 30 s of speech"),
+      }),
+    );
+  });
+
+  it("read back: the identified language when the stage takes it, CallLanguageUnsupported otherwise", () => {
+    expect(transcribedLanguage({}, stage, { languageCode: "es-US" })).toBe("es-US");
+    expect(() => transcribedLanguage({}, stage, { languageCode: "fr-FR" })).toThrow(
+      expect.objectContaining({ name: "CallLanguageUnsupported" }),
+    );
+    expect(transcribedLanguage({ language: "en-US" }, stage, { languageCode: "es-US" })).toBe("en-US");
+  });
+
+  it("goes in the job report: the transcription's, else the job's, else nothing", () => {
+    expect(reportLanguage({ language: "en-US", transcribe: { language: "es-US" } })).toEqual({
+      language: "es-US",
+    });
+    expect(reportLanguage({ language: "en-US" })).toEqual({ language: "en-US" });
+    expect(reportLanguage({})).toEqual({});
   });
 });
