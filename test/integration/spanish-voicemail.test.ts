@@ -180,8 +180,12 @@ describe("a Spanish voicemail, through the Transcribe stand-in taking es-US", ()
     expect((await artifact(run, "reply.wav")).byteLength).toBeGreaterThan(16_000);
   });
 
-  it("names the language in the job report", async () => {
-    expect((await reportOf(runs.folder as SpanishRun)).language).toBe("es-US");
+  it("names the language in the job report and in each stage's lineage record", async () => {
+    const run = runs.folder as SpanishRun;
+    expect((await reportOf(run)).language).toBe("es-US");
+    for (const stage of ["Transcribe", "Reason", "Synthesize"]) {
+      expect((await records(run, stage))[0]?.language, stage).toBe("es-US");
+    }
   });
 });
 

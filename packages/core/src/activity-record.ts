@@ -100,6 +100,11 @@ export const ActivityRecord = z.object({
   /** The managed-service job the attempt ran, when it ran one (Transcribe's start-to-read record). */
   serviceJob: ServiceJob.optional(),
   /**
+   * The call's language the attempt heard, reasoned or spoke in (`es-US`), where the stage names
+   * the languages it takes (docs/languages.md); absent otherwise.
+   */
+  language: z.string().optional(),
+  /**
    * The record this one follows in its job's chain, by key and the sha256 of its bytes: the
    * stage's previous attempt, else the last attempt of the step before it. Absent on a chain's
    * first record (and in records written before chains were kept).

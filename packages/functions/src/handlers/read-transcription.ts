@@ -93,6 +93,7 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
       throw new TranscriptionFailed(`the output document of ${transcription.jobName} is not JSON`);
     }
     const language = transcribedLanguage(job, deps, described);
+    if (deps.languages) activity.language = language;
     const transcript = service.transcriptOf(document, { language, audioMs: job.audioMs });
     const ref = await putJsonArtifact(
       deps.store,

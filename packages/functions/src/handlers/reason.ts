@@ -1,6 +1,7 @@
 import { Transcript } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putArtifact, putJsonArtifact, readJsonArtifact } from "../artifacts";
+import { reportLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { ReasonInput, type ReasonResult } from "../state";
 
@@ -20,6 +21,7 @@ export const reasonStage = defineStage<StageNeeds<"reasoner" | "records">>()({
   ],
   open: (job) => ({ jobId: job.jobId, inputs: [job.transcribe.transcript], carry: undefined }),
   run: async (job, { deps, activity, clock, signal }): Promise<ReasonResult> => {
+    Object.assign(activity, reportLanguage(job));
     activity.processors.push(deps.reasoner.processor);
     // A lookup that reads its records on first use reads them now: their version is its processor's.
     await deps.records.load?.();

@@ -1,6 +1,6 @@
 import { round } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
-import { replyLanguage } from "../call-language";
+import { replyLanguage, reportLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { SynthesizeInput, type SynthesizeResult } from "../state";
 import { storeSynthesis } from "../synthesis-artifact";
@@ -19,6 +19,7 @@ export const synthesizeStage = defineStage<StageNeeds<"synthesizer" | "language"
   flows: (deps) => [{ processor: deps.synthesizer.processor, kinds: ["reply-text", "reply-audio"] }],
   open: (job) => ({ jobId: job.jobId, inputs: [job.reason.replyText], carry: undefined }),
   run: async (job, { deps, activity, clock, signal }): Promise<SynthesizeResult> => {
+    Object.assign(activity, reportLanguage(job));
     const language = replyLanguage(job, deps);
     activity.processors.push(deps.synthesizer.processorFor?.(language) ?? deps.synthesizer.processor);
     const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();

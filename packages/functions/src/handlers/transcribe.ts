@@ -27,6 +27,7 @@ export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language"
       clock.timing("transcribe.engine", "engine.start", "engine.end"),
       clock.timing(STAGE_DURATION_METRICS.Transcribe, "handler.start", "transcript.durable"),
     );
+    Object.assign(activity, languageOf(job, transcript));
     return { transcript: ref, timings: activity.timings, ...languageOf(job, transcript) };
   },
 });

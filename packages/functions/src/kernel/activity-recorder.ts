@@ -44,6 +44,8 @@ export interface Activity {
   policy?: PolicyDecision;
   /** The managed-service job the attempt ran (a transcription job), when it ran one. */
   serviceJob?: ServiceJob;
+  /** The call's language, where the stage names its languages (call-language.ts). */
+  language?: string;
 }
 
 /** Where and for what an attempt is recorded. */
