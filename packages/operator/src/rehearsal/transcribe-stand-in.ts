@@ -1,6 +1,7 @@
 import { S3Client } from "@aws-sdk/client-s3";
 import type { Transcriber } from "@voxtrail/core";
 import {
+  type JobLanguageSettings,
   startTranscribeEndpoint,
   type TranscribeEndpoint,
   type TranscribeJobStateChangeEvent,
@@ -16,6 +17,12 @@ export interface TranscribeStandInOptions {
   account: string;
   /** The recogniser behind the endpoint; pocketsphinx by default. */
   transcriber?: Transcriber;
+  /**
+   * The language codes it takes (English by default) and its language identifier (none by
+   * default): for a rehearsal of a stage that names `languages`, with a transcriber that has their
+   * transcripts (`SuppliedTranscripts`).
+   */
+  languages?: JobLanguageSettings;
   /** Where each job's "Transcribe Job State Change" event goes (the rehearsal's EventBridge). */
   onJobStateChange: (event: TranscribeJobStateChangeEvent) => void;
 }
@@ -48,5 +55,6 @@ export async function startTranscribeStandIn(options: TranscribeStandInOptions):
     region: options.region,
     onJobStateChange: options.onJobStateChange,
     ...(options.transcriber ? { transcriber: options.transcriber } : {}),
+    ...options.languages,
   });
 }
