@@ -6,6 +6,7 @@ import {
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   PutBucketVersioningCommand,
+  PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
 import { StoreAccessDenied } from "@voxtrail/core";
@@ -66,6 +67,20 @@ describe("S3Store", () => {
     expect(head.Metadata).toEqual({ sha256: digest.toString("hex") });
     expect(head.ChecksumSHA256).toBe(digest.toString("base64"));
     expect((await store.head("checked.txt"))?.sha256).toBe(digest.toString("hex"));
+  });
+
+  it("head reads the call language an uploader set as metadata (x-amz-meta-language), and nothing without it", async () => {
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: "incoming/voicemail/es.wav",
+        Body: "x",
+        Metadata: { language: "es-US" },
+      }),
+    );
+    expect((await store.head("incoming/voicemail/es.wav"))?.language).toBe("es-US");
+    await store.put("incoming/voicemail/plain.wav", "x", { contentType: "audio/wav" });
+    expect(await store.head("incoming/voicemail/plain.wav")).not.toHaveProperty("language");
   });
 
   it("a large Readable goes up as a multipart upload; head has no sha256 for it", async () => {
