@@ -1,7 +1,13 @@
 import { toFile } from "@cartesia/cartesia-js";
 import { VERSION as CARTESIA_SDK_VERSION } from "@cartesia/cartesia-js/version";
 import { parseWav } from "@voxtrail/audio";
-import { type Processor, type Transcriber, type Transcript, TranscriptionFailed } from "@voxtrail/core";
+import {
+  type Processor,
+  primaryLanguage,
+  type Transcriber,
+  type Transcript,
+  TranscriptionFailed,
+} from "@voxtrail/core";
 import { z } from "zod";
 import { CartesiaConnection, type CartesiaConnectionOptions } from "../cartesia/cartesia-connection";
 import { toTranscriptionError } from "../cartesia/cartesia-errors";
@@ -69,7 +75,8 @@ export class CartesiaInkTranscriber implements Transcriber {
         {
           file: await toFile(wav16k, "voicemail.wav", { type: "audio/wav" }),
           model: this.#model,
-          language: options.language,
+          // Cartesia takes ISO 639-1 (`es`); a call's language may carry its region (`es-US`).
+          language: primaryLanguage(options.language),
           timestamp_granularities: ["word"],
         },
         options.signal ? { signal: options.signal } : undefined,
