@@ -182,10 +182,10 @@ const PHRASES: ReadonlyArray<readonly [string, string]> = [
   ["una", "a"],
   ["y", "and"],
   ["o", "or"],
+  // "para" is "for", which the English rules hear as the digit 4.
   ["para", "so"],
   ["que", "that"],
   ["es", "is"],
-  ["para", "so"],
 ];
 
 const TENS = new Set(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]);
