@@ -120,6 +120,28 @@ export type {
   WorkflowCallback,
 } from "./providers";
 export { isSchemaMismatch, readJson } from "./read-json";
+export {
+  REDACTION_ENVIRONMENT,
+  RedactionOutput,
+  RedactionSettings,
+  redactionFromEnvironment,
+} from "./redaction/redaction-settings";
+export {
+  findRedactions,
+  mergeTerms,
+  RedactedKind,
+  RedactionCount,
+  type RedactionSpan,
+  type RedactionStyle,
+  type RedactionTerms,
+  redactionTermsFromRecords,
+  redactText,
+  redactTranscript,
+  redactVoicemailRecord,
+  sumCounts,
+  termsOfRecord,
+} from "./redaction/redactor";
+export { findNumberRuns, spokenDigits, spokenForms, tokenizeWithSpans } from "./redaction/spoken-numbers";
 export { systemErrorMeaning } from "./system-errors";
 export { EventClock, round, Timing } from "./timing";
 export { Gauge, SampleConditions, Stall, StreamDelivery, TimingSample } from "./timing-sample";

@@ -1,0 +1,180 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  findRedactions,
+  redactionTermsFromRecords,
+  redactText,
+  redactTranscript,
+  redactVoicemailRecord,
+} from "../../src/redaction/redactor";
+import { spokenDigits, spokenForms } from "../../src/redaction/spoken-numbers";
+import type { Transcript } from "../../src/transcript";
+import type { VoicemailRecord } from "../../src/voicemail-record";
+import { BusinessRecord } from "../../src/voicemail-record";
+
+const records = readFileSync(new URL("../../../../fixtures/records/records.jsonl", import.meta.url), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "")
+  .map((line) => BusinessRecord.parse(JSON.parse(line)));
+const terms = redactionTermsFromRecords(records);
+const scripts: Record<string, string> = JSON.parse(
+  readFileSync(new URL("../../../../fixtures/voicemail/scripts.json", import.meta.url), "utf8"),
+);
+
+/** Every number of the records and the scripts, as digits and as words. */
+function forbidden(): string[] {
+  const numbers = ["4271", "5551234567", "1234567", "8153", "5552029814", "6609", "5553441212", "8672341"];
+  return numbers.flatMap(spokenForms);
+}
+
+describe("spokenDigits", () => {
+  it.each([
+    [["five", "oh", "three", "four"], "5034"],
+    [["forty", "four", "oh", "nine"], "4409"],
+    [["forty"], "40"],
+    [["double", "five", "seven"], "557"],
+    [["four", "thousand", "two", "hundred", "seventy", "one"], "4271"],
+    [["forty", "four", "hundred"], "4400"],
+    [["fifty", "five", "hundred", "nine"], "5509"],
+    [["twelve", "thirty", "four"], "1234"],
+    [["555", "123", "4567"], "5551234567"],
+    [["cinco", "cinco", "cinco"], "555"],
+  ])("%j says %s", (words, digits) => {
+    expect(spokenDigits(words)).toBe(digits);
+  });
+});
+
+describe("redactText", () => {
+  it("removes an order number said digit by digit, with oh for zero", () => {
+    const known = { numbers: [{ kind: "order-number" as const, digits: "5034" }], names: [] };
+    expect(redactText("It's about order five oh three four, thanks.", known).text).toBe(
+      "It's about order [ORDER_NUMBER], thanks.",
+    );
+  });
+
+  it("removes an account number said in pairs", () => {
+    expect(redactText("account forty four oh nine please", terms).text).toBe(
+      "account [ACCOUNT_NUMBER] please",
+    );
+  });
+
+  it("removes a phone number grouped as digits or as words, and names the kind", () => {
+    const digits = redactText("Call me at 555-123-4567.", terms);
+    expect(digits.text).toBe("Call me at [PHONE].");
+    expect(digits.redactions).toEqual([{ kind: "phone", count: 1 }]);
+    expect(redactText("five five five, one two three, four five six seven. Thanks", terms).text).toBe(
+      "[PHONE]. Thanks",
+    );
+  });
+
+  it("removes recogniser homophones beside digits but keeps them as words elsewhere", () => {
+    expect(redactText("order number four to seven when it arrived", terms).text).toBe(
+      "order number [ORDER_NUMBER] it arrived",
+    );
+    expect(redactText("I want to go for a walk when it stops", terms).text).toBe(
+      "I want to go for a walk when it stops",
+    );
+  });
+
+  it("removes a number the records do not know when it is as long as a reference", () => {
+    const removed = redactText("order number six six zero nine, and 555 344 1212", terms);
+    expect(removed.text).toBe("order number [NUMBER], and [PHONE]");
+  });
+
+  it("keeps short numbers and clock times", () => {
+    const kept = "Thursday at three thirty, two times, at ten thirty, 10:30 am, three items";
+    expect(redactText(kept, terms).text).toBe(kept);
+  });
+
+  it("removes callers' names from the records, whole or in part, any case", () => {
+    expect(redactText("Hi, this is Maria Lopez. MARIA here again, Lopez's order.", terms).text).toBe(
+      "Hi, this is [NAME]. [NAME] here again, [NAME] order.",
+    );
+  });
+
+  it("writes what a reply can say aloud in the spoken style", () => {
+    expect(
+      redactText("Hi Maria, this is Acme support about order 4271. We're sorry.", terms, "spoken").text,
+    ).toBe("Hi, this is Acme support about your order. We're sorry.");
+    expect(redactText("Hi David, this is Acme about account 7720.", terms, "spoken").text).toBe(
+      "Hi, this is Acme about your account.",
+    );
+    expect(redactText("We'll call 555-867-2341 today.", terms, "spoken").text).toBe(
+      "We'll call your number today.",
+    );
+  });
+
+  it("leaves none of the fixture scripts' numbers or record names in any script", () => {
+    for (const [name, script] of Object.entries(scripts)) {
+      const redacted = redactText(script, terms).text.toLowerCase();
+      for (const form of forbidden()) expect(redacted, `${name}: ${form}`).not.toContain(form);
+      for (const record of records) {
+        for (const part of (record.customerName ?? "").toLowerCase().split(" ").filter(Boolean))
+          expect(redacted, name).not.toMatch(new RegExp(`\\b${part}\\b`));
+      }
+    }
+  });
+
+  it("finds spans, sorted, without overlap", () => {
+    const spans = findRedactions("Maria Lopez, order 4271, phone 555 123 4567", terms);
+    expect(spans.map((span) => span.kind)).toEqual(["name", "order-number", "phone"]);
+  });
+
+  it("removes numbers said one after another as one run, whatever each is", () => {
+    const spans = findRedactions("4271, 555 123 4567", terms);
+    expect(spans).toEqual([{ start: 0, end: 18, kind: "phone" }]);
+  });
+});
+
+describe("redactTranscript", () => {
+  it("replaces each word of a redacted span and keeps the timings", () => {
+    const words = "this is maria lopez order four two seven one thanks".split(" ");
+    const transcript: Transcript = {
+      text: "This is Maria Lopez, order four two seven one. Thanks.",
+      words: words.map((word, index) => ({ word, startMs: index * 100, endMs: index * 100 + 90 })),
+      language: "en",
+      audioMs: 1200,
+      processor: { provider: "p", model: "m", version: "1", boundary: { kind: "local" } },
+    };
+    const { transcript: redacted, redactions } = redactTranscript(transcript, terms);
+    expect(redacted.text).toBe("This is [NAME], order [ORDER_NUMBER]. Thanks.");
+    expect(redacted.words.map((word) => word.word).join(" ")).toBe(
+      "this is [NAME] [NAME] order [ORDER_NUMBER] [ORDER_NUMBER] [ORDER_NUMBER] [ORDER_NUMBER] thanks",
+    );
+    expect(redacted.words[5]?.startMs).toBe(500);
+    expect(redactions).toEqual([
+      { kind: "order-number", count: 1 },
+      { kind: "name", count: 1 },
+    ]);
+  });
+});
+
+describe("redactVoicemailRecord", () => {
+  it("keeps no number or name of the caller anywhere in the record", () => {
+    const record: VoicemailRecord = {
+      intent: "order-problem",
+      entities: { orderNumber: "4271", callbackNumber: "5551234567", callerName: "Maria Lopez" },
+      summary: "Maria Lopez reports order 4271 arrived damaged; call back 555-123-4567.",
+      match: { outcome: "found", matchedOn: "orderNumber", record: records[0] as BusinessRecord },
+      replyText: "Hi Maria, this is Acme support about order 4271. We're sorry it arrived damaged.",
+      reply: {
+        template: "order-problem/damaged/matched",
+        facts: [
+          { fact: "customerFirstName", value: "Maria", source: "record" },
+          { fact: "orderNumber", value: "4271", source: "record" },
+        ],
+      },
+      processor: { provider: "p", model: "m", version: "1", boundary: { kind: "local" } },
+    };
+    const { record: redacted, redactions } = redactVoicemailRecord(record, terms);
+    const json = JSON.stringify(redacted).toLowerCase();
+    for (const form of spokenForms("4271").concat(spokenForms("5551234567"), spokenForms("1234567")))
+      expect(json).not.toContain(form);
+    expect(json).not.toMatch(/maria|lopez/);
+    expect(redacted.replyText).toBe(
+      "Hi, this is Acme support about your order. We're sorry it arrived damaged.",
+    );
+    expect(redacted.match.outcome === "found" && redacted.match.record.item).toBe("table lamp");
+    expect(redactions.map((count) => count.kind)).toEqual(["phone", "order-number", "name"]);
+  });
+});
