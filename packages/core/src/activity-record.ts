@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ArtifactRef, ManifestRef, SourceRef } from "./artifact";
 import { Boundary, Processor } from "./boundary";
 import { PolicyDecision } from "./boundary-policy";
+import { RedactionCount } from "./redaction/redactor";
 import { Timing } from "./timing";
 import { SampleConditions, StreamDelivery } from "./timing-sample";
 
@@ -64,6 +65,18 @@ export const ServiceJob = ServiceJobIdentity.extend({
 export type ServiceJob = z.infer<typeof ServiceJob>;
 
 /** The activity record version written now; version 1 records lack `policy` and `sideChannels`. */
+/** One output written redacted: what lineage records of a redaction (OpenLineage: a masking transformation). */
+export const ArtifactRedaction = z.object({
+  /** The redacted output's key. */
+  output: z.string(),
+  /** The key of the input it was redacted from. */
+  from: z.string(),
+  /** `voxtrail-redactor` (ours), `amazon-transcribe` (the service's ContentRedaction), or both. */
+  by: z.array(z.enum(["voxtrail-redactor", "amazon-transcribe"])),
+  kinds: z.array(RedactionCount),
+});
+export type ArtifactRedaction = z.infer<typeof ArtifactRedaction>;
+
 export const ACTIVITY_RECORD_VERSION = 2 as const;
 
 /**
@@ -110,5 +123,10 @@ export const ActivityRecord = z.object({
    * first record (and in records written before chains were kept).
    */
   previousRecord: z.object({ key: z.string(), sha256: z.string() }).optional(),
+  /**
+   * The outputs this attempt wrote redacted (docs/redaction.md): each output's key, the input it
+   * was redacted from, who redacted it, and how many of each kind were removed (never a value).
+   */
+  redactions: z.array(ArtifactRedaction).optional(),
 });
 export type ActivityRecord = z.infer<typeof ActivityRecord>;

@@ -22,6 +22,11 @@ export const AllowedBoundary = z.object({
    * improve its models). The pipeline cannot see it at run time, so it does not narrow the entry.
    */
   requires: z.enum(["ai-services-opt-out"]).optional(),
+  /**
+   * `required`: the kind may enter this boundary only redacted (docs/redaction.md): a flow the
+   * stage does not send redacted is refused, and the stage checks the bytes before the send.
+   */
+  redaction: z.literal("required").optional(),
 });
 export type AllowedBoundary = z.infer<typeof AllowedBoundary>;
 
@@ -45,6 +50,8 @@ export const DataFlow = z.object({
   model: z.string(),
   boundary: Boundary,
   allowed: z.boolean(),
+  /** Set when the stage sends the kind redacted (true) or the policy required it and it was not (false). */
+  redacted: z.boolean().optional(),
 });
 export type DataFlow = z.infer<typeof DataFlow>;
 
@@ -63,6 +70,8 @@ export type PolicyDecision = z.infer<typeof PolicyDecision>;
 export interface IntendedFlow {
   processor: Processor;
   kinds: ArtifactKind[];
+  /** The kinds of `kinds` the stage sends redacted (docs/redaction.md). */
+  redacted?: ArtifactKind[];
 }
 
 /**
@@ -76,17 +85,23 @@ export interface IntendedFlow {
 export function decideBoundaries(policy: BoundaryPolicy, intended: IntendedFlow[]): PolicyDecision {
   const flows: DataFlow[] = [];
   const seen = new Set<string>();
-  for (const { processor, kinds } of intended) {
+  for (const { processor, kinds, redacted = [] } of intended) {
     for (const kind of kinds) {
       const identity = JSON.stringify([kind, processor.provider, processor.model, processor.boundary]);
       if (seen.has(identity)) continue;
       seen.add(identity);
+      const rules = (policy.kinds[kind] ?? []).filter((rule) => admits(rule, processor.boundary));
+      const isRedacted = redacted.includes(kind);
+      // An entry that requires redaction admits only a redacted flow; one that does not admits any.
+      const allowed = rules.some((rule) => rule.redaction !== "required" || isRedacted);
+      const required = rules.length > 0 && rules.every((rule) => rule.redaction === "required");
       flows.push({
         kind,
         provider: processor.provider,
         model: processor.model,
         boundary: processor.boundary,
-        allowed: (policy.kinds[kind] ?? []).some((rule) => admits(rule, processor.boundary)),
+        allowed,
+        ...(isRedacted || required ? { redacted: isRedacted } : {}),
       });
     }
   }
@@ -101,7 +116,10 @@ export function decideBoundaries(policy: BoundaryPolicy, intended: IntendedFlow[
 export function describeRefusal(decision: PolicyDecision): string {
   const refused = decision.flows
     .filter((flow) => !flow.allowed)
-    .map((flow) => `${flow.kind} into ${describeBoundary(flow.boundary)} (provider ${flow.provider})`);
+    .map(
+      (flow) =>
+        `${flow.redacted === false ? "unredacted " : ""}${flow.kind} into ${describeBoundary(flow.boundary)} (provider ${flow.provider})`,
+    );
   return `boundary policy "${decision.environment}" forbids ${refused.join("; ")}`;
 }
 

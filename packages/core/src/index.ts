@@ -6,6 +6,7 @@
 export {
   ACTIVITY_RECORD_VERSION,
   ActivityRecord,
+  ArtifactRedaction,
   POINTERS_ONLY,
   RecordedError,
   SdkCall,

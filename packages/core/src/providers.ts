@@ -1,5 +1,6 @@
 import type { AudioFormat } from "./audio-format";
 import type { Processor } from "./boundary";
+import type { RedactionTerms } from "./redaction/redactor";
 import type { Timing } from "./timing";
 import type { StreamDelivery } from "./timing-sample";
 import type { Transcript } from "./transcript";
@@ -100,6 +101,8 @@ export interface RecordLookup {
    * review. Lookups that cannot tell leave it out.
    */
   numberLengths?(): Promise<ReferenceLengths>;
+  /** What the redactor looks for that the records define: their numbers and callers' names (docs/redaction.md). */
+  redactionTerms?(): RedactionTerms;
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   ObjectStore,
   Reasoner,
   RecordLookup,
+  RedactionSettings,
   Synthesizer,
   Transcriber,
   TranscriptionService,
@@ -54,6 +55,11 @@ export interface StageDependencies {
    * does not take fails named. Absent, every call is in `language`, as before.
    */
   languages?: readonly string[];
+  /**
+   * The stage's redaction of callers' data (docs/redaction.md); absent, nothing is redacted. With
+   * it, the transcript with the caller's numbers is kept only in the job's unredacted location.
+   */
+  redaction?: RedactionSettings;
   /** Format of the synthesized reply. */
   replyFormat: AudioFormat;
   /** Whether the execution that claimed a job still runs (duplicate deliveries ask). */

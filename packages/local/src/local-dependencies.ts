@@ -6,6 +6,7 @@ import {
   type ExecutionLiveness,
   LOCAL_BOUNDARY,
   type ObjectStore,
+  type RedactionSettings,
   type Synthesizer,
   type Transcriber,
   type TranscriptionService,
@@ -77,6 +78,8 @@ export interface LocalDependencyOptions {
    * `VOXTRAIL_LANGUAGES`, else every call is English, as before.
    */
   languages?: readonly string[];
+  /** The stage's redaction of callers' data (docs/redaction.md); off by default. */
+  redaction?: RedactionSettings;
 }
 
 /**
@@ -131,6 +134,7 @@ export async function localDependencies(options: LocalDependencyOptions): Promis
     replyFormat: options.replyFormat ?? DEFAULT_REPLY_FORMAT,
     maxSourceBytes: 50 * 1024 * 1024,
     ...(options.interrupt ? { interrupt: options.interrupt } : {}),
+    ...(options.redaction ? { redaction: options.redaction } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import {
   type BoundaryPolicy,
   InvalidInput,
   type ObjectStore,
+  type RedactionSettings,
   readJson,
   type TranscriptionService,
 } from "@voxtrail/core";
@@ -50,6 +51,8 @@ export interface WorkflowRuntimeOptions {
   boundaryPolicy?: BoundaryPolicy;
   /** Without `boundaryPolicy`: the stage environment whose policy file to enforce (`local` by default). */
   policyEnvironment?: string;
+  /** The stage's redaction of callers' data (docs/redaction.md); off by default. */
+  redaction?: RedactionSettings;
   /**
    * Which provider each stage uses; every stage on its embedded engine by default. The local
    * Sonic-compatible endpoint (flite) is started only when the synthesizer is `local` and
@@ -239,6 +242,7 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
         ...(options.replyFormat ? { replyFormat: options.replyFormat } : {}),
         ...(options.interrupt ? { interrupt: options.interrupt } : {}),
         ...(options.languages ? { languages: options.languages } : {}),
+        ...(options.redaction ? { redaction: options.redaction } : {}),
       });
       const { workflow } = local;
       const functionArns = localFunctionArns(workflow.functions);

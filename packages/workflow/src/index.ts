@@ -62,6 +62,12 @@ export {
   transcriptionModeOf,
 } from "./provider-selection";
 export {
+  isUnredactedKey,
+  UNREDACTED_FOLDER,
+  UNREDACTED_KEY_PATTERN,
+  unredactedKey,
+} from "./redaction-layout";
+export {
   DEFAULT_RETRY,
   RETRY_CLASSES,
   type RetryPolicy,

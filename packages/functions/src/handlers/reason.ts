@@ -3,6 +3,7 @@ import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow
 import { putArtifact, putJsonArtifact, readJsonArtifact } from "../artifacts";
 import { reportLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
+import { recordTerms, storeRedactedReasoning } from "../redaction/stage-redaction";
 import { ReasonInput, type ReasonResult } from "../state";
 
 /**
@@ -10,7 +11,7 @@ import { ReasonInput, type ReasonResult } from "../state";
  * matching business record, summary, reply) and writes `record.json` and `reply.txt`. The facts
  * the reasoner held for review go on, by kind and reason only, to the job report.
  */
-export const reasonStage = defineStage<StageNeeds<"reasoner" | "records">>()({
+export const reasonStage = defineStage<StageNeeds<"reasoner" | "records" | "redaction">>()({
   name: "Reason",
   follows: ["Transcribe"],
   input: ReasonInput,
@@ -27,9 +28,22 @@ export const reasonStage = defineStage<StageNeeds<"reasoner" | "records">>()({
     await deps.records.load?.();
     activity.processors.push(deps.records.processor);
     const transcript = await readJsonArtifact(deps.store, job.transcribe.transcript, Transcript);
-    const record = await clock.span("engine", () =>
+    const reasoned = await clock.span("engine", () =>
       deps.reasoner.reason(transcript, deps.records, { signal }),
     );
+    // With redaction on, what is stored holds none of the caller's data (docs/redaction.md).
+    const redacted = deps.redaction
+      ? await storeRedactedReasoning({
+          store: deps.store,
+          activity,
+          jobId: job.jobId,
+          transcript,
+          transcriptRef: job.transcribe.transcript,
+          record: reasoned,
+          terms: recordTerms(deps.records),
+        })
+      : undefined;
+    const record = redacted?.record ?? reasoned;
     const recordRef = await putJsonArtifact(
       deps.store,
       "record",
@@ -44,6 +58,8 @@ export const reasonStage = defineStage<StageNeeds<"reasoner" | "records">>()({
       "text/plain; charset=utf-8",
     );
     activity.outputs.push(recordRef, replyText);
+    redacted?.note(recordRef);
+    redacted?.note(replyText);
     clock.mark("record.durable");
     activity.timings.push(
       clock.timing("reason.engine", "engine.start", "engine.end"),

@@ -2,6 +2,7 @@ import { round } from "@voxtrail/core";
 import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { replyLanguage, reportLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
+import { requireRedactedBeforeSend } from "../redaction/stage-redaction";
 import { SynthesizeInput, type SynthesizeResult } from "../state";
 import { storeSynthesis } from "../synthesis-artifact";
 
@@ -12,17 +13,27 @@ import { storeSynthesis } from "../synthesis-artifact";
  * gap between chunks, and the real-time factor. The activity record also keeps every gap between
  * chunks, the stalls, and the number of synthesis streams open in this process when this one began.
  */
-export const synthesizeStage = defineStage<StageNeeds<"synthesizer" | "language" | "replyFormat">>()({
+export const synthesizeStage = defineStage<
+  StageNeeds<"synthesizer" | "language" | "replyFormat" | "redaction">
+>()({
   name: "Synthesize",
   follows: ["Reason"],
   input: SynthesizeInput,
-  flows: (deps) => [{ processor: deps.synthesizer.processor, kinds: ["reply-text", "reply-audio"] }],
+  // With redaction on, Reason wrote the reply text redacted (docs/redaction.md).
+  flows: (deps) => [
+    {
+      processor: deps.synthesizer.processor,
+      kinds: ["reply-text", "reply-audio"],
+      ...(deps.redaction ? { redacted: ["reply-text" as const] } : {}),
+    },
+  ],
   open: (job) => ({ jobId: job.jobId, inputs: [job.reason.replyText], carry: undefined }),
   run: async (job, { deps, activity, clock, signal }): Promise<SynthesizeResult> => {
     Object.assign(activity, reportLanguage(job));
     const language = replyLanguage(job, deps);
     activity.processors.push(deps.synthesizer.processorFor?.(language) ?? deps.synthesizer.processor);
     const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();
+    requireRedactedBeforeSend(activity, "reply-text", deps.synthesizer.processor.provider, text);
     const stream = deps.synthesizer.synthesize({
       text,
       language,

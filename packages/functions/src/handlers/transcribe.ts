@@ -1,11 +1,17 @@
-import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
+import { STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
 import { transcriptionLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
+import { transcriptKey, workingTranscript } from "../redaction/stage-redaction";
 import { TranscribeInput, type TranscribeResult } from "../state";
 
-/** Transcribe: runs the configured transcriber on the normalised audio and writes `transcript.json`. */
-export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language" | "languages">>()({
+/**
+ * Transcribe: runs the configured transcriber on the normalised audio and writes `transcript.json`
+ * (with redaction on, into the job's unredacted location: docs/redaction.md).
+ */
+export const transcribeStage = defineStage<
+  StageNeeds<"transcriber" | "language" | "languages" | "redaction">
+>()({
   name: "Transcribe",
   follows: ["Ingest"],
   input: TranscribeInput,
@@ -19,9 +25,14 @@ export const transcribeStage = defineStage<StageNeeds<"transcriber" | "language"
     const transcript = await clock.span("engine", () =>
       deps.transcriber.transcribe(audio, { language, signal, tmpDir }),
     );
-    const key = keys.artifact(job.jobId, ARTIFACT_FILES.transcript);
-    const ref = await putJsonArtifact(deps.store, "transcript", key, transcript);
+    const key = transcriptKey(deps.redaction, job.jobId);
+    const working = workingTranscript(transcript, deps.redaction);
+    const ref = await putJsonArtifact(deps.store, "transcript", key, working.transcript);
     activity.outputs.push(ref);
+    if (working.redacted)
+      activity.redactions = [
+        { output: ref.key, from: job.normalizedAudio.key, by: ["voxtrail-redactor"], kinds: working.kinds },
+      ];
     clock.mark("transcript.durable");
     activity.timings.push(
       clock.timing("transcribe.engine", "engine.start", "engine.end"),

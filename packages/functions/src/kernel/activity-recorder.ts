@@ -3,6 +3,7 @@ import type { Metrics } from "@aws-lambda-powertools/metrics";
 import {
   ACTIVITY_RECORD_VERSION,
   type ActivityRecord,
+  type ArtifactRedaction,
   type ArtifactRef,
   type Boundary,
   type ObjectStore,
@@ -46,6 +47,8 @@ export interface Activity {
   serviceJob?: ServiceJob;
   /** The call's language, where the stage names its languages (call-language.ts). */
   language?: string;
+  /** The outputs the attempt wrote redacted (docs/redaction.md). */
+  redactions?: ArtifactRedaction[];
 }
 
 /** Where and for what an attempt is recorded. */

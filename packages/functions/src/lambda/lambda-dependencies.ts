@@ -1,7 +1,12 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import { S3Client } from "@aws-sdk/client-s3";
-import { BoundaryPolicy, BoundaryPolicyInvalid, InvalidInput } from "@voxtrail/core";
+import {
+  BoundaryPolicy,
+  BoundaryPolicyInvalid,
+  InvalidInput,
+  redactionFromEnvironment,
+} from "@voxtrail/core";
 import {
   buildProviders,
   type EmbeddedProviders,
@@ -40,6 +45,7 @@ export type FunctionDependencies = Pick<
   | "boundaryPolicy"
   | "language"
   | "languages"
+  | "redaction"
   | "replyFormat"
   | "maxSourceBytes"
 >;
@@ -73,6 +79,7 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
   const providers = Object.fromEntries(
     Object.entries(built).map(([role, provider]) => [role, provider ?? notInLambda(role as ProviderRole)]),
   ) as { [K in R]: Providers[K] };
+  const redaction = redactionFromEnvironment(env);
   return {
     store: stageStore(env),
     logger: new Logger({ serviceName: PIPELINE_METRICS.service }),
@@ -85,6 +92,7 @@ export async function lambdaDependencies<R extends ProviderRole = never>(
     boundaryPolicy: policyFrom(requiredEnv(env, FUNCTION_ENVIRONMENT.boundaryPolicy)),
     language: env[FUNCTION_ENVIRONMENT.language] || "en",
     ...languagesFromEnvironment(env),
+    ...(redaction ? { redaction } : {}),
     replyFormat: { encoding: "pcm_s16le", sampleRate: 16000, channels: 1 },
     maxSourceBytes: 50 * 1024 * 1024,
     ...providers,

@@ -7,7 +7,9 @@ import {
   LOCAL_BOUNDARY,
   type Processor,
   type RecordLookup,
+  type RedactionTerms,
   type ReferenceLengths,
+  redactionTermsFromRecords,
 } from "@voxtrail/core";
 import { REFERENCE_DIGITS } from "../transcription/number-length";
 
@@ -39,6 +41,7 @@ export class JsonlRecordLookup implements RecordLookup {
   readonly #byOrder = new Map<string, BusinessRecord>();
   readonly #byAccount = new Map<string, BusinessRecord>();
   readonly #byPhone = new Map<string, BusinessRecord>();
+  readonly #terms: RedactionTerms;
 
   /**
    * Parses and indexes `jsonl`; blank lines are skipped.
@@ -53,9 +56,11 @@ export class JsonlRecordLookup implements RecordLookup {
       version: createHash("sha256").update(jsonl).digest("hex").slice(0, 12),
       boundary: LOCAL_BOUNDARY,
     };
+    const records: BusinessRecord[] = [];
     jsonl.split(/\r?\n/).forEach((line, index) => {
       if (line.trim() === "") return;
       const record = parseLine(line, index + 1);
+      records.push(record);
       if (record.orderNumber) setFirst(this.#byOrder, reference(record.orderNumber), record);
       if (record.accountNumber) setFirst(this.#byAccount, reference(record.accountNumber), record);
       const phone = record.phone?.replace(/\D/g, "") ?? "";
@@ -63,6 +68,12 @@ export class JsonlRecordLookup implements RecordLookup {
       if (phone.length >= LOCAL_PHONE_DIGITS)
         setFirst(this.#byPhone, phone.slice(-LOCAL_PHONE_DIGITS), record);
     });
+    this.#terms = redactionTermsFromRecords(records);
+  }
+
+  /** The records' numbers and callers' names, for the redactor (docs/redaction.md). */
+  redactionTerms(): RedactionTerms {
+    return this.#terms;
   }
 
   /** Reads and indexes a JSON Lines file. */

@@ -1,4 +1,11 @@
-import type { BusinessRecord, Entities, Processor, RecordLookup, ReferenceLengths } from "@voxtrail/core";
+import type {
+  BusinessRecord,
+  Entities,
+  Processor,
+  RecordLookup,
+  RedactionTerms,
+  ReferenceLengths,
+} from "@voxtrail/core";
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
 import { observeSdkCalls } from "../aws/sdk-calls";
 import { JsonlRecordLookup, type MatchedOn } from "./jsonl-record-lookup";
@@ -95,6 +102,14 @@ export class S3RecordLookup implements RecordLookup {
   /** The digits the records' order and account numbers have, read from the records now in use. */
   async numberLengths(): Promise<ReferenceLengths> {
     return (await this.#ensureLoaded()).index.referenceLengths();
+  }
+
+  /**
+   * The records' numbers and callers' names, for the redactor: call `load()` first (Reason does);
+   * before it, none.
+   */
+  redactionTerms(): RedactionTerms {
+    return this.#loaded?.index.redactionTerms() ?? { numbers: [], names: [] };
   }
 
   #ensureLoaded(): Promise<Loaded> {
