@@ -12,8 +12,10 @@ import {
   type Transcriber,
   type Transcript,
 } from "@voxtrail/core";
+import { boundaries, erase, LineageGraph, openLineageEvents, readLineage } from "@voxtrail/lineage";
 import { BUNDLED_RECORDS_FILE, LocalRuntime } from "@voxtrail/local";
 import { TimedSynthesisStream } from "@voxtrail/providers";
+import { DirectoryStore } from "@voxtrail/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RAM_TEMP_ROOT, writeTone } from "../support/caller-tones";
 
@@ -250,6 +252,60 @@ describe("redaction on the local pipeline", () => {
         ),
       ).toMatchObject({ allowed: true, redacted: true });
     }
+  }, 120_000);
+
+  it("shows redacted and unredacted flows apart, and exports each redaction as masking column lineage", async () => {
+    const { storeDir } = await runAll({ output: "redacted_and_unredacted" });
+    const graph = LineageGraph.of(await readLineage(new DirectoryStore({ root: storeDir })));
+    const rows = boundaries(graph).filter(
+      (row) => row.kind === "reply-text" && row.boundary.kind === "third-party",
+    );
+    expect(rows).toEqual([expect.objectContaining({ redacted: true, entered: NAMES.length, refused: 0 })]);
+
+    const events = [...openLineageEvents(graph, { bucket: "voxtrail-test" })];
+    const reply = events
+      .flatMap((event) => event.outputs)
+      .filter((dataset) => dataset.name.endsWith("/reply.txt"));
+    expect(reply).toHaveLength(NAMES.length);
+    for (const dataset of reply) {
+      expect(dataset.facets.columnLineage).toMatchObject({
+        fields: {
+          content: {
+            inputFields: [
+              {
+                name: expect.stringMatching(/\/unredacted\/transcript\.json$/),
+                transformations: [{ type: "DIRECT", masking: true }],
+              },
+            ],
+          },
+        },
+      });
+      expect(dataset.facets.tags).toMatchObject({
+        tags: expect.arrayContaining([{ key: "pii", value: "redacted", source: "voxtrail-redactor" }]),
+      });
+    }
+    const unredacted = events
+      .flatMap((event) => event.outputs)
+      .filter((dataset) => dataset.name.includes("/unredacted/"));
+    expect(unredacted.map((dataset) => dataset.facets.tags)).toEqual(
+      unredacted.map(() =>
+        expect.objectContaining({ tags: [{ key: "pii", value: "unredacted", source: "voxtrail" }] }),
+      ),
+    );
+  }, 120_000);
+
+  it("erases every copy: a job's erasure leaves nothing of its unredacted location", async () => {
+    const { storeDir, results } = await runAll({ output: "redacted_and_unredacted" });
+    const store = new DirectoryStore({ root: storeDir });
+    for (const result of results) {
+      const graph = LineageGraph.of(await readLineage(store));
+      await erase(store, graph, `artifacts/${result.jobId}/reply.txt`);
+    }
+    const texts = await storedTexts(storeDir);
+    expect(
+      [...texts.keys()].filter((name) => name.includes("/unredacted/") && !name.startsWith(".versions/")),
+    ).toEqual([]);
+    for (const [path, text] of texts) expect(leaks(text), path).toEqual([]);
   }, 120_000);
 
   it("refuses to send unredacted reply text where the policy requires it redacted, having sent nothing", async () => {

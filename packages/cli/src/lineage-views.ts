@@ -81,11 +81,12 @@ export function verifyReport(result: VerifyResult, trustedKeys: string[] = []): 
 /** Boundary counts as a table. */
 export function boundariesTable(rows: BoundaryCount[]): string {
   return table(
-    ["kind", "boundary", "provider", "entered", "refused", "from"],
+    ["kind", "boundary", "provider", "redacted", "entered", "refused", "from"],
     rows.map((r) => [
       r.kind,
       describeBoundary(r.boundary),
       r.provider,
+      r.redacted === undefined ? "-" : r.redacted ? "yes" : "no",
       String(r.entered),
       String(r.refused),
       r.source,

@@ -25,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
       reasoner: { type: "string" },
       "reply-format": { type: "string", default: "pcm16" },
       "boundary-policy": { type: "string", default: "local" },
+      redaction: { type: "string" },
       concurrency: { type: "string", default: "2" },
       json: { type: "boolean", default: false },
       stage: { type: "string" },

@@ -7,7 +7,7 @@ Usage:
   voxtrail run [FILE|DIR ...] [--store DIR] [--records FILE] [--concurrency N] [--json]
                [--synthesizer NAME] [--sonic-endpoint NAME] [--voice-id ID]
                [--transcriber NAME] [--reasoner NAME] [--reply-format NAME]
-               [--boundary-policy ENV]
+               [--boundary-policy ENV] [--redaction OUTPUT]
       Upload each voicemail under incoming/voicemail/ in the local store, deliver the S3
       "Object Created" event, and run the voicemail workflow. A directory contributes its .wav
       files. With no paths, processes the bundled fixtures. A job is one upload (bucket, key,
@@ -34,6 +34,9 @@ Usage:
         --boundary-policy ENV
                            enforce config/boundary-policy/ENV.json (default local: data may
                            reach our AWS account, never a third party; dev admits Cartesia)
+        --redaction OUTPUT redacted or redacted_and_unredacted: store the callers' numbers and
+                           names redacted, the transcript as heard only under
+                           artifacts/<job>/unredacted/ (docs/redaction.md; default off)
       A flag left out falls back to its environment variable (VOXTRAIL_SYNTHESIZER,
       VOXTRAIL_SONIC_ENDPOINT, VOXTRAIL_VOICE_ID, VOXTRAIL_TRANSCRIBER, VOXTRAIL_REASONER),
       as the Lambda functions read them.

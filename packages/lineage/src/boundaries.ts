@@ -12,6 +12,12 @@ export interface BoundaryCount {
   refused: number;
   /** Whether the counts come from recorded policy decisions, or were inferred (version 1 records). */
   source: "policy-decision" | "inferred";
+  /**
+   * Whether the data entered redacted (true) or, where the policy required it redacted, did not
+   * (false); absent where no redaction was asked or done (docs/redaction.md). Redacted and
+   * unredacted flows of one kind into one boundary are counted apart.
+   */
+  redacted?: boolean;
 }
 
 /** Options of {@link boundaries}. */
@@ -34,11 +40,19 @@ export function boundaries(graph: LineageGraph, options: BoundariesOptions = {})
   for (const { record } of graph.activities) {
     if (since !== undefined && Date.parse(record.startedAt) < since) continue;
     for (const flow of attemptFlows(record)) {
-      const id = `${flow.kind}\u0000${describeBoundary(flow.boundary)}\u0000${flow.provider}\u0000${flow.source}`;
+      const id = `${flow.kind}\u0000${describeBoundary(flow.boundary)}\u0000${flow.provider}\u0000${flow.source}\u0000${flow.redacted}`;
       let count = counts.get(id);
       if (!count) {
-        const { kind, boundary, provider, source } = flow;
-        count = { kind, boundary, provider, entered: 0, refused: 0, source };
+        const { kind, boundary, provider, source, redacted } = flow;
+        count = {
+          kind,
+          boundary,
+          provider,
+          entered: 0,
+          refused: 0,
+          source,
+          ...(redacted === undefined ? {} : { redacted }),
+        };
         counts.set(id, count);
       }
       count.entered += flow.entered;
@@ -59,13 +73,14 @@ export type AttemptFlow = BoundaryCount;
 export function attemptFlows(record: ActivityRecord): AttemptFlow[] {
   const refusedAttempt = record.policy?.outcome === "refused";
   if (record.policy) {
-    return record.policy.flows.map(({ kind, boundary, provider, allowed }) => ({
+    return record.policy.flows.map(({ kind, boundary, provider, allowed, redacted }) => ({
       kind,
       boundary,
       provider,
       entered: allowed && !refusedAttempt ? 1 : 0,
       refused: allowed ? 0 : 1,
       source: "policy-decision" as const,
+      ...(redacted === undefined ? {} : { redacted }),
     }));
   }
   const kinds = [...new Set([...record.inputs, ...record.outputs].map((ref) => ref.kind))];
@@ -86,6 +101,7 @@ export function byBoundaryOrder(a: BoundaryCount, b: BoundaryCount): number {
   return (
     a.kind.localeCompare(b.kind) ||
     describeBoundary(a.boundary).localeCompare(describeBoundary(b.boundary)) ||
-    a.provider.localeCompare(b.provider)
+    a.provider.localeCompare(b.provider) ||
+    String(a.redacted).localeCompare(String(b.redacted))
   );
 }

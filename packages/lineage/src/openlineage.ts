@@ -10,6 +10,9 @@ export const OPENLINEAGE_PRODUCER = "urn:voxtrail:lineage:0.1.0";
 const PARENT_SCHEMA = "https://openlineage.io/spec/facets/1-0-1/ParentRunFacet.json#/$defs/ParentRunFacet";
 const ERROR_SCHEMA =
   "https://openlineage.io/spec/facets/1-0-1/ErrorMessageRunFacet.json#/$defs/ErrorMessageRunFacet";
+const COLUMN_LINEAGE_SCHEMA =
+  "https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json#/$defs/ColumnLineageDatasetFacet";
+const TAGS_SCHEMA = "https://openlineage.io/spec/facets/1-0-0/TagsDatasetFacet.json#/$defs/TagsDatasetFacet";
 
 /** A facet: the base fields every OpenLineage facet carries, then its own. */
 interface Facet {
@@ -135,9 +138,69 @@ export function runEvents(activity: StoredActivity, options: OpenLineageOptions)
           : {}),
       },
     },
-    outputs: record.outputs.map(dataset),
+    outputs: record.outputs.map((ref) => withRedaction(dataset(ref), record, options)),
   };
   return [start, end];
+}
+
+/**
+ * An output's redaction as OpenLineage says it (docs/redaction.md). OpenLineage has no masking
+ * transformation type: the column lineage facet's transformation is `DIRECT` with `masking: true`,
+ * from the input it was redacted from (its whole content as one field, `content`); the tags facet
+ * tags the dataset `pii: redacted` (with the kinds removed) by who redacted it. An output written
+ * into a job's unredacted location is tagged `pii: unredacted`.
+ */
+function withRedaction(
+  dataset: OpenLineageDataset,
+  record: StoredActivity["record"],
+  options: OpenLineageOptions,
+): OpenLineageDataset {
+  const redaction = record.redactions?.find((candidate) => candidate.output === dataset.name);
+  if (redaction) {
+    const kinds = redaction.kinds.map((count) => `${count.count} ${count.kind}`).join(", ") || "none found";
+    dataset.facets.columnLineage = {
+      _producer: OPENLINEAGE_PRODUCER,
+      _schemaURL: COLUMN_LINEAGE_SCHEMA,
+      fields: {
+        content: {
+          inputFields: [
+            {
+              namespace: `s3://${options.bucket}`,
+              name: redaction.from,
+              field: "content",
+              transformations: [
+                {
+                  type: "DIRECT",
+                  subtype: "TRANSFORMATION",
+                  description: `redacted (${kinds})`,
+                  masking: true,
+                },
+              ],
+            },
+          ],
+        },
+      },
+    };
+    dataset.facets.tags = {
+      _producer: OPENLINEAGE_PRODUCER,
+      _schemaURL: TAGS_SCHEMA,
+      tags: [
+        { key: "pii", value: "redacted", source: redaction.by.join("+") },
+        ...redaction.kinds.map((count) => ({
+          key: "pii.removed",
+          value: count.kind,
+          source: redaction.by.join("+"),
+        })),
+      ],
+    };
+  } else if (dataset.name.split("/")[2] === "unredacted") {
+    dataset.facets.tags = {
+      _producer: OPENLINEAGE_PRODUCER,
+      _schemaURL: TAGS_SCHEMA,
+      tags: [{ key: "pii", value: "unredacted", source: "voxtrail" }],
+    };
+  }
+  return dataset;
 }
 
 /** Every run event of the graph, in the order the attempts ran. */

@@ -85,7 +85,9 @@ describe("voxtrail lineage on a local store", () => {
     expect(JSON.parse(impact.stdout).artifacts).toHaveLength(6);
 
     const counts = await voxtrail(["lineage", "boundaries", "--store", root]);
-    expect(counts.stdout.split("\n")[0]).toMatch(/^kind +boundary +provider +entered +refused +from$/);
+    expect(counts.stdout.split("\n")[0]).toMatch(
+      /^kind +boundary +provider +redacted +entered +refused +from$/,
+    );
     expect(counts.stdout).toMatch(/transcript +local +pocketsphinx +2 +0 +policy-decision/);
 
     const exported = await voxtrail(["lineage", "export", "--format", "openlineage", "--store", root]);

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { RedactionOutput, type RedactionSettings } from "@voxtrail/core";
 import { type LocalRun, markLocalRun } from "@voxtrail/lineage";
 import {
   BUNDLED_VOICEMAILS_DIR,
@@ -28,6 +29,8 @@ export interface RunOptions {
   reasoner?: string | undefined;
   "reply-format": string;
   "boundary-policy": string;
+  /** `redacted` or `redacted_and_unredacted` (docs/redaction.md); off when left out. */
+  redaction?: string | undefined;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function runCommand(paths: string[], options: RunOptions): Promise<
     providers,
     replyFormat,
     policyEnvironment: options["boundary-policy"],
+    ...redactionOption(options.redaction),
     interrupt: interrupt.signal,
   });
   const progress = new ProgressLine(files.length);
@@ -122,4 +126,15 @@ function runChoices(options: RunOptions) {
     if (error instanceof Error && error.name === "InvalidInput") throw new UsageError(error.message);
     throw error;
   }
+}
+
+/** `--redaction OUTPUT` as the runtime's option; a usage error for anything but Transcribe's two outputs. */
+function redactionOption(output: string | undefined): { redaction?: RedactionSettings } {
+  if (output === undefined) return {};
+  const parsed = RedactionOutput.safeParse(output);
+  if (!parsed.success)
+    throw new UsageError(
+      `--redaction must be redacted or redacted_and_unredacted, got ${JSON.stringify(output)}`,
+    );
+  return { redaction: { output: parsed.data } };
 }
