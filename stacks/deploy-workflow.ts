@@ -96,6 +96,7 @@ export function deployWorkflow<F extends DeployedFunction>(
               transcribeJobPrefix: selection.transcribeJobPrefix,
               transcribeDataAccessRoleArn: selection.transcribeDataAccessRoleArn,
               retainsLineage: settings.retainsLineage,
+              redacts: settings.redacts,
             }),
           ),
       }),

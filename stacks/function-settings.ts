@@ -1,3 +1,4 @@
+import { REDACTION_ENVIRONMENT } from "@voxtrail/core";
 import {
   CARTESIA_SECRET,
   FUNCTION_BUNDLING,
@@ -27,6 +28,8 @@ export interface FunctionSettings {
   callsCartesia: Record<DeployedFunction, boolean>;
   /** The bucket has Object Lock: lineage writes carry retention (permissions.ts `retainsLineage`). */
   retainsLineage: boolean;
+  /** The stage redacts callers' data (docs/redaction.md; permissions.ts `redacts`). */
+  redacts: boolean;
 }
 
 /** The provider roles each function that can call a provider's service builds. */
@@ -94,6 +97,7 @@ export function functionSettings({
             [FUNCTION_ENVIRONMENT.lineageRetention]: `${config.storage.objectLock.mode}:${config.storage.objectLock.days}`,
           }
         : {}),
+      ...(config.redaction ? { [REDACTION_ENVIRONMENT]: JSON.stringify(config.redaction) } : {}),
       POWERTOOLS_SERVICE_NAME: PIPELINE_METRICS.service,
     }),
   );
@@ -109,6 +113,7 @@ export function functionSettings({
     cartesiaApiKey: Object.values(callsCartesia).some(Boolean) ? new sst.Secret(CARTESIA_SECRET) : undefined,
     callsCartesia,
     retainsLineage: config.storage.objectLock !== undefined,
+    redacts: config.redaction !== undefined,
   };
 }
 

@@ -16,6 +16,8 @@ import {
   RETAINED_PREFIXES,
   STAGE_FUNCTIONS,
   type StageFunction,
+  transcribeRedactedOutputKey,
+  unredactedKey,
   VOICEMAIL_INCOMING_PREFIX,
   VOICEMAIL_WORKFLOW,
   WORKFLOW_FUNCTIONS,
@@ -254,6 +256,13 @@ export interface PermissionTargets {
    * `s3:PutObjectRetention` besides `s3:PutObject`.
    */
   retainsLineage?: boolean | undefined;
+  /**
+   * The stage redacts callers' data (docs/redaction.md): Reason also writes the redacted
+   * `transcript.json` (reading the transcript Transcribe kept in the job's unredacted location), and
+   * Transcribe's job writes, and its read step reads, the redacted output document beside the
+   * unredacted one. No other function may read the unredacted location: none is granted it.
+   */
+  redacts?: boolean | undefined;
 }
 
 /**
@@ -266,7 +275,11 @@ export interface PermissionTargets {
  */
 export function stagePermissions(fn: DeployedFunction, target: PermissionTargets): IamStatement[] {
   const jobs = FUNCTION_ACCESS[fn].invokes.includes("transcription-job") && target.transcribeJobPrefix;
-  const access = jobs ? withTranscriptionJobObjects(FUNCTION_ACCESS[fn]) : FUNCTION_ACCESS[fn];
+  const access = withRedaction(
+    fn,
+    jobs ? withTranscriptionJobObjects(FUNCTION_ACCESS[fn], target.redacts) : FUNCTION_ACCESS[fn],
+    target.redacts,
+  );
   const statements = objectStatements(access, target);
   if (access.describesVoicemailExecutions) {
     statements.push({
@@ -318,7 +331,7 @@ export function stagePermissions(fn: DeployedFunction, target: PermissionTargets
 
 /** The bucket's part of a function's access, and where its statements point. */
 type ObjectAccess = Pick<StageAccess, "reads" | "writes" | "lists" | "readsVersions">;
-type ObjectTargets = Pick<PermissionTargets, "partition" | "bucket" | "retainsLineage">;
+type ObjectTargets = Pick<PermissionTargets, "partition" | "bucket" | "retainsLineage" | "redacts">;
 
 /**
  * The S3 statements of `access`: GetObject, PutObject, GetObjectVersion, PutObjectRetention on
@@ -572,6 +585,10 @@ export function accountKeyPolicy(scope: ArnScope) {
 
 /** Amazon Transcribe's output document of any job: the service writes it, the read step reads it. */
 const TRANSCRIBE_OUTPUT = artifact(ARTIFACT_FILES.transcribeOutput);
+/** Transcribe's redacted output document, beside the unredacted one in the job's unredacted location. */
+const TRANSCRIBE_REDACTED_OUTPUT = transcribeRedactedOutputKey(
+  unredactedKey("*", ARTIFACT_FILES.transcribeOutput),
+);
 
 /** Where a workflow waiting for a transcription job leaves its task token (the await and resume steps). */
 const TRANSCRIPTION_WAITS = keys.transcriptionWait("*");
@@ -640,11 +657,16 @@ function transcriptionJobStatements(target: PermissionTargets): IamStatement[] {
  * read the output document, leave and read task tokens, probe for one; and not read the audio,
  * which Transcribe reads with the data-access role.
  */
-function withTranscriptionJobObjects(access: StageAccess): StageAccess {
+function withTranscriptionJobObjects(access: StageAccess, redacts?: boolean): StageAccess {
   const audio = artifact(ARTIFACT_FILES.normalizedAudio);
   return {
     ...access,
-    reads: [...access.reads.filter((pattern) => pattern !== audio), TRANSCRIBE_OUTPUT, TRANSCRIPTION_WAITS],
+    reads: [
+      ...access.reads.filter((pattern) => pattern !== audio),
+      TRANSCRIBE_OUTPUT,
+      ...(redacts ? [TRANSCRIBE_REDACTED_OUTPUT] : []),
+      TRANSCRIPTION_WAITS,
+    ],
     writes: [...access.writes, TRANSCRIPTION_WAITS],
     lists: [...access.lists, `${KEY_FOLDERS.transcriptionWaits}*`],
   };
@@ -667,9 +689,23 @@ export const TRANSCRIBE_SERVICE = "transcribe.amazonaws.com";
  */
 export function transcribeDataAccessPermissions(target: ObjectTargets): IamStatement[] {
   return objectStatements(
-    { reads: [artifact(ARTIFACT_FILES.normalizedAudio)], writes: [TRANSCRIBE_OUTPUT], lists: [] },
+    {
+      reads: [artifact(ARTIFACT_FILES.normalizedAudio)],
+      writes: [TRANSCRIBE_OUTPUT, ...(target.redacts ? [TRANSCRIBE_REDACTED_OUTPUT] : [])],
+      lists: [],
+    },
     target,
   );
+}
+
+/**
+ * `access` of function `fn` in a stage that redacts (docs/redaction.md): Reason writes the
+ * redacted transcript besides reading the one Transcribe kept in the job's unredacted location
+ * (`artifacts/<job>/unredacted/transcript.json`, which its `transcript.json` grant names).
+ */
+function withRedaction(fn: DeployedFunction, access: StageAccess, redacts?: boolean): StageAccess {
+  if (!redacts || fn !== "reason") return access;
+  return { ...access, writes: [...access.writes, artifact(ARTIFACT_FILES.transcript)] };
 }
 
 /**

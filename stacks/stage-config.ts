@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { RedactionSettings } from "@voxtrail/core";
 import {
   type LambdaProviderName,
   PROVIDER_ENVIRONMENT,
@@ -205,6 +206,12 @@ export const StageConfig = z
       .array(z.string().regex(/^[a-z]{2}-[A-Z]{2}$/, "a language with its region, e.g. en-US"))
       .min(1)
       .optional(),
+    /**
+     * Redaction of callers' data (docs/redaction.md): Transcribe's `ContentRedaction` output
+     * (`redacted` or `redacted_and_unredacted`) and, optionally, its `PiiEntityTypes`; our own
+     * redactor runs after it. Left out: nothing is redacted.
+     */
+    redaction: RedactionSettings.strict().optional(),
     /** Needed when the synthesizer is `sonic-sagemaker`: an existing endpoint, or one to create. */
     sonic: z.union([ExistingSonicEndpoint, CreatedSonicEndpoint]).optional(),
     storage: z

@@ -37,15 +37,17 @@ export function transcriptionEvents({
     inlinePolicies: [
       {
         name: "queued-jobs",
-        policy: $util
-          .all([settings.scope, bucket.name])
-          .apply(([scope, bucketName]) =>
-            JSON.stringify(
-              policyDocument(
-                transcribeDataAccessPermissions({ partition: scope.partition, bucket: bucketName }),
-              ),
+        policy: $util.all([settings.scope, bucket.name]).apply(([scope, bucketName]) =>
+          JSON.stringify(
+            policyDocument(
+              transcribeDataAccessPermissions({
+                partition: scope.partition,
+                bucket: bucketName,
+                redacts: settings.redacts,
+              }),
             ),
           ),
+        ),
       },
     ],
   });

@@ -1,5 +1,6 @@
 import type { AudioFormat } from "./audio-format";
 import type { Processor } from "./boundary";
+import type { RedactionSettings } from "./redaction/redaction-settings";
 import type { RedactionTerms } from "./redaction/redactor";
 import type { Timing } from "./timing";
 import type { StreamDelivery } from "./timing-sample";
@@ -40,6 +41,11 @@ export interface TranscriptionJobRequest {
    * (Transcribe's `IdentifyLanguage` with `LanguageOptions`) and `language` is not sent.
    */
   languageOptions?: readonly string[];
+  /**
+   * Transcribe's own PII redaction (`ContentRedaction`, docs/redaction.md), where the language has
+   * it (en-US, es-US); our redactor runs after it either way.
+   */
+  redaction?: RedactionSettings;
   signal?: AbortSignal;
 }
 

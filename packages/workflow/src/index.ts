@@ -63,6 +63,7 @@ export {
 } from "./provider-selection";
 export {
   isUnredactedKey,
+  transcribeRedactedOutputKey,
   UNREDACTED_FOLDER,
   UNREDACTED_KEY_PATTERN,
   unredactedKey,

@@ -20,6 +20,19 @@ export function unredactedKey(jobId: string, file: ArtifactFile): string {
   return `${KEY_FOLDERS.artifacts}${jobId}/${UNREDACTED_FOLDER}/${file}`;
 }
 
+/**
+ * Where Amazon Transcribe writes the redacted transcript of a job with `ContentRedaction` whose
+ * output key is `outputKey`: beside it, its file name prefixed `redacted-` (Transcribe's API
+ * reference, SyncOutputConfiguration; docs/redaction.md says what a first deploy confirms).
+ *
+ * @example
+ * transcribeRedactedOutputKey("artifacts/j/unredacted/transcribe-output.json"); // "artifacts/j/unredacted/redacted-transcribe-output.json"
+ */
+export function transcribeRedactedOutputKey(outputKey: string): string {
+  const slash = outputKey.lastIndexOf("/");
+  return `${outputKey.slice(0, slash + 1)}redacted-${outputKey.slice(slash + 1)}`;
+}
+
 /** Whether a key is in some job's unredacted location. */
 export function isUnredactedKey(key: string): boolean {
   return key.startsWith(KEY_FOLDERS.artifacts) && key.split("/")[2] === UNREDACTED_FOLDER;

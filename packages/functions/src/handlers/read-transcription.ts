@@ -7,11 +7,13 @@ import {
   TranscriptionJobFailed,
   type TranscriptionJobStatus,
   TranscriptionTimedOut,
+  unlessMissing,
 } from "@voxtrail/core";
-import { ARTIFACT_FILES, keys, STAGE_DURATION_METRICS } from "@voxtrail/workflow";
+import { STAGE_DURATION_METRICS } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
 import { transcribedLanguage } from "../call-language";
 import { defineStage } from "../kernel/stage-definition";
+import { transcribeDocumentKey, transcriptKey } from "../redaction/stage-redaction";
 import { ReadTranscriptionInput, type TranscribeResult } from "../state";
 import type { TranscriptionJobNeeds } from "./start-transcription";
 
@@ -75,12 +77,20 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
         `transcription job ${transcription.jobName} was still ${described.status} after ${transcription.waits.count} waits for its end`,
       );
     }
-    const body = await deps.store.getBytes(transcription.outputKey);
+    // With output `redacted`, Transcribe wrote only its redacted transcript (docs/redaction.md).
+    // A language Transcribe cannot redact got no ContentRedaction: its one document is at the key.
+    const redactedKey = transcribeDocumentKey(deps.redaction, transcription.outputKey);
+    const redactedBody =
+      redactedKey === transcription.outputKey
+        ? undefined
+        : await unlessMissing(deps.store.getBytes(redactedKey));
+    const documentKey = redactedBody ? redactedKey : transcription.outputKey;
+    const body = redactedBody ?? (await deps.store.getBytes(documentKey));
     // The service wrote it, so it is hashed as read; otherwise the pointer every artifact has.
     activity.outputs.push(
       artifactRefOf("transcription-output", {
-        key: transcription.outputKey,
-        uri: deps.store.uri(transcription.outputKey),
+        key: documentKey,
+        uri: deps.store.uri(documentKey),
         bytes: body.length,
         contentType: "application/json",
         sha256: createHash("sha256").update(body).digest("hex"),
@@ -98,10 +108,14 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
     const ref = await putJsonArtifact(
       deps.store,
       "transcript",
-      keys.artifact(job.jobId, ARTIFACT_FILES.transcript),
+      transcriptKey(deps.redaction, job.jobId),
       transcript,
     );
     activity.outputs.push(ref);
+    if (documentKey !== transcription.outputKey)
+      activity.redactions = [
+        { output: ref.key, from: job.normalizedAudio.key, by: ["amazon-transcribe"], kinds: [] },
+      ];
     clock.mark("transcript.durable");
     activity.timings.push(clock.timing("transcribe.readStep", "handler.start", "transcript.durable"));
     // Measured across two invocations (the start step's, then this one), so by the wall clock.

@@ -1,5 +1,5 @@
 import type { TranscriptionService, WorkflowCallback } from "@voxtrail/core";
-import { ARTIFACT_FILES, keys } from "@voxtrail/workflow";
+import { ARTIFACT_FILES, keys, unredactedKey } from "@voxtrail/workflow";
 import { transcriptionJobLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { StartTranscriptionInput, type TranscriptionState } from "../state";
@@ -8,7 +8,7 @@ import { StartTranscriptionInput, type TranscriptionState } from "../state";
  * What the transcription job's steps need: the service, the voicemails' language, and what
  * resumes the workflow waiting for the job.
  */
-export type TranscriptionJobNeeds = StageNeeds<"language" | "languages"> & {
+export type TranscriptionJobNeeds = StageNeeds<"language" | "languages" | "redaction"> & {
   transcriptionService: TranscriptionService;
   workflowCallback: WorkflowCallback;
 };
@@ -40,13 +40,18 @@ export const startTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
     const jobName = service.jobName(job.jobId, job.run);
     // Transcribe takes an S3 URI in the caller's region; the local store answers to the same form.
     const mediaUri = `s3://${deps.store.bucket}/${job.normalizedAudio.key}`;
-    const outputKey = keys.artifact(job.jobId, ARTIFACT_FILES.transcribeOutput);
+    // With redaction on, Transcribe writes its output (both transcripts) into the unredacted location.
+    const outputKey = (deps.redaction ? unredactedKey : keys.artifact)(
+      job.jobId,
+      ARTIFACT_FILES.transcribeOutput,
+    );
     const started = await service.start({
       jobName,
       mediaUri,
       outputBucket: deps.store.bucket,
       outputKey,
       ...transcriptionJobLanguage(job, deps),
+      ...(deps.redaction ? { redaction: deps.redaction } : {}),
       signal,
     });
     clock.mark("transcription.requested");

@@ -15,7 +15,7 @@ import {
   termsOfRecord,
   type VoicemailRecord,
 } from "@voxtrail/core";
-import { ARTIFACT_FILES, keys, unredactedKey } from "@voxtrail/workflow";
+import { ARTIFACT_FILES, keys, transcribeRedactedOutputKey, unredactedKey } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
 import type { Activity } from "../kernel/activity-recorder";
 
@@ -27,6 +27,16 @@ export function transcriptKey(redaction: RedactionSettings | undefined, jobId: s
   return redaction
     ? unredactedKey(jobId, ARTIFACT_FILES.transcript)
     : keys.artifact(jobId, ARTIFACT_FILES.transcript);
+}
+
+/**
+ * Which of Transcribe's output documents the read step reads: with output `redacted`, the only one
+ * Transcribe wrote, its redacted transcript (`redacted-` before the file name); otherwise the one
+ * at the job's output key (with `redacted_and_unredacted`, the unredacted transcript: Reason finds
+ * the caller's record by the numbers in it, and our redactor writes what is stored outside).
+ */
+export function transcribeDocumentKey(redaction: RedactionSettings | undefined, outputKey: string): string {
+  return redaction?.output === "redacted" ? transcribeRedactedOutputKey(outputKey) : outputKey;
 }
 
 /**

@@ -1,6 +1,13 @@
 import { normalizeForTranscription } from "@voxtrail/audio";
-import { InvalidAudio, type ObjectStore, type Transcriber } from "@voxtrail/core";
+import {
+  InvalidAudio,
+  type ObjectStore,
+  redactTranscript,
+  type Transcriber,
+  type Transcript,
+} from "@voxtrail/core";
 import { openTempDir, removeTempDir } from "@voxtrail/functions/kernel";
+import { transcribeRedactedOutputKey } from "@voxtrail/workflow";
 import type { TranscribeEndpointFaults } from "./faults";
 import { type JobExecutionSettings, jobExecutionSettings } from "./job-execution-settings";
 import { type JobLanguageSettings, jobLanguageOf } from "./job-languages";
@@ -26,8 +33,10 @@ export interface TranscriptionJob {
   StartTime?: number;
   CompletionTime?: number;
   FailureReason?: string;
-  Transcript?: { TranscriptFileUri: string };
+  Transcript?: { TranscriptFileUri?: string; RedactedTranscriptFileUri?: string };
   JobExecutionSettings?: JobExecutionSettings;
+  /** The start's `ContentRedaction` (docs/redaction.md), as given. */
+  ContentRedaction?: { RedactionType: "PII"; RedactionOutput: "redacted" | "redacted_and_unredacted" };
 }
 
 /** How the jobs run: the account and region they belong to, their quotas, pace, faults and events. */
@@ -106,6 +115,7 @@ export class TranscriptionJobs {
       throw badRequest(`OutputBucketName must be ${this.store.bucket} and OutputKey a key ending in .json`);
     }
     const execution = jobExecutionSettings(body.JobExecutionSettings);
+    const redaction = contentRedactionOf(body.ContentRedaction);
     const job: TranscriptionJob = {
       TranscriptionJobName: name,
       TranscriptionJobStatus: "QUEUED",
@@ -115,6 +125,7 @@ export class TranscriptionJobs {
       Media: { MediaFileUri: media as string },
       CreationTime: Date.now() / 1000,
       ...(execution ? { JobExecutionSettings: execution } : {}),
+      ...(redaction ? { ContentRedaction: redaction } : {}),
     };
     this.#jobs.set(name, job);
     try {
@@ -189,9 +200,23 @@ export class TranscriptionJobs {
         this.settings.accountId,
         transcript,
       );
-      await this.store.put(outputKey, JSON.stringify(document), { contentType: "application/json" });
+      const redaction = job.ContentRedaction?.RedactionOutput;
+      if (redaction !== "redacted")
+        await this.store.put(outputKey, JSON.stringify(document), { contentType: "application/json" });
+      const redactedKey = transcribeRedactedOutputKey(outputKey);
+      if (redaction !== undefined) {
+        const redacted = transcribeOutputDocument(
+          job.TranscriptionJobName,
+          this.settings.accountId,
+          standInPiiRedaction(transcript),
+        );
+        await this.store.put(redactedKey, JSON.stringify(redacted), { contentType: "application/json" });
+      }
       await ends;
-      job.Transcript = { TranscriptFileUri: this.store.uri(outputKey) };
+      job.Transcript = {
+        ...(redaction !== "redacted" ? { TranscriptFileUri: this.store.uri(outputKey) } : {}),
+        ...(redaction !== undefined ? { RedactedTranscriptFileUri: this.store.uri(redactedKey) } : {}),
+      };
       job.TranscriptionJobStatus = "COMPLETED";
     } catch (error) {
       job.TranscriptionJobStatus = "FAILED";
@@ -253,4 +278,33 @@ class JobFailure extends Error {}
 
 function badRequest(message: string): ServiceError {
   return new ServiceError(400, "BadRequestException", message);
+}
+
+/** The start's `ContentRedaction`, checked as Transcribe checks it; undefined when absent. */
+function contentRedactionOf(value: unknown): TranscriptionJob["ContentRedaction"] {
+  if (value === undefined) return undefined;
+  const { RedactionType, RedactionOutput } = (value ?? {}) as Record<string, unknown>;
+  if (
+    RedactionType !== "PII" ||
+    (RedactionOutput !== "redacted" && RedactionOutput !== "redacted_and_unredacted")
+  )
+    throw badRequest(
+      "ContentRedaction needs RedactionType PII and RedactionOutput redacted or redacted_and_unredacted",
+    );
+  return { RedactionType, RedactionOutput };
+}
+
+/**
+ * What stands in for Transcribe's PII redaction here: phone numbers (any run of seven digits or
+ * more, said or written) become `[PII]`, as Transcribe writes a redacted item. Transcribe's other
+ * types (names, addresses, ...) are not imitated: our own redactor runs after it either way.
+ */
+function standInPiiRedaction(transcript: Transcript): Transcript {
+  const redacted = redactTranscript(transcript, { numbers: [], names: [], minDigits: 7 }).transcript;
+  const pii = (text: string) => text.replace(/\[[A-Z_]+\]/g, "[PII]");
+  return {
+    ...redacted,
+    text: pii(redacted.text),
+    words: redacted.words.map((word) => ({ ...word, word: pii(word.word) })),
+  };
 }

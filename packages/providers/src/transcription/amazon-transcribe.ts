@@ -1,6 +1,7 @@
 import {
   GetTranscriptionJobCommand,
   type LanguageCode,
+  type PiiEntityType,
   StartTranscriptionJobCommand,
   type TranscribeClient,
   type TranscriptionJob,
@@ -174,6 +175,7 @@ export class AmazonTranscribe implements TranscriptionService {
           Media: { MediaFileUri: request.mediaUri },
           OutputBucketName: request.outputBucket,
           OutputKey: request.outputKey,
+          ...contentRedaction(request),
           ...(this.#dataAccessRoleArn === undefined
             ? {}
             : {
@@ -237,6 +239,42 @@ function languageCode(language: string): LanguageCode {
     );
   }
   return code as LanguageCode;
+}
+
+/** The languages Transcribe's batch PII redaction works in (docs/redaction.md). */
+export const TRANSCRIBE_REDACTION_LANGUAGES: readonly string[] = ["en-US", "es-US"];
+
+/**
+ * The start's `ContentRedaction` when the stage redacts and the job's language has Transcribe's
+ * redaction; nothing otherwise (another language, or a call whose language Transcribe identifies:
+ * redaction cannot be combined with language identification), leaving our own redactor alone to
+ * redact that call.
+ */
+export function contentRedaction(
+  request: Pick<TranscriptionJobRequest, "redaction" | "language" | "languageOptions">,
+): {
+  ContentRedaction?: {
+    RedactionType: "PII";
+    RedactionOutput: "redacted" | "redacted_and_unredacted";
+    PiiEntityTypes?: PiiEntityType[];
+  };
+} {
+  if (request.redaction === undefined || request.languageOptions !== undefined) return {};
+  let code: string;
+  try {
+    code = languageCode(request.language);
+  } catch {
+    return {};
+  }
+  if (!TRANSCRIBE_REDACTION_LANGUAGES.includes(code)) return {};
+  const { output, piiEntityTypes } = request.redaction;
+  return {
+    ContentRedaction: {
+      RedactionType: "PII",
+      RedactionOutput: output,
+      ...(piiEntityTypes ? { PiiEntityTypes: piiEntityTypes as PiiEntityType[] } : {}),
+    },
+  };
 }
 
 /** Transcribe's answer to a job name that exists already. */
