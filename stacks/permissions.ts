@@ -668,7 +668,13 @@ function withTranscriptionJobObjects(access: StageAccess, redacts?: boolean): St
       TRANSCRIPTION_WAITS,
     ],
     writes: [...access.writes, TRANSCRIPTION_WAITS],
-    lists: [...access.lists, `${KEY_FOLDERS.transcriptionWaits}*`],
+    // With redaction, the read step probes for both documents (one is missing with output
+    // `redacted`, or for a language Transcribe does not redact): 403 for a missing key without the listing.
+    lists: [
+      ...access.lists,
+      `${KEY_FOLDERS.transcriptionWaits}*`,
+      ...(redacts ? [TRANSCRIBE_OUTPUT, TRANSCRIBE_REDACTED_OUTPUT] : []),
+    ],
   };
 }
 

@@ -88,7 +88,7 @@ describe("voxtrail lineage on a local store", () => {
     expect(counts.stdout.split("\n")[0]).toMatch(
       /^kind +boundary +provider +redacted +entered +refused +from$/,
     );
-    expect(counts.stdout).toMatch(/transcript +local +pocketsphinx +2 +0 +policy-decision/);
+    expect(counts.stdout).toMatch(/transcript +local +pocketsphinx +- +2 +0 +policy-decision/);
 
     const exported = await voxtrail(["lineage", "export", "--format", "openlineage", "--store", root]);
     const events = exported.stdout

@@ -9,7 +9,7 @@ import {
   TranscriptionTimedOut,
   unlessMissing,
 } from "@voxtrail/core";
-import { STAGE_DURATION_METRICS } from "@voxtrail/workflow";
+import { STAGE_DURATION_METRICS, transcribeRedactedOutputKey } from "@voxtrail/workflow";
 import { putJsonArtifact } from "../artifacts";
 import { transcribedLanguage } from "../call-language";
 import { defineStage } from "../kernel/stage-definition";
@@ -77,25 +77,34 @@ export const readTranscriptionStage = defineStage<TranscriptionJobNeeds>()({
         `transcription job ${transcription.jobName} was still ${described.status} after ${transcription.waits.count} waits for its end`,
       );
     }
-    // With output `redacted`, Transcribe wrote only its redacted transcript (docs/redaction.md).
-    // A language Transcribe cannot redact got no ContentRedaction: its one document is at the key.
-    const redactedKey = transcribeDocumentKey(deps.redaction, transcription.outputKey);
-    const redactedBody =
-      redactedKey === transcription.outputKey
-        ? undefined
-        : await unlessMissing(deps.store.getBytes(redactedKey));
-    const documentKey = redactedBody ? redactedKey : transcription.outputKey;
-    const body = redactedBody ?? (await deps.store.getBytes(documentKey));
-    // The service wrote it, so it is hashed as read; otherwise the pointer every artifact has.
-    activity.outputs.push(
-      artifactRefOf("transcription-output", {
-        key: documentKey,
-        uri: deps.store.uri(documentKey),
-        bytes: body.length,
-        contentType: "application/json",
-        sha256: createHash("sha256").update(body).digest("hex"),
-      }),
-    );
+    // With redaction on, Transcribe wrote its redacted document beside the unredacted one, or alone
+    // with output `redacted` (docs/redaction.md); both are recorded, one is read. A language
+    // Transcribe cannot redact got no ContentRedaction: its one document is at the output key.
+    const redactedKey = transcribeRedactedOutputKey(transcription.outputKey);
+    const written = new Map<string, Buffer>();
+    for (const key of deps.redaction ? [transcription.outputKey, redactedKey] : [transcription.outputKey]) {
+      const bytes = deps.redaction
+        ? await unlessMissing(deps.store.getBytes(key))
+        : await deps.store.getBytes(key);
+      if (bytes) written.set(key, bytes);
+    }
+    const documentKey =
+      transcribeDocumentKey(deps.redaction, transcription.outputKey) === redactedKey &&
+      written.has(redactedKey)
+        ? redactedKey
+        : transcription.outputKey;
+    const body = written.get(documentKey) ?? (await deps.store.getBytes(documentKey));
+    // The service wrote them, so they are hashed as read; otherwise the pointer every artifact has.
+    for (const [key, bytes] of written)
+      activity.outputs.push(
+        artifactRefOf("transcription-output", {
+          key,
+          uri: deps.store.uri(key),
+          bytes: bytes.length,
+          contentType: "application/json",
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+        }),
+      );
     let document: unknown;
     try {
       document = JSON.parse(body.toString("utf8"));
