@@ -27,9 +27,13 @@ export class EventClock {
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  /** Records `event` now; a second mark of the same event keeps the first. */
-  mark(event: string): void {
-    if (!this.#marks.has(event)) this.#marks.set(event, this.now());
+  /**
+   * Records `event` now, or at `at` (a time on this clock's `now`, for an event seen where the clock
+   * is not at hand, such as a request's first byte going onto the wire); a second mark of the same
+   * event keeps the first.
+   */
+  mark(event: string, at?: number): void {
+    if (!this.#marks.has(event)) this.#marks.set(event, at ?? this.now());
   }
 
   /**

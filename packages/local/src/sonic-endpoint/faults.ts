@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
  */
 export interface SonicEndpointFaults {
   /**
-   * The first audio leaves no earlier than this many milliseconds after the request was read (or as
+   * The first audio leaves no earlier than this many milliseconds after the request arrived (or as
    * soon as flite is done, when it takes longer). The response headers still go out at once, and so
    * does a first `PayloadPart` holding the opening bytes of the first `chunk` event, up to where its
    * audio begins ({@link FIRST_CHUNK_OPENING}): the response has visibly started (the SDK's `send()`

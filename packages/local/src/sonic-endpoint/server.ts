@@ -48,6 +48,12 @@ export interface SonicEndpointOptions {
   /** Called as each request arrives, before it is read: lets a test count what reached the endpoint. */
   onRequest?: (request: { method: string; path: string }) => void;
   /**
+   * Called as the first audio of each stream is written to the connection (with a
+   * `firstByteDelayMs`, once it is over): lets a test see when the endpoint's first audio actually
+   * went out, on a loaded machine later than it was due.
+   */
+  onFirstAudio?: () => void;
+  /**
    * Instances and generations per instance, fixed or autoscaled ({@link SonicCapacity}); beyond
    * them an invocation is refused before its stream, as the container's 429 reaches the caller
    * through SageMaker. Unlimited by default.
@@ -129,6 +135,7 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
     invocations: 0,
     fleet: new SonicFleet(options.capacity),
     generationTime: options.generationTime,
+    onFirstAudio: options.onFirstAudio,
   };
   checkFaults(config.faults);
   checkGenerationTime(options.generationTime);
@@ -139,11 +146,12 @@ export async function startSonicEndpoint(options: SonicEndpointOptions = {}): Pr
   }
 
   const server = createServer((req, res) => {
+    const arrivedAt = performance.now();
     options.onRequest?.({
       method: req.method ?? "",
       path: new URL(req.url ?? "/", "http://localhost").pathname,
     });
-    handle(req, res, config).catch(() => {
+    handle(req, res, config, arrivedAt).catch(() => {
       // An unexpected failure: answer 500 if the stream has not begun, else cut it.
       if (res.headersSent) res.destroy();
       else json(res, 500, { "x-amzn-errortype": "InternalFailure" }, { message: "Internal failure" });
@@ -185,9 +193,15 @@ interface StreamConfig {
   invocations: number;
   fleet: SonicFleet;
   generationTime: GenerationTime | undefined;
+  onFirstAudio: (() => void) | undefined;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, config: StreamConfig): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  config: StreamConfig,
+  arrivedAt: number,
+): Promise<void> {
   const path = new URL(req.url ?? "/", "http://localhost").pathname;
   if (req.method !== "POST" || !INVOCATION_PATH.test(path)) {
     req.resume();
@@ -196,7 +210,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, config: StreamC
   }
   const invocation = ++config.invocations;
   const body = await readBody(req);
-  const receivedAt = performance.now();
+  // The injected delays count from the request's arrival: its head and (small) body come together,
+  // and reading the body takes turns of the event loop that a loaded machine lengthens.
+  const receivedAt = arrivedAt;
   if (body === undefined) {
     // SageMaker refuses oversized payloads before they reach the model.
     const message = `Request payload exceeds ${MAX_REQUEST_BYTES} bytes`;
@@ -275,12 +291,16 @@ async function streamSpeech(
     };
     stepStarted = now;
     if (sent === 0 && openedEarly) {
-      // The rest of the event opened early: its audio, once the delay is over.
-      await untilFirstAudio(faults, receivedAt);
+      // The rest of the event opened early: its audio, once the delay is over (framed before it,
+      // so that the audio goes out as the delay ends).
       const rest = `${JSON.stringify(chunk)}\n`.slice(FIRST_CHUNK_OPENING.length);
-      if (!(await sendEvents(res, rest, config.maxPartBytes))) return false;
-    } else if (!(await send([chunk]))) {
-      return false;
+      const frames = eventFrames(rest, config.maxPartBytes);
+      await untilFirstAudio(faults, receivedAt);
+      if (sent === 0) config.onFirstAudio?.();
+      if (!(await writeFrames(res, frames))) return false;
+    } else {
+      if (sent === 0) config.onFirstAudio?.();
+      if (!(await send([chunk]))) return false;
     }
     sent += 1;
     if (sent !== breakAfter) return true;
@@ -369,9 +389,19 @@ function estimateWordTimestamps(
 
 /** Frames `text` as payload parts and writes them; resolves false once the client has gone. */
 async function sendEvents(res: ServerResponse, text: string, maxPartBytes: number): Promise<boolean> {
-  for (const part of splitBytes(new TextEncoder().encode(text), maxPartBytes)) {
+  return writeFrames(res, eventFrames(text, maxPartBytes));
+}
+
+/** `text` as `PayloadPart` frames of at most `maxPartBytes` each. */
+function eventFrames(text: string, maxPartBytes: number): Uint8Array[] {
+  return splitBytes(new TextEncoder().encode(text), maxPartBytes).map((part) => payloadPartFrame(part));
+}
+
+/** Writes `frames` in order, waiting for the connection to drain; false once the client is gone. */
+async function writeFrames(res: ServerResponse, frames: Uint8Array[]): Promise<boolean> {
+  for (const frame of frames) {
     if (res.destroyed) return false;
-    if (!res.write(payloadPartFrame(part))) await drainedOrClosed(res);
+    if (!res.write(frame)) await drainedOrClosed(res);
   }
   return !res.destroyed;
 }

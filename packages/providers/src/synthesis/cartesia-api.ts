@@ -11,6 +11,7 @@ import {
 import { SONIC_LANGUAGES } from "@voxtrail/workflow";
 import { CartesiaConnection, type CartesiaConnectionOptions } from "../cartesia/cartesia-connection";
 import { synthesisErrorForEvent, toCartesiaSynthesisError } from "../cartesia/cartesia-errors";
+import { WireWatch, watchWire } from "../wire/wire-watch";
 import { TimedSynthesisStream } from "./timed-synthesis-stream";
 
 /** Sample rates Cartesia's TTS API accepts for raw output. */
@@ -108,17 +109,22 @@ export class CartesiaSynthesisStream extends TimedSynthesisStream {
     try {
       const client = await this.#client();
       this.timer.requestSent();
-      events = await client.tts.generateSSE(
-        {
-          model_id: this.#options.model,
-          transcript: text,
-          language,
-          voice: { mode: "id", id: voiceId ?? this.#options.voiceId },
-          output_format: { container: "raw", encoding: format.encoding, sample_rate: sampleRate },
-        },
-        // The attempt's signal aborts the request: a timed-out attempt stops its stream.
-        this.request.signal ? { signal: this.request.signal } : undefined,
+      const wire = new WireWatch(() => this.timer.now());
+      events = await watchWire(wire, () =>
+        client.tts.generateSSE(
+          {
+            model_id: this.#options.model,
+            transcript: text,
+            language,
+            voice: { mode: "id", id: voiceId ?? this.#options.voiceId },
+            output_format: { container: "raw", encoding: format.encoding, sample_rate: sampleRate },
+          },
+          // The attempt's signal aborts the request: a timed-out attempt stops its stream.
+          this.request.signal ? { signal: this.request.signal } : undefined,
+        ),
       );
+      // The request that answered went onto the wire then (fetch: undici's first write of it).
+      this.timer.requestWritten(wire.writtenAt);
     } catch (error) {
       throw toCartesiaSynthesisError(error, { streamOpen: false });
     }

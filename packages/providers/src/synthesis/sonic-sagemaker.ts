@@ -12,6 +12,7 @@ import {
   type Synthesizer,
 } from "@voxtrail/core";
 import { observeSdkCalls } from "../aws/sdk-calls";
+import { WireWatch, watchWire } from "../wire/wire-watch";
 import { toSynthesisError } from "./sagemaker-errors";
 import { SonicEventDecoder, type WordTiming } from "./sonic-events";
 import { TimedSynthesisStream } from "./timed-synthesis-stream";
@@ -70,7 +71,7 @@ export interface SonicSageMakerOptions {
  *   format: { encoding: "pcm_mulaw", sampleRate: 8000, channels: 1 },
  * });
  * for await (const audio of stream) output.write(audio);
- * stream.timings(); // synthesize.ttfb, synthesize.total, synthesize.maxGap
+ * stream.timings(); // synthesize.ttfb, .total, .maxGap, and ttfb's parts .clientSetup, .wireTtfb
  * stream.delivery(); // every inter-chunk gap, stalls, rtf
  */
 export class SonicSageMakerSynthesizer implements Synthesizer {
@@ -102,7 +103,11 @@ export class SonicSageMakerSynthesizer implements Synthesizer {
  *   not the response headers);
  * - `synthesize.total`: `request.sent` -> `stream.done` (Sonic's `done` event);
  * - `synthesize.maxGap`: the largest gap between the arrivals of consecutive audio chunks
- *   (`audio.chunk` -> `audio.chunk.next`), when there were at least two.
+ *   (`audio.chunk` -> `audio.chunk.next`), when there were at least two;
+ * - `synthesize.clientSetup`: `request.sent` -> `request.firstByteWritten` (the request's first
+ *   byte written to its socket: the SDK's set-up, a fresh client's first-call loading and the
+ *   connection are before it) and `synthesize.wireTtfb`: `request.firstByteWritten` ->
+ *   `audio.firstChunk`, time to first audio on the wire. They add up to `synthesize.ttfb`.
  *
  * `delivery()` keeps every one of those gaps, the stalls over the threshold, and the real-time
  * factor. All of it is measured on the monotonic clock.
@@ -130,12 +135,17 @@ export class SonicSynthesisStream extends TimedSynthesisStream {
     let complete = false;
     try {
       this.timer.requestSent();
+      const wire = new WireWatch(() => this.timer.now());
       let response: InvokeEndpointWithResponseStreamCommandOutput;
       try {
-        response = await this.#options.client.send(this.#command(), { abortSignal: abort.signal });
+        response = await watchWire(wire, () =>
+          this.#options.client.send(this.#command(), { abortSignal: abort.signal }),
+        );
       } catch (error) {
         throw toSynthesisError(error, { audioStarted: false });
       }
+      // The attempt that answered went onto the wire then; before it, the client's set-up.
+      this.timer.requestWritten(wire.writtenAt);
       const body = response.Body;
       if (body === undefined) throw new SynthesisFailed("SageMaker response has no body");
 

@@ -9,6 +9,18 @@ import {
 } from "@voxtrail/core";
 import { ATTEMPT_METRICS } from "@voxtrail/workflow";
 
+const REQUEST_SENT = "request.sent";
+/** The request's first byte was written to its socket (a {@link WireWatch}'s `writtenAt`). */
+const REQUEST_WRITTEN = "request.firstByteWritten";
+
+/** The names of `synthesize.ttfb`'s two parts, split where the request went onto the wire. */
+export const WIRE_TIMINGS = {
+  /** `request.sent` -> `request.firstByteWritten`: the client's set-up before the request left. */
+  clientSetup: "synthesize.clientSetup",
+  /** `request.firstByteWritten` -> `audio.firstChunk`: time to first audio measured on the wire. */
+  wireTtfb: "synthesize.wireTtfb",
+} as const;
+
 /**
  * The bookkeeping every streaming synthesizer does: when the request went out, when audio chunks
  * arrived, when the stream said it was done. Its `timings()` are:
@@ -16,7 +28,12 @@ import { ATTEMPT_METRICS } from "@voxtrail/workflow";
  *   the response headers);
  * - `synthesize.total`: `request.sent` -> `stream.done` (the provider's own end-of-stream event);
  * - `synthesize.maxGap`: the largest gap between the arrivals of consecutive audio chunks
- *   (`audio.chunk` -> `audio.chunk.next`), when there were at least two.
+ *   (`audio.chunk` -> `audio.chunk.next`), when there were at least two;
+ * - when the provider saw its request go onto the wire ({@link SynthesisTimer.requestWritten}),
+ *   `synthesize.ttfb` split there: `synthesize.clientSetup` (`request.sent` ->
+ *   `request.firstByteWritten`: credentials, signing, the connection, a fresh client's first-call
+ *   loading) and `synthesize.wireTtfb` (`request.firstByteWritten` -> `audio.firstChunk`: the
+ *   network and the model). The two add up to `synthesize.ttfb`, which keeps its definition.
  *
  * `delivery()` keeps every one of those gaps, the stalls over a threshold, and the real-time
  * factor. All of it is measured on the monotonic clock.
@@ -24,9 +41,10 @@ import { ATTEMPT_METRICS } from "@voxtrail/workflow";
  * @example
  * const timer = new SynthesisTimer();
  * timer.requestSent();
+ * timer.requestWritten(wire.writtenAt); // when the request's first byte was written (WireWatch)
  * for await (const audio of chunks) timer.chunk(audio.byteLength);
  * timer.done();
- * timer.timings(); // synthesize.ttfb, synthesize.total, synthesize.maxGap
+ * timer.timings(); // synthesize.ttfb, synthesize.total, synthesize.maxGap, synthesize.clientSetup, synthesize.wireTtfb
  */
 export class SynthesisTimer {
   readonly #now: () => number;
@@ -50,7 +68,17 @@ export class SynthesisTimer {
 
   /** Marks `request.sent`. */
   requestSent(): void {
-    this.#clock.mark("request.sent");
+    this.#clock.mark(REQUEST_SENT);
+  }
+
+  /**
+   * Marks `request.firstByteWritten` at `at` (a time on the timer's clock, no earlier than
+   * `request.sent`): the request's first byte was written to its socket. Nothing is marked when
+   * `at` is undefined (the request was not seen on the wire).
+   */
+  requestWritten(at: number | undefined): void {
+    if (at === undefined || !this.#clock.has(REQUEST_SENT)) return;
+    this.#clock.mark(REQUEST_WRITTEN, at);
   }
 
   /** Records a chunk of `bytes` audio bytes that arrived at `arrivedAt` (default: now). */
@@ -85,6 +113,12 @@ export class SynthesisTimer {
     }
     if (this.#clock.has("stream.done")) {
       timings.push(this.#clock.timing("synthesize.total", "request.sent", "stream.done"));
+    }
+    if (this.#clock.has(REQUEST_WRITTEN)) {
+      timings.push(this.#clock.timing(WIRE_TIMINGS.clientSetup, REQUEST_SENT, REQUEST_WRITTEN));
+      if (this.#clock.has("audio.firstChunk")) {
+        timings.push(this.#clock.timing(WIRE_TIMINGS.wireTtfb, REQUEST_WRITTEN, "audio.firstChunk"));
+      }
     }
     if (this.#chunks > 1) {
       timings.push({
