@@ -81,10 +81,25 @@ function stageTimes(report: JobReport): string {
     const duration = find(timings, `${stage.toLowerCase()}.duration`);
     const ttfb = find(timings, "synthesize.ttfb");
     const base = `${stage.toLowerCase()} ${duration === undefined ? "?" : milliseconds(duration)}`;
-    return stage === "Synthesize" && ttfb !== undefined ? `${base} (ttfb ${milliseconds(ttfb)})` : base;
+    return stage === "Synthesize" && ttfb !== undefined ? `${base} (${ttfbText(ttfb, timings)})` : base;
   });
   const total = find(report.timings, "job.endToEnd");
   return [...parts, ...(total === undefined ? [] : [`end-to-end ${milliseconds(total)}`])].join(" · ");
+}
+
+/**
+ * `ttfb 350 ms`, and where the synthesizer saw its request go onto the wire, the two parts it adds
+ * up to: `ttfb 350 ms = set-up 45 ms + wire 305 ms` (the client's set-up before the request's
+ * first byte was written, then time to first audio on the wire).
+ */
+function ttfbText(ttfb: number, timings: Timing[]): string {
+  const setup = find(timings, "synthesize.clientSetup");
+  const wire = find(timings, "synthesize.wireTtfb");
+  const parts =
+    setup === undefined || wire === undefined
+      ? ""
+      : ` = set-up ${milliseconds(setup)} + wire ${milliseconds(wire)}`;
+  return `ttfb ${milliseconds(ttfb)}${parts}`;
 }
 
 function find(timings: Timing[], name: string): number | undefined {

@@ -59,3 +59,35 @@ describe("voxtrail run's lines for jobs that need review", () => {
     expect(reviewLines([results[1] as JobResult])).toEqual([]);
   });
 });
+
+describe("voxtrail run's line for a synthesis whose request was seen on the wire", () => {
+  const timing = (name: string, startEvent: string, endEvent: string, ms: number) => ({
+    name,
+    startEvent,
+    endEvent,
+    ms,
+  });
+  const withStages = (timings: ReturnType<typeof timing>[]): JobResult => {
+    const result = succeeded("a.wav", "job-a");
+    if (result.report) result.report.stages = [{ stage: "Synthesize", timings }];
+    return result;
+  };
+  const duration = timing("synthesize.duration", "handler.start", "output.durable", 420);
+  const ttfb = timing("synthesize.ttfb", "request.sent", "audio.firstChunk", 350.4);
+
+  it("shows the ttfb's set-up and on-the-wire parts beside it", () => {
+    const line = jobLine(
+      withStages([
+        duration,
+        ttfb,
+        timing("synthesize.clientSetup", "request.sent", "request.firstByteWritten", 45.1),
+        timing("synthesize.wireTtfb", "request.firstByteWritten", "audio.firstChunk", 305.3),
+      ]),
+    );
+    expect(line).toContain("synthesize 420 ms (ttfb 350 ms = set-up 45 ms + wire 305 ms)");
+  });
+
+  it("shows the ttfb alone when the request was not seen on the wire", () => {
+    expect(jobLine(withStages([duration, ttfb]))).toContain("synthesize 420 ms (ttfb 350 ms)");
+  });
+});

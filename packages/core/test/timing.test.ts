@@ -18,6 +18,14 @@ describe("EventClock", () => {
     });
   });
 
+  it("marks an event at a time given on its clock, seen where the clock was not at hand", () => {
+    const clock = new EventClock(() => 100);
+    clock.mark("request.sent", 90);
+    clock.mark("request.firstByteWritten", 97.25);
+    clock.mark("request.firstByteWritten", 99); // the first mark is kept, as for `now`
+    expect(clock.timing("synthesize.clientSetup", "request.sent", "request.firstByteWritten").ms).toBe(7.25);
+  });
+
   it("refuses a timing whose event never happened, naming it", () => {
     const clock = new EventClock(() => 0);
     clock.mark("a");

@@ -105,6 +105,34 @@ describe("buildLatencyReport", () => {
     // Synthesis began at 1100 ms; 5 ms of setup, then 120 ms to the first audio.
     expect(timeline?.ttfb).toEqual({ atMs: 1225, ms: 120 });
   });
+
+  test("ttfb's two parts, the client's set-up and time to first audio on the wire, are listed beside it", () => {
+    const job = usualJob(0, 1000);
+    const synthesis = job.records.find((record) => record.stage === "Synthesize");
+    synthesis?.timings.push(
+      {
+        name: "synthesize.wireTtfb",
+        startEvent: "request.firstByteWritten",
+        endEvent: "audio.firstChunk",
+        ms: 90,
+      },
+      {
+        name: "synthesize.clientSetup",
+        startEvent: "request.sent",
+        endEvent: "request.firstByteWritten",
+        ms: 30,
+      },
+    );
+    const names = buildLatencyReport([job], { now: new Date("2025-01-02T00:00:00Z") })
+      .rows.filter((row) => row.stage === "Synthesize")
+      .map((row) => row.timing);
+    const at = names.indexOf("synthesize.ttfb");
+    expect(names.slice(at, at + 3)).toEqual([
+      "synthesize.ttfb",
+      "synthesize.clientSetup",
+      "synthesize.wireTtfb",
+    ]);
+  });
 });
 
 describe("reading a store", () => {

@@ -52,4 +52,53 @@ describe("SynthesisTimer", () => {
     single.chunk(2, 5);
     expect(single.timings().map((timing) => timing.name)).toEqual(["synthesize.ttfb"]);
   });
+
+  test("split at the wire: the client's set-up, then time to first audio on the wire; they add up to ttfb", () => {
+    // request.sent 100; its first byte written at 145 (seen by a WireWatch); first audio at 445.
+    const timer = new SynthesisTimer(clock(100, 445, 470));
+    timer.requestSent();
+    timer.requestWritten(145);
+    timer.chunk(320, 445);
+    timer.chunk(320, 455);
+    timer.done();
+    const byName = Object.fromEntries(timer.timings().map((timing) => [timing.name, timing]));
+    expect(byName["synthesize.ttfb"]).toEqual({
+      name: "synthesize.ttfb",
+      startEvent: "request.sent",
+      endEvent: "audio.firstChunk",
+      ms: 345,
+    });
+    expect(byName["synthesize.clientSetup"]).toEqual({
+      name: "synthesize.clientSetup",
+      startEvent: "request.sent",
+      endEvent: "request.firstByteWritten",
+      ms: 45,
+    });
+    expect(byName["synthesize.wireTtfb"]).toEqual({
+      name: "synthesize.wireTtfb",
+      startEvent: "request.firstByteWritten",
+      endEvent: "audio.firstChunk",
+      ms: 300,
+    });
+  });
+
+  test("no wire timings when the request was not seen on the wire, or before request.sent", () => {
+    const unseen = new SynthesisTimer(clock(0, 10));
+    unseen.requestSent();
+    unseen.requestWritten(undefined);
+    unseen.chunk(2, 10);
+    expect(unseen.timings().map((timing) => timing.name)).toEqual(["synthesize.ttfb"]);
+    const early = new SynthesisTimer(clock(0, 10));
+    early.requestWritten(5);
+    early.requestSent();
+    early.chunk(2, 10);
+    expect(early.timings().map((timing) => timing.name)).toEqual(["synthesize.ttfb"]);
+  });
+
+  test("a request written but never answered with audio: its set-up alone", () => {
+    const timer = new SynthesisTimer(clock(0));
+    timer.requestSent();
+    timer.requestWritten(12);
+    expect(timer.timings().map((timing) => timing.name)).toEqual(["synthesize.clientSetup"]);
+  });
 });
