@@ -95,7 +95,7 @@ export function resultsMarkdown(results: BenchResults): string {
   if (ttfb) {
     const { sentences, today, whole } = ttfb.sides;
     const percentiles = (side: typeof sentences) =>
-      `${Math.round(side.ttfbP50Ms)} / ${Math.round(side.ttfbP90Ms)} ms`;
+      `${Math.round(side.ttfbP50Ms)} / ${Math.round(side.ttfbP90Ms)} ms (wire ${Math.round(side.wireTtfbP50Ms)} / ${Math.round(side.wireTtfbP90Ms)}, set-up ${Math.round(side.clientSetupP50Ms)} / ${Math.round(side.clientSetupP90Ms)})`;
     out.push(
       `| Synthesis ttfb (p50 / p90): the local Sonic endpoint speaking the ${ttfb.replies.length} bundled voicemails' replies (${ttfb.replies.map((reply) => reply.sentences).join(", ")} sentences) through the SageMaker Runtime client, ${ttfb.rounds} alternating rounds: one sentence at a time vs the whole reply rendered first in a flite process started per call (before) | ${percentiles(sentences)} vs ${percentiles(today)}; whole reply on a flite process started ahead ${percentiles(whole)}; total p50 ${Math.round(sentences.totalP50Ms)} vs ${Math.round(today.totalP50Ms)} ms | **${ttfb.ratio.toFixed(2)}x** (${ttfb.streamingRatio.toFixed(2)}x of the whole reply started ahead) |`,
     );

@@ -11,6 +11,10 @@
  * - `whole`: the whole reply rendered first, on a flite process started ahead: what sentence
  *   streaming alone gains over it.
  *
+ * Beside each ttfb it prints its two parts, split where the request's first byte was written to its
+ * socket: `synthesize.clientSetup` (the SageMaker Runtime client's own time before that) and
+ * `synthesize.wireTtfb` (from there to the first audio: the endpoint's and the network's).
+ *
  * The two whole-reply sides are a bench-only engine ({@link WholeReply}), not a mode of the
  * product. Each request waits for the machine to settle after the one before (the endpoints start
  * their next flite process after each synthesis).
@@ -59,6 +63,12 @@ export interface TtfbSideFigures {
   ttfbMs: number[];
   ttfbP50Ms: number;
   ttfbP90Ms: number;
+  /** `synthesize.wireTtfb`: the request's first byte written -> first audio (ttfb less the set-up). */
+  wireTtfbP50Ms: number;
+  wireTtfbP90Ms: number;
+  /** `synthesize.clientSetup`: request sent -> its first byte written (the client's set-up). */
+  clientSetupP50Ms: number;
+  clientSetupP90Ms: number;
   /** `synthesize.total`: request sent -> stream done. */
   totalP50Ms: number;
   /**
@@ -119,7 +129,7 @@ export async function benchSynthesisTtfb(options: SynthesisTtfbOptions): Promise
           const sample = await speakers[side](reply.text);
           samples[side].push(sample);
           options.log(
-            `ttfb: round ${round + 1}/${rounds} ${reply.voicemail} ${side}: ttfb ${Math.round(sample.ttfbMs)} ms, total ${Math.round(sample.totalMs)} ms`,
+            `ttfb: round ${round + 1}/${rounds} ${reply.voicemail} ${side}: ttfb ${Math.round(sample.ttfbMs)} ms (set-up ${Math.round(sample.clientSetupMs)} + wire ${Math.round(sample.wireTtfbMs)}), total ${Math.round(sample.totalMs)} ms`,
           );
         }
       }
@@ -146,11 +156,14 @@ export async function benchSynthesisTtfb(options: SynthesisTtfbOptions): Promise
 
 /** The bench's table: one line per side. */
 export function synthesisTtfbTable(result: SynthesisTtfbResult): string {
-  const lines = ["side        ttfb p50  ttfb p90  total p50  audio p50"];
+  const lines = [
+    "side        ttfb p50  ttfb p90  wire p50  wire p90  set-up p50  set-up p90  total p50  audio p50",
+  ];
+  const ms = (value: number, width: number) => `${Math.round(value)} ms`.padStart(width);
   for (const side of TTFB_SIDES) {
     const row = result.sides[side];
     lines.push(
-      `${side.padEnd(10)}  ${`${Math.round(row.ttfbP50Ms)} ms`.padStart(8)}  ${`${Math.round(row.ttfbP90Ms)} ms`.padStart(8)}  ${`${Math.round(row.totalP50Ms)} ms`.padStart(9)}  ${`${Math.round(row.audioP50Ms)} ms`.padStart(9)}`,
+      `${side.padEnd(10)}  ${ms(row.ttfbP50Ms, 8)}  ${ms(row.ttfbP90Ms, 8)}  ${ms(row.wireTtfbP50Ms, 8)}  ${ms(row.wireTtfbP90Ms, 8)}  ${ms(row.clientSetupP50Ms, 10)}  ${ms(row.clientSetupP90Ms, 10)}  ${ms(row.totalP50Ms, 9)}  ${ms(row.audioP50Ms, 9)}`,
     );
   }
   lines.push(
@@ -161,6 +174,8 @@ export function synthesisTtfbTable(result: SynthesisTtfbResult): string {
 
 interface Sample {
   ttfbMs: number;
+  wireTtfbMs: number;
+  clientSetupMs: number;
   totalMs: number;
   audioMs: number;
 }
@@ -176,6 +191,8 @@ async function speak(synthesizer: ReturnType<typeof localSonicSynthesizer>, text
   };
   return {
     ttfbMs: timing("synthesize.ttfb"),
+    wireTtfbMs: timing("synthesize.wireTtfb"),
+    clientSetupMs: timing("synthesize.clientSetup"),
     totalMs: timing("synthesize.total"),
     audioMs:
       (bytes / BYTES_PER_SAMPLE[DEFAULT_REPLY_FORMAT.encoding] / DEFAULT_REPLY_FORMAT.sampleRate) * 1000,
@@ -185,10 +202,16 @@ async function speak(synthesizer: ReturnType<typeof localSonicSynthesizer>, text
 function figures(samples: Sample[]): TtfbSideFigures {
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
   const ttfb = sorted(samples.map((sample) => sample.ttfbMs));
+  const wire = sorted(samples.map((sample) => sample.wireTtfbMs));
+  const setup = sorted(samples.map((sample) => sample.clientSetupMs));
   return {
     ttfbMs: samples.map((sample) => round1(sample.ttfbMs)),
     ttfbP50Ms: round1(nearestRank(ttfb, 50)),
     ttfbP90Ms: round1(nearestRank(ttfb, 90)),
+    wireTtfbP50Ms: round1(nearestRank(wire, 50)),
+    wireTtfbP90Ms: round1(nearestRank(wire, 90)),
+    clientSetupP50Ms: round1(nearestRank(setup, 50)),
+    clientSetupP90Ms: round1(nearestRank(setup, 90)),
     totalP50Ms: round1(nearestRank(sorted(samples.map((sample) => sample.totalMs)), 50)),
     audioP50Ms: round1(nearestRank(sorted(samples.map((sample) => sample.audioMs)), 50)),
   };
