@@ -150,7 +150,12 @@ describe("SonicSageMakerSynthesizer failure mapping, through the real SDK", () =
     let audioBytes = 0;
     for await (const chunk of stream) audioBytes += chunk.byteLength;
     expect(audioBytes).toBe(320);
-    expect(stream.timings().map((timing) => timing.name)).toEqual(["synthesize.ttfb", "synthesize.total"]);
+    expect(stream.timings().map((timing) => timing.name)).toEqual([
+      "synthesize.ttfb",
+      "synthesize.total",
+      "synthesize.clientSetup",
+      "synthesize.wireTtfb",
+    ]);
   });
 
   test.each([
