@@ -71,8 +71,8 @@ const watchedAgents = new WeakSet<object>();
  * Has `agent` (the AWS SDK's, or any `http.Agent`) report the requests of watched calls it gives a
  * kept-alive connection: `reuseSocket(socket, request)`, the hook `http.Agent` documents for it, is
  * called in the caller's context as the request is created, and the request's `socket` event comes
- * just before its bytes are written to that connection (`http.client.request.start` comes only after the
- * write has completed, a turn of the event loop later).
+ * just before its bytes are written to that connection (`http.client.request.start` comes only
+ * after the write has completed, a turn of the event loop later: up to 13 ms on a loaded machine).
  */
 function watchReuse(agent: unknown): void {
   if (!(agent instanceof Agent) || watchedAgents.has(agent)) return;
@@ -103,16 +103,22 @@ interface NewConnection {
 /**
  * Runs `call`, recording into `watch` when each request it makes goes onto the wire.
  *
- * Node's diagnostics channels say when (no monkey-patching, and any client that uses `http`,
- * `https` or `fetch` is seen):
+ * Node's diagnostics channels say when, for any client that uses `http`, `https` or `fetch`
+ * (nothing of Node's is patched; an agent seen is given a wrapped `reuseSocket`, below):
  * - `http.client.request.start` is published once a request was handed to its socket. On a
  *   connection the call opened (`net.client.socket`, in the call's context), the bytes waited for
  *   it to connect and went out at its `connect`, which a listener added when it was opened (so
  *   before the request's own, which writes) marks. On a connection still connecting that was not
  *   seen opening (TLS: the bytes wait for the handshake), `connect` or `secureConnect`. On a
- *   kept-alive connection they were written already: marked at once.
+ *   kept-alive connection they were written already: marked at once, or, once the agent has been
+ *   seen, just before the write ({@link watchReuse}).
  * - For `fetch`, undici's `undici:client:sendHeaders` is published just before the request's head
  *   is written to its connected socket; the request is tied to the call at `undici:request:create`.
+ *
+ * Not seen: HTTP/2 (the SDK's `NodeHttp2Handler`, Bedrock Runtime's default), for which Node 20
+ * publishes no channel; nor a request that waited for a free connection (all of its agent's
+ * `maxSockets` busy), which is handed one in the context of the call that freed it: that call has
+ * read its own mark by then, and the waiting call gets none (so no wire timings).
  */
 export function watchWire<T>(watch: WireWatch, call: () => T): T {
   hookOnce();
