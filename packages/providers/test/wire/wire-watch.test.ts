@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { Agent, createServer, request, type Server } from "node:http";
+import { createServer as createHttpsServer, Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { WireWatch, watchWire } from "../../src/wire/wire-watch";
@@ -130,4 +131,67 @@ describe("WireWatch", () => {
       agent.destroy();
     }
   });
+
+  test("TLS: marked once the handshake is done and the request went out, both on a new and a kept-alive connection", async () => {
+    const accepted: number[] = [];
+    const tlsArrivals: number[] = [];
+    const tls = createHttpsServer({ key: TEST_KEY, cert: TEST_CERT }, (req, res) => {
+      tlsArrivals.push(performance.now());
+      req.resume();
+      req.on("end", () => res.end("ok"));
+    });
+    tls.on("connection", () => accepted.push(performance.now()));
+    tls.listen(0, "127.0.0.1");
+    await once(tls, "listening");
+    const port = (tls.address() as AddressInfo).port;
+    const agent = new HttpsAgent({ keepAlive: true, maxSockets: 1, ca: TEST_CERT });
+    const send = () =>
+      new Promise<void>((resolve, reject) => {
+        const req = httpsRequest(
+          `https://127.0.0.1:${port}/invocations`,
+          { method: "POST", agent },
+          (res) => {
+            res.resume();
+            res.on("end", resolve);
+          },
+        );
+        req.on("error", reject);
+        req.end("{}");
+      });
+    try {
+      const fresh = new WireWatch();
+      await watchWire(fresh, send);
+      // After the connection was accepted (the handshake is the client's set-up), before the request arrived.
+      expect(fresh.writtenAt).toBeGreaterThan(accepted[0] ?? Number.NaN);
+      expect(fresh.writtenAt).toBeLessThanOrEqual(tlsArrivals[0] ?? Number.NaN);
+      const kept = new WireWatch();
+      const before = performance.now();
+      await watchWire(kept, send);
+      expect(accepted).toHaveLength(1);
+      expect(kept.writtenAt).toBeGreaterThanOrEqual(before);
+      expect(kept.writtenAt).toBeLessThanOrEqual(tlsArrivals[1] ?? Number.NaN);
+    } finally {
+      agent.destroy();
+      tls.closeAllConnections();
+      tls.close();
+    }
+  });
 });
+
+/** A self-signed certificate for 127.0.0.1 (P-256, valid to 2126) and its key: for this loopback test only. */
+const TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBmzCCAUGgAwIBAgIUZpLLkoPWAuC7CKTrVjZ4UUrdXcIwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTIwNzAwNDQzN1oYDzIxMjYxMTEz
+MDA0NDM3WjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAAR2VJGgt88b3FuOKZowLrRmpFMlTqLyYbEDW6IjOFE9UH1WGWkc6DeP
+LkONSWxe0lOvxIl1wiZ+YGX6FeMVRnbWo28wbTAdBgNVHQ4EFgQUqZiQcQyXWQ0a
+CJQs8twgpdg6HzQwHwYDVR0jBBgwFoAUqZiQcQyXWQ0aCJQs8twgpdg6HzQwDwYD
+VR0TAQH/BAUwAwEB/zAaBgNVHREEEzARhwR/AAABgglsb2NhbGhvc3QwCgYIKoZI
+zj0EAwIDSAAwRQIhAN9lZIAmbPPulW6m/KJpp/NN223t2YOJDd79hDXuM/AcAiBo
+HST2KxFshBBNqyXa3dSmhdkXAIBbmQlYXAO3wysPWg==
+-----END CERTIFICATE-----`;
+const TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgS87GRCbaqUvDKUKH
+S9felWbRSADokceDDDTx4Gq9J9ahRANCAAR2VJGgt88b3FuOKZowLrRmpFMlTqLy
+YbEDW6IjOFE9UH1WGWkc6DePLkONSWxe0lOvxIl1wiZ+YGX6FeMVRnbW
+-----END PRIVATE KEY-----`;
