@@ -35,7 +35,7 @@
  * choice off or tries other factors, `--voice-adaptations none|LIST` the per-call choice of a voice
  * adaptation, `--reference-lengths none` the refit of order and account numbers one digit off the
  * records' lengths; `--review-below N` the confidence below which the reasoner holds a fact for
- * review (0 holds none; tools/eval/review-threshold.ts chooses it); `--json FILE` keeps every
+ * review (0 holds none for its words' confidence; the call and length rules still hold; tools/eval/review-threshold.ts chooses it); `--json FILE` keeps every
  * clip's transcript (words and confidences too) and facts. A held fact is not right, and not
  * stated wrongly: the table's review column counts both, and the share of stated facts right.
  */

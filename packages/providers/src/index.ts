@@ -15,7 +15,13 @@ export { cloudSynthesizer } from "./choice/synthesizer-choice";
 export { cloudTranscriber } from "./choice/transcriber-choice";
 export { cloudTranscriptionService } from "./choice/transcription-service-choice";
 export { toReasoningError } from "./reasoning/bedrock-errors";
-export { checkFacts, type FactCheck, REVIEW_THRESHOLD } from "./reasoning/fact-confidence";
+export {
+  CALL_REVIEW_THRESHOLD,
+  checkFacts,
+  type FactCheck,
+  type FactCheckOptions,
+  REVIEW_THRESHOLD,
+} from "./reasoning/fact-confidence";
 export { LocalReasoner } from "./reasoning/local-reasoner";
 export { JsonlRecordLookup } from "./records/jsonl-record-lookup";
 export { SonicSageMakerSynthesizer, SonicSynthesisStream } from "./synthesis/sonic-sagemaker";

@@ -218,7 +218,7 @@ describe("checkFacts", () => {
       "order-problem",
       { orderNumber: "42711", accountNumber: "8153", callbackNumber: "5551234" },
       REVIEW_THRESHOLD,
-      { order: 4, account: 4 },
+      { lengths: { order: 4, account: 4 } },
     );
     expect(review.map(({ fact, reason }) => [fact, reason])).toEqual([
       ["orderNumber", "heard with 5 digits, where every order number in the records has 4"],

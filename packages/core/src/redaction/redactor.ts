@@ -107,14 +107,16 @@ export function redactText(
   text: string,
   terms: RedactionTerms,
   style: RedactionStyle = "tag",
+  language = "en",
 ): { text: string; redactions: RedactionCount[] } {
+  const spanish = language.toLowerCase().startsWith("es");
   const spans = findRedactions(text, terms);
   let out = "";
   let at = 0;
   for (const span of spans) {
     let before = text.slice(at, span.start);
     let replacement = TAGS[span.kind];
-    if (style === "spoken") ({ before, replacement } = spokenReplacement(before, span.kind));
+    if (style === "spoken") ({ before, replacement } = spokenReplacement(before, span.kind, spanish));
     out += before + replacement;
     at = span.end;
   }
@@ -152,12 +154,13 @@ export function redactTranscript(
 /**
  * A voicemail record with the caller's data removed: the entities that identify the caller or
  * their order or account become tags, the matched business record keeps only its type, status
- * and non-identifying fields, the summary is redacted as text and the reply as speech
- * ("your order"); the facts the reply states lose their values.
+ * and non-identifying fields, the summary is redacted as text and the reply as speech in the
+ * reply's `language` ("your order", "su pedido"); the facts the reply states lose their values.
  */
 export function redactVoicemailRecord(
   record: VoicemailRecord,
   terms: RedactionTerms,
+  language = "en",
 ): { record: VoicemailRecord; redactions: RedactionCount[] } {
   const all = mergeTerms(terms, termsOfRecord(record));
   const counts: RedactionCount[][] = [];
@@ -175,7 +178,7 @@ export function redactVoicemailRecord(
     }
   }
   const summary = redactText(record.summary, all);
-  const reply = redactText(record.replyText, all, "spoken");
+  const reply = redactText(record.replyText, all, "spoken", language);
   counts.push(summary.redactions, reply.redactions);
   const match =
     record.match.outcome === "found"
@@ -295,13 +298,21 @@ function mergeSpans(spans: RedactionSpan[]): RedactionSpan[] {
 }
 
 /** What a reply says instead of a removed span, and the text before it adjusted to fit. */
-function spokenReplacement(before: string, kind: RedactedKind): { before: string; replacement: string } {
+function spokenReplacement(
+  before: string,
+  kind: RedactedKind,
+  spanish: boolean,
+): { before: string; replacement: string } {
   if (kind === "name") return { before: before.replace(/\s+$/, ""), replacement: "" };
-  const reference = /\b(order|account)(\s+(number|no\.?|#))?\s*$/i.exec(before);
+  const reference = spanish
+    ? /\b(el |la |su )?(pedido|cuenta)(\s+(n[uú]mero|no\.?|#))?\s*$/iu.exec(before)
+    : /\b(order|account)(\s+(number|no\.?|#))?\s*$/i.exec(before);
   if (reference && (kind === "order-number" || kind === "account-number" || kind === "number")) {
-    const head = before.slice(0, reference.index).replace(/\byour\s+$/i, "");
-    return { before: head, replacement: `your ${reference[1]?.toLowerCase()}` };
+    const head = before.slice(0, reference.index).replace(spanish ? /\bsu\s+$/i : /\byour\s+$/i, "");
+    const noun = (spanish ? reference[2] : reference[1])?.toLowerCase();
+    return { before: head, replacement: spanish ? `su ${noun}` : `your ${noun}` };
   }
+  if (spanish) return { before, replacement: kind === "phone" ? "su número" : "el número que nos dio" };
   return { before, replacement: kind === "phone" ? "your number" : "the number you gave" };
 }
 

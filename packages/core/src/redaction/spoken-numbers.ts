@@ -105,7 +105,9 @@ export function tokenizeWithSpans(text: string): TextToken[] {
   const tokens: TextToken[] = [];
   for (const match of text.matchAll(/\d{1,2}:\d{2}|[\p{L}\p{N}]+(?:'[\p{L}]+)*/gu)) {
     const start = match.index ?? 0;
-    tokens.push({ word: match[0].toLowerCase(), start, end: start + match[0].length });
+    // Accents dropped, so a record's "Maria Lopez" finds a transcript's "María López".
+    const word = match[0].normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+    tokens.push({ word, start, end: start + match[0].length });
   }
   return tokens;
 }

@@ -104,6 +104,16 @@ describe("redactText", () => {
     );
   });
 
+  it("writes a Spanish reply's replacements in Spanish, and finds names whatever their accents", () => {
+    expect(
+      redactText("Hola María, somos Acme sobre su pedido 4271. Lo sentimos.", terms, "spoken", "es").text,
+    ).toBe("Hola, somos Acme sobre su pedido. Lo sentimos.");
+    expect(redactText("Sobre la cuenta 7720.", terms, "spoken", "es").text).toBe("Sobre su cuenta.");
+    expect(redactText("Soy María López, pedido 4271.", terms).text).toBe(
+      "Soy [NAME], pedido [ORDER_NUMBER].",
+    );
+  });
+
   it("leaves none of the fixture scripts' numbers or record names in any script", () => {
     for (const [name, script] of Object.entries(scripts)) {
       const redacted = redactText(script, terms).text.toLowerCase();

@@ -75,7 +75,7 @@ export async function storeRedactedReasoning(options: {
 }): Promise<{ record: VoicemailRecord; note: (output: ArtifactRef) => void }> {
   const { store, activity, jobId, transcriptRef } = options;
   const terms = mergeTerms(options.terms, termsOfRecord(options.record));
-  const redactedRecord = redactVoicemailRecord(options.record, terms);
+  const redactedRecord = redactVoicemailRecord(options.record, terms, options.transcript.language);
   const redactedTranscript = redactTranscript(options.transcript, terms);
   const transcriptOut = await putJsonArtifact(
     store,

@@ -35,7 +35,7 @@ export interface BedrockReasonerOptions {
   maxTokens?: number;
   /**
    * Confidence below which a fact the model returned is held for review ({@link checkFacts});
-   * default {@link REVIEW_THRESHOLD}, 0 to hold none.
+   * default {@link REVIEW_THRESHOLD}, 0 to hold none for its words' confidence (the call and length rules still hold).
    */
   reviewBelow?: number;
   /** Who the reply says is calling when facts are held and the model's reply is replaced; default "Acme support". */
@@ -120,7 +120,7 @@ export class BedrockReasoner implements Reasoner {
       output.intent,
       entities,
       reviewBelow,
-      lengths,
+      { lengths, heard: transcript.words },
     );
     return {
       intent: output.intent,

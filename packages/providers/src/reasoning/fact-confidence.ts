@@ -31,6 +31,17 @@ const NUMBER_FACTS = ["orderNumber", "accountNumber", "callbackNumber"] as const
 /** Which of the records' number lengths each number fact must have. */
 const LENGTH_OF = { orderNumber: "order", accountNumber: "account" } as const;
 
+/** What else {@link checkFacts} weighs: the records' number lengths, and the words as heard. */
+export interface FactCheckOptions {
+  /** How many digits the records' order and account numbers have (`RecordLookup.numberLengths`). */
+  lengths?: ReferenceLengths;
+  /**
+   * The words as the recogniser heard them, for the call rule's mean, when `transcript` is a
+   * reading of them (a Spanish call read in English joins and splits words); default its own.
+   */
+  heard?: Transcript["words"];
+}
+
 /** Each checked fact's confidence, and those held for review. */
 export interface FactCheck {
   confidence: Partial<Record<CheckedFact, number>>;
@@ -70,7 +81,7 @@ export function checkFacts(
   intent: Intent,
   entities: Entities,
   threshold: number,
-  lengths: ReferenceLengths = {},
+  { lengths = {}, heard = transcript.words }: FactCheckOptions = {},
 ): FactCheck {
   const tokens = tokenize(transcript.text);
   const confidences = tokenConfidences(transcript);
@@ -126,7 +137,7 @@ export function checkFacts(
   const evidence = intentEvidence(tokens, intent);
   if (evidence.length > 0) fromSpans("intent", evidence, Math.max);
   else judge("intent", mean(confidences), "no words named it, and the recogniser's mean confidence");
-  const call = mean(confidences);
+  const call = mean(heard.map((word) => word.confidence));
   if (call !== undefined && call < CALL_REVIEW_THRESHOLD) {
     for (const fact of Object.keys(confidence) as CheckedFact[]) {
       if (review.some((held) => held.fact === fact)) continue;

@@ -25,7 +25,7 @@ export interface LocalReasonerOptions {
   businessName?: string;
   /**
    * Confidence below which a fact the transcript gave is held for review ({@link checkFacts});
-   * default {@link REVIEW_THRESHOLD}, 0 to hold none.
+   * default {@link REVIEW_THRESHOLD}, 0 to hold none for its words' confidence (the call and length rules still hold).
    */
   reviewBelow?: number;
 }
@@ -78,7 +78,10 @@ export class LocalReasoner implements Reasoner {
     const entities = await kindsFromRecords(reading.entities, reading.unnamed, records);
     const intent = classifyIntent(transcript.text, entities);
     const lengths = (await records.numberLengths?.()) ?? {};
-    const { confidence, review } = checkFacts(transcript, intent, entities, this.#reviewBelow, lengths);
+    const { confidence, review } = checkFacts(transcript, intent, entities, this.#reviewBelow, {
+      lengths,
+      heard: heard.words,
+    });
     const trusted = trustedEntities(entities, review);
     const match = await matchRecord(trusted, records);
     const problem = intent === "order-problem" ? orderProblem(transcript.text) : undefined;

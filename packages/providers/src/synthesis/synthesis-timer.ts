@@ -55,6 +55,7 @@ export class SynthesisTimer {
   readonly #gaps: number[] = [];
   /** Kept as chunks arrive: `Math.max(...gaps)` overflows the call stack past ~125,000 gaps (a 40-minute reply). */
   #maxGap = Number.NEGATIVE_INFINITY;
+  #sentAt: number | undefined;
 
   constructor(now: () => number = () => performance.now()) {
     this.#now = now;
@@ -68,16 +69,19 @@ export class SynthesisTimer {
 
   /** Marks `request.sent`. */
   requestSent(): void {
-    this.#clock.mark(REQUEST_SENT);
+    this.#sentAt ??= this.#now();
+    this.#clock.mark(REQUEST_SENT, this.#sentAt);
   }
 
   /**
    * Marks `request.firstByteWritten` at `at` (a time on the timer's clock, no earlier than
    * `request.sent`): the request's first byte was written to its socket. Nothing is marked when
-   * `at` is undefined (the request was not seen on the wire).
+   * `at` is undefined (the request was not seen on the wire), nor when it is earlier than
+   * `request.sent`: such a mark belongs to another request (a connection another call opened and
+   * left), and no wire timings are better than wrong ones.
    */
   requestWritten(at: number | undefined): void {
-    if (at === undefined || !this.#clock.has(REQUEST_SENT)) return;
+    if (at === undefined || this.#sentAt === undefined || at < this.#sentAt) return;
     this.#clock.mark(REQUEST_WRITTEN, at);
   }
 

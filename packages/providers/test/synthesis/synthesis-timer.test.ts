@@ -93,6 +93,12 @@ describe("SynthesisTimer", () => {
     early.requestSent();
     early.chunk(2, 10);
     expect(early.timings().map((timing) => timing.name)).toEqual(["synthesize.ttfb"]);
+    // A mark from before this request was sent (a connection another call opened) is not its own.
+    const stale = new SynthesisTimer(clock(100, 400));
+    stale.requestSent();
+    stale.requestWritten(50);
+    stale.chunk(2, 400);
+    expect(stale.timings().map((timing) => timing.name)).toEqual(["synthesize.ttfb"]);
   });
 
   test("a request written but never answered with audio: its set-up alone", () => {
