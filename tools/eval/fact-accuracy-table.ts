@@ -62,10 +62,10 @@ export function factAccuracyTable(result: FactAccuracyResult): string {
       lines.push(
         "",
         `${heading(result, split)}; ${speakers === "all" ? "all speakers" : `${speakers} speakers`}`,
-        `${"speaker".padEnd(14)} ${"delivery".padEnd(9)} ${"noise".padEnd(5)} ${"clips".padStart(5)} ${"WER".padStart(6)}  ${"facts".padEnd(17)}  ${"records".padEnd(17)}  review`,
+        `${"speaker".padEnd(18)} ${"delivery".padEnd(9)} ${"noise".padEnd(5)} ${"clips".padStart(5)} ${"WER".padStart(6)}  ${"facts".padEnd(17)}  ${"records".padEnd(17)}  review`,
         ...ordered(detail).map(
           (summary) =>
-            `${summary.voice.padEnd(14)} ${summary.delivery.padEnd(9)} ${summary.noise.padEnd(5)} ${String(summary.clips).padStart(5)} ${summary.wer.toFixed(3).padStart(6)}  ${tally(summary.facts).padEnd(17)}  ${tally(summary.records).padEnd(17)}  ${stated(summary.facts)}`,
+            `${summary.voice.padEnd(18)} ${summary.delivery.padEnd(9)} ${summary.noise.padEnd(5)} ${String(summary.clips).padStart(5)} ${summary.wer.toFixed(3).padStart(6)}  ${tally(summary.facts).padEnd(17)}  ${tally(summary.records).padEnd(17)}  ${stated(summary.facts)}`,
         ),
       );
     }

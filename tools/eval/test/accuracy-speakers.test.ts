@@ -33,9 +33,9 @@ describe("the corpus's speakers", () => {
     const dir = await mkdtemp(join(tmpdir(), "voxtrail-held-out-"));
     try {
       await expect(
-        adaptToTelephony({ out: join(dir, "x.means"), voices: ["slt", "es-us" as "slt"], log: () => {} }),
+        adaptToTelephony({ out: join(dir, "x.means"), voices: ["slt", "espeak-us" as "slt"], log: () => {} }),
       ).rejects.toThrow(
-        "es-us: not a tuned voice (kal16, awb, rms, slt); held-out speakers never reach a tuning step",
+        "espeak-us: not a tuned voice (kal16, awb, rms, slt); held-out speakers never reach a tuning step",
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -56,7 +56,7 @@ describe("the corpus's speakers", () => {
       facts: [{ fact: "intent" as const, expected: "other", got: right ? "other" : "cancel", right }],
       realTimeFactor: 1,
     });
-    const summaries = summarizeClips([clip("slt", true), clip("es-us", false), clip("ked", false)]);
+    const summaries = summarizeClips([clip("slt", true), clip("espeak-us", false), clip("ked", false)]);
     const pooled = (speakers: string) =>
       summaries.find(
         (s) =>
@@ -76,7 +76,7 @@ describe("SpeakerSpeech", () => {
     const speech = new SpeakerSpeech();
     const text = "Hi, this is Tom. My order number is five oh three four.";
     const spoken = new Map<string, Int16Array>();
-    for (const id of ["slt", "es-us", "es-us-f3", "ked"]) {
+    for (const id of ["slt", "espeak-us", "espeak-us-f3", "ked"]) {
       const [speaker] = speakersNamed(id);
       const samples = await speech.speak(speaker as (typeof SPEAKERS)[number], text);
       // Two to eight seconds of 16 kHz speech, not silence.
@@ -85,7 +85,7 @@ describe("SpeakerSpeech", () => {
       expect(Math.max(...samples.subarray(0, 40_000).map(Math.abs))).toBeGreaterThan(1000);
       spoken.set(id, samples);
     }
-    expect(spoken.get("es-us")?.length).not.toBe(spoken.get("es-us-f3")?.length);
+    expect(spoken.get("espeak-us")?.length).not.toBe(spoken.get("espeak-us-f3")?.length);
     expect(await speech.version("espeak-ng")).toMatch(/^espeak-ng \d/);
     expect(await speech.version("festival")).toMatch(/^festival \d/);
   });

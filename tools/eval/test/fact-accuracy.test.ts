@@ -216,11 +216,11 @@ describe("summarizeClips", () => {
     expect(one).not.toMatch(/^\S+ +\S+ +all /m); // noise levels pooled
     const both = table([tuning, clip({ split: "held-out", delivery: "telephony", facts: facts(false) })]);
     expect(both).toContain("both halves");
-    expect(both).toMatch(/^all {12}telephony light +2 .* 1\/2 \(50\.0%\)/m);
+    expect(both).toMatch(/^all {16}telephony light +2 .* 1\/2 \(50\.0%\)/m);
     expect(both).toMatch(/^all {6}tuned {4}telephony light 1\/2 \(50\.0%\)/m);
     expect(both).not.toMatch(/^\S+ +all /m);
     const noises = table([tuning, clip({ delivery: "telephony", noise: "heavy", facts: facts(false) })]);
-    expect(noises).toMatch(/^all {12}telephony all +2 .* 1\/2 \(50\.0%\)/m);
+    expect(noises).toMatch(/^all {16}telephony all +2 .* 1\/2 \(50\.0%\)/m);
     expect(noises).not.toMatch(/^\S+ +all /m);
   });
 });
