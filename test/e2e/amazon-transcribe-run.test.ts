@@ -89,7 +89,7 @@ describe("voxtrail run --transcriber amazon-transcribe, through the local Transc
     });
     const boundaries = await lineage("boundaries");
     expect(boundaries.stdout).toMatch(
-      /normalized-audio\s+aws-account:transcribe@us-east-1\s+amazon-transcribe\s+1/,
+      /normalized-audio\s+aws-account:transcribe@us-east-1\s+amazon-transcribe\s+-\s+1\s/,
     );
   });
 
