@@ -77,6 +77,24 @@ describe("the local Transcribe stand-in's ContentRedaction", () => {
     expect(job.Transcript?.RedactedTranscriptFileUri).toMatch(/redacted-transcribe-output\.json$/);
   });
 
+  it("refuses redaction in a language Transcribe does not redact, as Transcribe does", () => {
+    const jobs = new TranscriptionJobs(new DirectoryStore({ root: join(root, "refused") }), heard, {
+      accountId: "000000000000",
+      region: "us-east-1",
+      quotas: transcribeQuotas(),
+    });
+    expect(() =>
+      jobs.start({
+        TranscriptionJobName: "en-gb",
+        Media: { MediaFileUri: "s3://voxtrail-local/media.wav" },
+        LanguageCode: "en-GB",
+        OutputBucketName: "voxtrail-local",
+        OutputKey: "artifacts/j/unredacted/transcribe-output.json",
+        ContentRedaction: { RedactionType: "PII", RedactionOutput: "redacted" },
+      }),
+    ).toThrow(/ContentRedaction is supported for en-US and es-US only, and not with IdentifyLanguage/);
+  });
+
   it("writes only the redacted transcript with redacted", async () => {
     const { job, unredacted, redacted } = await runJob("redacted");
     expect(job.TranscriptionJobStatus).toBe("COMPLETED");

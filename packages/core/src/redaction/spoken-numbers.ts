@@ -2,7 +2,8 @@
  * Numbers as callers say them and transcribers write them, found in running text with their
  * character spans: numerals ("4271", "555-123-4567"), digit words ("five oh three four"), tens
  * and teens ("forty four oh nine"), "double"/"triple", cardinals with "hundred"/"thousand"
- * ("four thousand two hundred seventy one"), Spanish digit words ("cinco cinco cinco"), and the
+ * ("four thousand two hundred seventy one"), Spanish digit, teen and tens words ("cinco cinco
+ * cinco", "cuarenta y dos setenta y uno", "veintidós"; accents are dropped first), and the
  * homophones a recogniser writes for a digit ("four to seven when") when they stand next to a
  * certain one. Pure: the redactor (redactor.ts) decides what a run of them means.
  */
@@ -39,7 +40,7 @@ const DIGITS: Readonly<Record<string, string>> = {
   seven: "7",
   eight: "8",
   nine: "9",
-  // es-US digit words (no teen or tens words: "once" is also English).
+  // es-US digit words.
   cero: "0",
   uno: "1",
   dos: "2",
@@ -74,6 +75,25 @@ const TEENS: Readonly<Record<string, number>> = {
   seventeen: 17,
   eighteen: 18,
   nineteen: 19,
+  // es-US words for 10 to 29 but 11 ("once" is an English word too) and 20 (a tens word), accents dropped.
+  diez: 10,
+  doce: 12,
+  trece: 13,
+  catorce: 14,
+  quince: 15,
+  dieciseis: 16,
+  diecisiete: 17,
+  dieciocho: 18,
+  diecinueve: 19,
+  veintiuno: 21,
+  veintidos: 22,
+  veintitres: 23,
+  veinticuatro: 24,
+  veinticinco: 25,
+  veintiseis: 26,
+  veintisiete: 27,
+  veintiocho: 28,
+  veintinueve: 29,
 };
 
 const TENS: Readonly<Record<string, number>> = {
@@ -86,7 +106,18 @@ const TENS: Readonly<Record<string, number>> = {
   seventy: 70,
   eighty: 80,
   ninety: 90,
+  veinte: 20,
+  treinta: 30,
+  cuarenta: 40,
+  cincuenta: 50,
+  sesenta: 60,
+  setenta: 70,
+  ochenta: 80,
+  noventa: 90,
 };
+
+/** The word that joins a Spanish tens word to its unit ("cuarenta y dos"): a number word only there. */
+const TENS_AND = "y";
 
 const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000 };
 const REPEATS: Readonly<Record<string, number>> = { double: 2, triple: 3 };
@@ -137,6 +168,13 @@ export function findNumberRuns(text: string, tokens: readonly TextToken[]): Numb
   const certain = tokens.map((token) => isCertain(token.word));
   const member = tokens.map((token, index) => {
     if (certain[index]) return true;
+    if (token.word === TENS_AND)
+      return (
+        (tokens[index - 1]?.word ?? "") in TENS &&
+        unitOf(tokens[index + 1]?.word) !== undefined &&
+        joined(index - 1, index) &&
+        joined(index, index + 1)
+      );
     if (!(token.word in HOMOPHONES)) return false;
     return (
       (certain[index - 1] === true && joined(index - 1, index)) ||
@@ -187,9 +225,10 @@ export function spokenDigits(words: readonly string[]): string {
       out += String(TEENS[word]);
       index++;
     } else if (word in TENS) {
-      const unit = unitOf(words[index + 1]);
+      const and = words[index + 1] === TENS_AND ? 1 : 0;
+      const unit = unitOf(words[index + 1 + and]);
       out += unit !== undefined && unit > 0 ? String((TENS[word] ?? 0) + unit) : String(TENS[word]);
-      index += unit !== undefined && unit > 0 ? 2 : 1;
+      index += unit !== undefined && unit > 0 ? 2 + and : 1 + and;
     } else if (word in REPEATS) {
       const next = words[index + 1];
       const digit = next === undefined ? undefined : (DIGITS[next] ?? HOMOPHONES[next]);

@@ -38,6 +38,8 @@ describe("spokenDigits", () => {
     [["fifty", "five", "hundred", "nine"], "5509"],
     [["twelve", "thirty", "four"], "1234"],
     [["555", "123", "4567"], "5551234567"],
+    [["cuarenta", "y", "dos", "setenta", "y", "uno"], "4271"],
+    [["veintidos", "diez"], "2210"],
     [["cinco", "cinco", "cinco"], "555"],
   ])("%j says %s", (words, digits) => {
     expect(spokenDigits(words)).toBe(digits);
@@ -112,6 +114,13 @@ describe("redactText", () => {
     expect(redactText("Soy María López, pedido 4271.", terms).text).toBe(
       "Soy [NAME], pedido [ORDER_NUMBER].",
     );
+  });
+
+  it("redacts a Spanish caller's numbers said as tens and teens, and leaves an English 'y' or 'once' alone", () => {
+    expect(redactText("Mi pedido es cuarenta y dos setenta y uno, gracias.", terms).text).toBe(
+      "Mi pedido es [ORDER_NUMBER], gracias.",
+    );
+    expect(redactText("Pasé una vez, once y nada más.", terms).text).toBe("Pasé una vez, once y nada más.");
   });
 
   it("leaves none of the fixture scripts' numbers or record names in any script", () => {

@@ -116,6 +116,11 @@ export class TranscriptionJobs {
     }
     const execution = jobExecutionSettings(body.JobExecutionSettings);
     const redaction = contentRedactionOf(body.ContentRedaction);
+    // As Amazon Transcribe: batch redaction works in en-US and es-US, and not with identification.
+    if (redaction && !("code" in language && ["en-US", "es-US"].includes(language.code)))
+      throw badRequest(
+        "ContentRedaction is supported for en-US and es-US only, and not with IdentifyLanguage",
+      );
     const job: TranscriptionJob = {
       TranscriptionJobName: name,
       TranscriptionJobStatus: "QUEUED",
