@@ -124,13 +124,13 @@ export function checkFacts(
     fromSpans(fact, run ? [run] : [], Math.min);
     if (fact === "callbackNumber") continue;
     const length = lengths[LENGTH_OF[fact]];
-    const heard = digits.replace(/\D/g, "").length;
-    if (length !== undefined && heard !== length && !review.some((held) => held.fact === fact))
+    const digitCount = digits.replace(/\D/g, "").length;
+    if (length !== undefined && digitCount !== length && !review.some((held) => held.fact === fact))
       review.push({
         fact,
         confidence: confidence[fact] ?? 0,
         threshold,
-        reason: `heard with ${heard} digits, where every ${LENGTH_OF[fact]} number in the records has ${length}`,
+        reason: `heard with ${digitCount} digits, where every ${LENGTH_OF[fact]} number in the records has ${length}`,
       });
   }
   if (entities.day !== undefined) fromSpans("day", lastMention(tokens, tokenize(entities.day)), Math.min);
