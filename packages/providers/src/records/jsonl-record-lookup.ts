@@ -41,6 +41,7 @@ export class JsonlRecordLookup implements RecordLookup {
   readonly #byOrder = new Map<string, BusinessRecord>();
   readonly #byAccount = new Map<string, BusinessRecord>();
   readonly #byPhone = new Map<string, BusinessRecord>();
+  #lengths: ReferenceLengths | undefined;
   readonly #terms: RedactionTerms;
 
   /**
@@ -91,12 +92,16 @@ export class JsonlRecordLookup implements RecordLookup {
    * new JsonlRecordLookup(text).referenceLengths(); // { order: 4, account: 4 }
    */
   referenceLengths(): ReferenceLengths {
-    const lengths: ReferenceLengths = {};
-    const order = sharedDigitCount(this.#byOrder.keys());
-    const account = sharedDigitCount(this.#byAccount.keys());
-    if (order !== undefined) lengths.order = order;
-    if (account !== undefined) lengths.account = account;
-    return lengths;
+    // The index is filled once, in the constructor: every reasoned voicemail asks, so count once.
+    if (this.#lengths === undefined) {
+      const order = sharedDigitCount(this.#byOrder.keys());
+      const account = sharedDigitCount(this.#byAccount.keys());
+      this.#lengths = {
+        ...(order === undefined ? {} : { order }),
+        ...(account === undefined ? {} : { account }),
+      };
+    }
+    return { ...this.#lengths };
   }
 
   /** {@link referenceLengths}, as `RecordLookup.numberLengths` asks for it. */
