@@ -18,54 +18,44 @@ export type Speaker =
   | { id: string; synthesizer: "espeak-ng"; set: "held-out"; voice: EspeakVoice; describe: string }
   | { id: string; synthesizer: "festival"; set: "held-out"; voice: string; describe: string };
 
+/** A tuned flite voice, under its own name. */
+const flite = (voice: FliteVoice, describe: string): Speaker => ({
+  id: voice,
+  synthesizer: "flite",
+  set: "tuned",
+  voice,
+  describe,
+});
+
+/** A held-out espeak-ng voice. */
+const espeak = (id: string, voice: EspeakVoice, describe: string): Speaker => ({
+  id,
+  synthesizer: "espeak-ng",
+  set: "held-out",
+  voice,
+  describe,
+});
+
 /** Every speaker, tuned first; ids are what the bench's `--voices` and its tables name. */
 export const SPEAKERS: readonly Speaker[] = [
-  { id: "kal16", synthesizer: "flite", set: "tuned", voice: "kal16", describe: "flite kal, US male" },
-  { id: "awb", synthesizer: "flite", set: "tuned", voice: "awb", describe: "flite awb, Scottish male" },
-  { id: "rms", synthesizer: "flite", set: "tuned", voice: "rms", describe: "flite rms, US male" },
-  { id: "slt", synthesizer: "flite", set: "tuned", voice: "slt", describe: "flite slt, US female" },
-  {
-    id: "espeak-us",
-    synthesizer: "espeak-ng",
-    set: "held-out",
-    voice: { voice: "en-us" },
-    describe: "espeak-ng en-us, US male",
-  },
-  {
-    id: "espeak-us-f3",
-    synthesizer: "espeak-ng",
-    set: "held-out",
-    voice: { voice: "en-us+f3" },
-    describe: "espeak-ng en-us with female variant f3",
-  },
-  {
-    id: "espeak-rp-m3",
-    synthesizer: "espeak-ng",
-    set: "held-out",
-    voice: { voice: "en-gb-x-rp+m3" },
-    describe: "espeak-ng British RP with male variant m3",
-  },
-  {
-    id: "espeak-scot-f4",
-    synthesizer: "espeak-ng",
-    set: "held-out",
-    voice: { voice: "en-gb-scotland+f4" },
-    describe: "espeak-ng Scottish English with female variant f4",
-  },
-  {
-    id: "espeak-029-m2",
-    synthesizer: "espeak-ng",
-    set: "held-out",
-    voice: { voice: "en-029+m2" },
-    describe: "espeak-ng Caribbean English with male variant m2",
-  },
-  {
-    id: "espeak-us-slow-low",
-    synthesizer: "espeak-ng",
-    set: "held-out",
-    voice: { voice: "en-us+m3", rate: 140, pitch: 30 },
-    describe: "espeak-ng en-us m3, slower (140 wpm) and lower (pitch 30)",
-  },
+  flite("kal16", "flite kal, US male"),
+  flite("awb", "flite awb, Scottish male"),
+  flite("rms", "flite rms, US male"),
+  flite("slt", "flite slt, US female"),
+  espeak("espeak-us", { voice: "en-us" }, "espeak-ng en-us, US male"),
+  espeak("espeak-us-f3", { voice: "en-us+f3" }, "espeak-ng en-us with female variant f3"),
+  espeak("espeak-rp-m3", { voice: "en-gb-x-rp+m3" }, "espeak-ng British RP with male variant m3"),
+  espeak(
+    "espeak-scot-f4",
+    { voice: "en-gb-scotland+f4" },
+    "espeak-ng Scottish English with female variant f4",
+  ),
+  espeak("espeak-029-m2", { voice: "en-029+m2" }, "espeak-ng Caribbean English with male variant m2"),
+  espeak(
+    "espeak-us-slow-low",
+    { voice: "en-us+m3", rate: 140, pitch: 30 },
+    "espeak-ng en-us m3, slower (140 wpm) and lower (pitch 30)",
+  ),
   {
     id: "ked",
     synthesizer: "festival",
