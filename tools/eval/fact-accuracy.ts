@@ -18,8 +18,8 @@
  * time included (two clips transcribed at once); pick fewer for a quick run:
  *
  *   npx tsx tools/eval/fact-accuracy.ts                       # all 384 clips of the tuned voices
- *   npx tsx tools/eval/fact-accuracy.ts --voices held-out --splits held-out --deliveries telephony   # held-out speakers: 168 clips, about 20 min
- *   npx tsx tools/eval/fact-accuracy.ts --voices held-out --splits held-out --deliveries telephony --noises heavy --scripts 6   # inner loop: 42 clips, about 5 min
+ *   npx tsx tools/eval/fact-accuracy.ts --voices held-out --splits held-out --deliveries telephony   # held-out speakers: 168 clips
+ *   npx tsx tools/eval/fact-accuracy.ts --voices held-out --splits held-out --deliveries telephony --noises heavy --scripts 6   # inner loop: 42 clips, 476 s on 2026-12-07 (machine shared)
  *   npx tsx tools/eval/fact-accuracy.ts --scripts 3 --voices slt,kal16 --deliveries telephony --noises heavy
  *   npx tsx tools/eval/fact-accuracy.ts --deliveries telephony --telephony-adaptation none   # or a FILE
  *   npx tsx tools/eval/fact-accuracy.ts --splits tuning --ids t07,t08 --language-model /tmp/v.lm.bin --json out.json
