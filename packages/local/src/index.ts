@@ -3,7 +3,7 @@
  * the local state machine, the event sources, flite, and the local Sonic and Transcribe endpoints.
  */
 export { BUNDLED_RECORDS_FILE, BUNDLED_VOICEMAILS_DIR } from "./bundled-fixtures";
-export { ESPEAK_INSTALL_HINT, EspeakEngine, EspeakFailed, type EspeakVoice } from "./espeak/espeak-engine";
+export { EspeakEngine, EspeakFailed, type EspeakVoice } from "./espeak/espeak-engine";
 export {
   LOCAL_SPEECH_ENGINES,
   LOCAL_SPEECH_LANGUAGES,

@@ -6,7 +6,7 @@ export class EspeakFailed extends Error {
 }
 
 /** The command that installs espeak-ng on Debian and Ubuntu. */
-export const ESPEAK_INSTALL_HINT = "install it with: sudo apt-get install espeak-ng";
+const ESPEAK_INSTALL_HINT = "install it with: sudo apt-get install espeak-ng";
 
 /** An espeak-ng voice, with its rate (words a minute, espeak's default 175) and pitch (0-99, default 50). */
 export interface EspeakVoice {
