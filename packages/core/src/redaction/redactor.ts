@@ -19,8 +19,17 @@ export type RedactionCount = z.infer<typeof RedactionCount>;
 export interface RedactionTerms {
   /** Known numbers, digits only (a phone's last 10 and last 7 digits are both looked for). */
   numbers: readonly { kind: Exclude<RedactedKind, "name" | "number">; digits: string }[];
-  /** Callers' names: each full name, and each of its parts, is removed wherever it stands as words. */
+  /**
+   * Callers' full names (the records'): each is removed where its words stand one after another
+   * ("Maria Lopez"), never a part alone, so a record's "Bill Smith" leaves "your bill" be. A name
+   * of one word is not looked for.
+   */
   names: readonly string[];
+  /**
+   * Names whose parts are removed one by one too ("Maria" alone): the record the call was matched
+   * to and the name the caller gave ({@link termsOfRecord}).
+   */
+  nameParts?: readonly string[];
   /**
    * A run of number words this long or longer (in digits) is removed whatever it is; the default,
    * 4, is the records' shortest reference. Numbers said as a clock time ("at ten thirty") are kept.
@@ -71,16 +80,19 @@ export function redactionTermsFromRecords(records: readonly BusinessRecord[]): R
 /** Two sets of terms as one. */
 export function mergeTerms(...terms: readonly RedactionTerms[]): RedactionTerms {
   const minimums = terms.map((term) => term.minDigits).filter((value) => value !== undefined);
+  const nameParts = terms.flatMap((term) => term.nameParts ?? []);
   return {
     numbers: terms.flatMap((term) => term.numbers),
     names: terms.flatMap((term) => term.names),
+    ...(nameParts.length > 0 ? { nameParts } : {}),
     ...(minimums.length > 0 ? { minDigits: Math.min(...minimums) } : {}),
   };
 }
 
 /**
  * The spans of `text` to remove: each run of number words that says a known number, or that is
- * `minDigits` long or longer (not a clock time), and each name or name part of `terms`.
+ * `minDigits` long or longer (not a clock time), each full name of `terms` and each part of its
+ * `nameParts`.
  *
  * @example
  * findRedactions("order forty two seventy one", terms); // [{ start: 6, end: 27, kind: "order-number" }]
@@ -92,7 +104,7 @@ export function findRedactions(text: string, terms: RedactionTerms): RedactionSp
     const kind = numberKind(run, tokens, terms);
     if (kind !== undefined) spans.push({ start: run.start, end: run.end, kind });
   }
-  spans.push(...nameSpans(tokens, terms.names));
+  spans.push(...nameSpans(text, tokens, terms));
   return mergeSpans(spans);
 }
 
@@ -206,10 +218,13 @@ export function redactVoicemailRecord(
   };
 }
 
-/** The terms one voicemail record adds: its entities and its matched business record. */
+/**
+ * The terms one voicemail record adds: its entities and its matched business record, whose names
+ * are removed part by part too (the caller is known to be that customer).
+ */
 export function termsOfRecord(record: VoicemailRecord): RedactionTerms {
   const found = record.match.outcome === "found" ? [record.match.record] : [];
-  const fromRecords = redactionTermsFromRecords([
+  const { numbers, names } = redactionTermsFromRecords([
     ...found,
     {
       type: "order",
@@ -220,7 +235,7 @@ export function termsOfRecord(record: VoicemailRecord): RedactionTerms {
       ...(record.entities.callerName ? { customerName: record.entities.callerName } : {}),
     },
   ]);
-  return fromRecords;
+  return { numbers, names, nameParts: names };
 }
 
 function redactBusinessRecord(record: BusinessRecord, terms: RedactionTerms): BusinessRecord {
@@ -267,14 +282,36 @@ function isClockTime(run: NumberRun, tokens: readonly TextToken[]): boolean {
   return before === "at" || ["am", "pm", "o'clock", "oclock"].includes(after ?? "");
 }
 
-function nameSpans(tokens: readonly TextToken[], names: readonly string[]): RedactionSpan[] {
-  const parts = new Set<string>();
-  for (const name of names)
-    for (const part of tokenizeWithSpans(name))
-      if (part.word.length >= 2 && !/^\d+$/.test(part.word)) parts.add(part.word);
-  return tokens
-    .filter((token) => parts.has(token.word) || parts.has(token.word.replace(/'s$/, "")))
-    .map((token) => ({ start: token.start, end: token.end, kind: "name" as const }));
+/** A full name's words said together: spaces or a hyphen between them, no sentence break. */
+const NAME_JOINER = /^[\s-]*$/;
+
+function nameSpans(text: string, tokens: readonly TextToken[], terms: RedactionTerms): RedactionSpan[] {
+  const words = (name: string) =>
+    tokenizeWithSpans(name)
+      .map((part) => part.word)
+      .filter((word) => !/^\d+$/.test(word));
+  const bare = (token: TextToken | undefined) => token?.word.replace(/'s$/, "");
+  const spans: RedactionSpan[] = [];
+  for (const name of terms.names) {
+    const parts = words(name);
+    if (parts.length < 2) continue;
+    for (let at = 0; at + parts.length <= tokens.length; at++) {
+      const matches = parts.every((part, offset) => {
+        const token = tokens[at + offset] as TextToken;
+        const joined =
+          offset === 0 || NAME_JOINER.test(text.slice(tokens[at + offset - 1]?.end, token.start));
+        return joined && (offset === parts.length - 1 ? bare(token) : token.word) === part;
+      });
+      const first = tokens[at] as TextToken;
+      const last = tokens[at + parts.length - 1] as TextToken;
+      if (matches) spans.push({ start: first.start, end: last.end, kind: "name" });
+    }
+  }
+  const parts = new Set((terms.nameParts ?? []).flatMap(words).filter((part) => part.length >= 2));
+  for (const token of tokens)
+    if (parts.has(token.word) || parts.has(bare(token) ?? ""))
+      spans.push({ start: token.start, end: token.end, kind: "name" });
+  return spans;
 }
 
 /** Sorted, overlapping or touching same-kind spans joined ("Maria Lopez" is one name). */

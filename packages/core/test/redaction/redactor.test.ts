@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   findRedactions,
+  mergeTerms,
   redactionTermsFromRecords,
   redactText,
   redactTranscript,
@@ -17,6 +18,8 @@ const records = readFileSync(new URL("../../../../fixtures/records/records.jsonl
   .filter((line) => line.trim() !== "")
   .map((line) => BusinessRecord.parse(JSON.parse(line)));
 const terms = redactionTermsFromRecords(records);
+/** The records' terms with the call matched to Maria Lopez's record and David Chen's: their first names alone too. */
+const matched = mergeTerms(terms, { numbers: [], names: [], nameParts: ["Maria Lopez", "David Chen"] });
 const scripts: Record<string, string> = JSON.parse(
   readFileSync(new URL("../../../../fixtures/voicemail/scripts.json", import.meta.url), "utf8"),
 );
@@ -88,17 +91,28 @@ describe("redactText", () => {
     expect(redactText(kept, terms).text).toBe(kept);
   });
 
-  it("removes callers' names from the records, whole or in part, any case", () => {
-    expect(redactText("Hi, this is Maria Lopez. MARIA here again, Lopez's order.", terms).text).toBe(
+  it("removes the matched record's name whole or in part, any case", () => {
+    expect(redactText("Hi, this is Maria Lopez. MARIA here again, Lopez's order.", matched).text).toBe(
       "Hi, this is [NAME]. [NAME] here again, [NAME] order.",
     );
   });
 
+  it("removes another record's name only whole, so a name that is a word too stays a word", () => {
+    const bill = redactionTermsFromRecords([{ type: "account", id: "a", customerName: "Bill Smith" }]);
+    expect(redactText("Your bill is due, Smith said.", bill).text).toBe("Your bill is due, Smith said.");
+    expect(redactText("Hi, this is Bill Smith about Bill Smith's account.", bill).text).toBe(
+      "Hi, this is [NAME] about [NAME] account.",
+    );
+    expect(redactText("Hi, this is Maria. Lopez here.", terms).text).toBe("Hi, this is Maria. Lopez here.");
+    const will = redactionTermsFromRecords([{ type: "account", id: "w", customerName: "Will" }]);
+    expect(redactText("I will call back.", will).text).toBe("I will call back.");
+  });
+
   it("writes what a reply can say aloud in the spoken style", () => {
     expect(
-      redactText("Hi Maria, this is Acme support about order 4271. We're sorry.", terms, "spoken").text,
+      redactText("Hi Maria, this is Acme support about order 4271. We're sorry.", matched, "spoken").text,
     ).toBe("Hi, this is Acme support about your order. We're sorry.");
-    expect(redactText("Hi David, this is Acme about account 7720.", terms, "spoken").text).toBe(
+    expect(redactText("Hi David, this is Acme about account 7720.", matched, "spoken").text).toBe(
       "Hi, this is Acme about your account.",
     );
     expect(redactText("We'll call 555-867-2341 today.", terms, "spoken").text).toBe(
@@ -108,12 +122,13 @@ describe("redactText", () => {
 
   it("writes a Spanish reply's replacements in Spanish, and finds names whatever their accents", () => {
     expect(
-      redactText("Hola María, somos Acme sobre su pedido 4271. Lo sentimos.", terms, "spoken", "es").text,
+      redactText("Hola María, somos Acme sobre su pedido 4271. Lo sentimos.", matched, "spoken", "es").text,
     ).toBe("Hola, somos Acme sobre su pedido. Lo sentimos.");
     expect(redactText("Sobre la cuenta 7720.", terms, "spoken", "es").text).toBe("Sobre su cuenta.");
     expect(redactText("Soy María López, pedido 4271.", terms).text).toBe(
       "Soy [NAME], pedido [ORDER_NUMBER].",
     );
+    expect(redactText("Soy MARÍA lópez's hija.", terms).text).toBe("Soy [NAME] hija.");
   });
 
   it("redacts a Spanish caller's numbers said as tens and teens, and leaves an English 'y' or 'once' alone", () => {
