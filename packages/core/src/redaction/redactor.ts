@@ -92,15 +92,16 @@ export function mergeTerms(...terms: readonly RedactionTerms[]): RedactionTerms 
 /**
  * The spans of `text` to remove: each run of number words that says a known number, or that is
  * `minDigits` long or longer (not a clock time), each full name of `terms` and each part of its
- * `nameParts`.
+ * `nameParts`. `language` is the text's: Spanish ("es", "es-US") reads "once" as 11 beside another
+ * number word.
  *
  * @example
  * findRedactions("order forty two seventy one", terms); // [{ start: 6, end: 27, kind: "order-number" }]
  */
-export function findRedactions(text: string, terms: RedactionTerms): RedactionSpan[] {
+export function findRedactions(text: string, terms: RedactionTerms, language = "en"): RedactionSpan[] {
   const tokens = tokenizeWithSpans(text);
   const spans: RedactionSpan[] = [];
-  for (const run of findNumberRuns(text, tokens)) {
+  for (const run of findNumberRuns(text, tokens, language)) {
     const kind = numberKind(run, tokens, terms);
     if (kind !== undefined) spans.push({ start: run.start, end: run.end, kind });
   }
@@ -122,7 +123,7 @@ export function redactText(
   language = "en",
 ): { text: string; redactions: RedactionCount[] } {
   const spanish = language.toLowerCase().startsWith("es");
-  const spans = findRedactions(text, terms);
+  const spans = findRedactions(text, terms, language);
   let out = "";
   let at = 0;
   for (const span of spans) {
@@ -139,13 +140,13 @@ export function redactText(
 
 /**
  * The transcript with every word inside a redacted span replaced by its tag (timings kept), the
- * text redacted, and the counts.
+ * text redacted, and the counts; read in the transcript's language.
  */
 export function redactTranscript(
   transcript: Transcript,
   terms: RedactionTerms,
 ): { transcript: Transcript; redactions: RedactionCount[] } {
-  const { text, redactions } = redactText(transcript.text, terms);
+  const { text, redactions } = redactText(transcript.text, terms, "tag", transcript.language);
   let joined = "";
   const starts: number[] = [];
   for (const word of transcript.words) {
@@ -153,7 +154,7 @@ export function redactTranscript(
     starts.push(joined.length);
     joined += word.word;
   }
-  const spans = findRedactions(joined, terms);
+  const spans = findRedactions(joined, terms, transcript.language);
   const words = transcript.words.map((word, index) => {
     const start = starts[index] ?? 0;
     const end = start + word.word.length;
@@ -166,8 +167,9 @@ export function redactTranscript(
 /**
  * A voicemail record with the caller's data removed: the entities that identify the caller or
  * their order or account become tags, the matched business record keeps only its type, status
- * and non-identifying fields, the summary is redacted as text and the reply as speech in the
- * reply's `language` ("your order", "su pedido"); the facts the reply states lose their values.
+ * and non-identifying fields, the summary (written in English) is redacted as text and the reply
+ * as speech in the reply's `language` ("your order", "su pedido"; "once" a number in Spanish); the
+ * facts the reply states lose their values.
  */
 export function redactVoicemailRecord(
   record: VoicemailRecord,

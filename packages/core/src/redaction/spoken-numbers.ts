@@ -3,9 +3,9 @@
  * character spans: numerals ("4271", "555-123-4567"), digit words ("five oh three four"), tens
  * and teens ("forty four oh nine"), "double"/"triple", cardinals with "hundred"/"thousand"
  * ("four thousand two hundred seventy one"), Spanish digit, teen and tens words ("cinco cinco
- * cinco", "cuarenta y dos setenta y uno", "veintidós"; accents are dropped first), and the
- * homophones a recogniser writes for a digit ("four to seven when") when they stand next to a
- * certain one. Pure: the redactor (redactor.ts) decides what a run of them means.
+ * cinco", "cuarenta y dos setenta y uno", "veintidós"; accents are dropped first; in a Spanish
+ * text "once" beside another number word), and the homophones a recogniser writes for a digit
+ * ("four to seven when") when they stand next to a certain one. Pure: the redactor (redactor.ts) decides what a run of them means.
  */
 
 /** One word of the text with where it is. */
@@ -96,6 +96,12 @@ const TEENS: Readonly<Record<string, number>> = {
   veintinueve: 29,
 };
 
+/**
+ * Spanish number words that are English words too ("once", 11): numbers only in a Spanish text,
+ * and there only beside a certain number word, as a homophone is.
+ */
+const SPANISH_ONLY: Readonly<Record<string, number>> = { once: 11 };
+
 const TENS: Readonly<Record<string, number>> = {
   twenty: 20,
   thirty: 30,
@@ -153,13 +159,15 @@ function isCertain(word: string): boolean {
 /**
  * The runs of number words in `tokens` (from {@link tokenizeWithSpans} over `text`). A homophone
  * ("oh", "to", "for", "won", "when") joins a run only beside a certain number word; "double"
- * and "triple" only before a digit; "hundred"/"thousand" only after one.
+ * and "triple" only before a digit; "hundred"/"thousand" only after one. In a text of a Spanish
+ * `language` ("es", "es-US"), "once" (11) joins a run as a homophone does; in any other, never.
  *
  * @example
  * const text = "order four to seven when it came";
  * findNumberRuns(text, tokenizeWithSpans(text)).map((run) => run.digits); // ["4271"]
  */
-export function findNumberRuns(text: string, tokens: readonly TextToken[]): NumberRun[] {
+export function findNumberRuns(text: string, tokens: readonly TextToken[], language = "en"): NumberRun[] {
+  const spanish = language.toLowerCase().startsWith("es");
   const joined = (a: number, b: number) => {
     const left = tokens[a];
     const right = tokens[b];
@@ -175,7 +183,7 @@ export function findNumberRuns(text: string, tokens: readonly TextToken[]): Numb
         joined(index - 1, index) &&
         joined(index, index + 1)
       );
-    if (!(token.word in HOMOPHONES)) return false;
+    if (!(token.word in HOMOPHONES) && !(spanish && token.word in SPANISH_ONLY)) return false;
     return (
       (certain[index - 1] === true && joined(index - 1, index)) ||
       (certain[index + 1] === true && joined(index, index + 1))
@@ -221,8 +229,8 @@ export function spokenDigits(words: readonly string[]): string {
     } else if (word in DIGITS || word in HOMOPHONES) {
       out += DIGITS[word] ?? HOMOPHONES[word];
       index++;
-    } else if (word in TEENS) {
-      out += String(TEENS[word]);
+    } else if (teenOf(word) !== undefined) {
+      out += String(teenOf(word));
       index++;
     } else if (word in TENS) {
       const and = words[index + 1] === TENS_AND ? 1 : 0;
@@ -239,6 +247,11 @@ export function spokenDigits(words: readonly string[]): string {
     } else index++;
   }
   return out;
+}
+
+/** A teen word's value ("once" too: {@link findNumberRuns} lets it into a run only in Spanish), or undefined. */
+function teenOf(word: string): number | undefined {
+  return TEENS[word] ?? SPANISH_ONLY[word];
 }
 
 /** A digit word's value (numerals of one digit too), or undefined. */
@@ -259,7 +272,7 @@ function cardinalLength(words: readonly string[], index: number): number {
     const kind =
       word in SCALES
         ? "scale"
-        : word in TEENS
+        : teenOf(word) !== undefined
           ? "teen"
           : word in TENS
             ? "tens"
@@ -293,7 +306,7 @@ function cardinalValue(words: readonly string[]): number {
       total += current * 1000;
       current = 0;
     } else if (scale === 100) current *= 100;
-    else current += TEENS[word] ?? TENS[word] ?? unitOf(word) ?? 0;
+    else current += teenOf(word) ?? TENS[word] ?? unitOf(word) ?? 0;
   }
   return total + current;
 }

@@ -44,6 +44,7 @@ describe("spokenDigits", () => {
     [["cuarenta", "y", "dos", "setenta", "y", "uno"], "4271"],
     [["veintidos", "diez"], "2210"],
     [["cinco", "cinco", "cinco"], "555"],
+    [["siete", "once", "cuatro"], "7114"],
   ])("%j says %s", (words, digits) => {
     expect(spokenDigits(words)).toBe(digits);
   });
@@ -138,6 +139,19 @@ describe("redactText", () => {
     expect(redactText("Pasé una vez, once y nada más.", terms).text).toBe("Pasé una vez, once y nada más.");
   });
 
+  it("reads 'once' as 11 in a Spanish text beside another number word, and nowhere else", () => {
+    expect(
+      redactText("Mi número es cinco cinco cinco, once veinte treinta y cuatro.", terms, "tag", "es-US").text,
+    ).toBe("Mi número es [PHONE].");
+    expect(findRedactions("pedido siete once cuatro", terms, "es")).toEqual([
+      { start: 7, end: 24, kind: "number" },
+    ]);
+    expect(redactText("Llamé once, y once más.", terms, "tag", "es").text).toBe("Llamé once, y once más.");
+    expect(redactText("Once again, order seven once four.", terms, "tag", "en").text).toBe(
+      "Once again, order seven once four.",
+    );
+  });
+
   it("leaves none of the fixture scripts' numbers or record names in any script", () => {
     for (const [name, script] of Object.entries(scripts)) {
       const redacted = redactText(script, terms).text.toLowerCase();
@@ -180,6 +194,23 @@ describe("redactTranscript", () => {
       { kind: "order-number", count: 1 },
       { kind: "name", count: 1 },
     ]);
+  });
+});
+
+describe("redactTranscript in the transcript's language", () => {
+  const said = (language: string): Transcript => ({
+    text: "Pedido siete once cuatro cero.",
+    words: "pedido siete once cuatro cero"
+      .split(" ")
+      .map((word, index) => ({ word, startMs: index, endMs: index + 1 })),
+    language,
+    audioMs: 10,
+    processor: { provider: "p", model: "m", version: "1", boundary: { kind: "local" } },
+  });
+
+  it("removes 'once' with the numbers beside it in a Spanish transcript only", () => {
+    expect(redactTranscript(said("es-US"), terms).transcript.text).toBe("Pedido [NUMBER].");
+    expect(redactTranscript(said("en-US"), terms).transcript.text).toBe("Pedido siete once cuatro cero.");
   });
 });
 

@@ -33,7 +33,7 @@ export const synthesizeStage = defineStage<
     const language = replyLanguage(job, deps);
     activity.processors.push(deps.synthesizer.processorFor?.(language) ?? deps.synthesizer.processor);
     const text = (await deps.store.getBytes(job.reason.replyText.key)).toString("utf8").trim();
-    requireRedactedBeforeSend(activity, "reply-text", deps.synthesizer.processor.provider, text);
+    requireRedactedBeforeSend(activity, "reply-text", deps.synthesizer.processor.provider, text, language);
     const stream = deps.synthesizer.synthesize({
       text,
       language,

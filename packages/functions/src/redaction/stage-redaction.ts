@@ -109,20 +109,21 @@ export async function storeRedactedReasoning(options: {
  * boundary only redacted, `text` must hold no number the redactor would remove (as digits or
  * words, a reference's length or longer). A text that does is refused before any byte is sent:
  * the attempt's decision records the flow as unredacted and refused, and the attempt fails with
- * `BoundaryViolation`.
+ * `BoundaryViolation`. `language` is the text's (a Spanish "once" beside a number is one).
  */
 export function requireRedactedBeforeSend(
   activity: Activity,
   kind: ArtifactKind,
   provider: string,
   text: string,
+  language = "en",
 ): void {
   const decision = activity.policy;
   const flow = decision?.flows.find(
     (candidate) => candidate.kind === kind && candidate.provider === provider,
   );
   if (decision === undefined || flow?.redacted === undefined) return;
-  const found = findRedactions(text, { numbers: [], names: [] });
+  const found = findRedactions(text, { numbers: [], names: [] }, language);
   if (found.length === 0) return;
   flow.redacted = false;
   flow.allowed = false;

@@ -78,6 +78,16 @@ describe("requireRedactedBeforeSend", () => {
     });
   });
 
+  it("reads a Spanish reply's 'once' beside a number as one, an English reply's never", () => {
+    const spanish = activityFor(true);
+    expect(() =>
+      requireRedactedBeforeSend(spanish, "reply-text", "cartesia-api", "Su pedido siete once cuatro.", "es"),
+    ).toThrow(BoundaryViolation);
+    const english = activityFor(true);
+    requireRedactedBeforeSend(english, "reply-text", "cartesia-api", "Order seven once four.", "en");
+    expect(english.policy?.outcome).toBe("allowed");
+  });
+
   it("names the kinds it found, never the values", () => {
     const activity = activityFor(true);
     expect(() =>
