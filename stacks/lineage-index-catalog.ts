@@ -60,6 +60,7 @@ export const LINEAGE_INDEX_COLUMNS: Record<LineageIndexTable, readonly GlueColum
     string("source"),
     int("entered"),
     int("refused"),
+    string("redacted"),
   ],
   records: [
     string("job"),

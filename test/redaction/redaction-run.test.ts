@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { encodeSamples, parseWav } from "@voxtrail/audio";
+import { openDuckDbIndex } from "@voxtrail/cli/lineage-index";
 import {
   type ActivityRecord,
   BoundaryPolicy,
@@ -13,6 +14,7 @@ import {
   type Transcript,
 } from "@voxtrail/core";
 import { boundaries, erase, LineageGraph, openLineageEvents, readLineage } from "@voxtrail/lineage";
+import { boundariesFromIndex, reindexLineage } from "@voxtrail/lineage/edge-index";
 import { BUNDLED_RECORDS_FILE, LocalRuntime } from "@voxtrail/local";
 import { TimedSynthesisStream } from "@voxtrail/providers";
 import { DirectoryStore } from "@voxtrail/storage";
@@ -256,11 +258,21 @@ describe("redaction on the local pipeline", () => {
 
   it("shows redacted and unredacted flows apart, and exports each redaction as masking column lineage", async () => {
     const { storeDir } = await runAll({ output: "redacted_and_unredacted" });
-    const graph = LineageGraph.of(await readLineage(new DirectoryStore({ root: storeDir })));
+    const store = new DirectoryStore({ root: storeDir });
+    const graph = LineageGraph.of(await readLineage(store));
     const rows = boundaries(graph).filter(
       (row) => row.kind === "reply-text" && row.boundary.kind === "third-party",
     );
     expect(rows).toEqual([expect.objectContaining({ redacted: true, entered: NAMES.length, refused: 0 })]);
+    // The lineage index (DuckDB over its Parquet files) answers the same rows, `redacted` with them.
+    await reindexLineage(store);
+    const index = await openDuckDbIndex(store);
+    if (!index) throw new Error("reindex wrote no index");
+    try {
+      expect(await boundariesFromIndex(index)).toEqual(boundaries(graph));
+    } finally {
+      await index.close();
+    }
 
     const events = [...openLineageEvents(graph, { bucket: "voxtrail-test" })];
     const reply = events

@@ -158,25 +158,24 @@ async function rowsOf(
 
 /**
  * The view of one table: the index's files, less the rows of the jobs read fresh, plus theirs (in
- * the last file). With no file at all, an empty view of the table's columns.
+ * the last file). Its columns are the table's (`INDEX_COLUMNS`), matched by name: a file indexed
+ * before a column existed (`flows.redacted`) gives NULL there. With no file at all, it is empty.
  */
 function viewSql(table: IndexTable, files: string[], freshJobs: string[], hasFresh: boolean): string {
-  if (files.length === 0) {
-    const columns = INDEX_COLUMNS[table].map(
-      ({ name, type }) => `CAST(NULL AS ${type === "INT32" ? "INTEGER" : "VARCHAR"}) AS ${name}`,
-    );
-    return `CREATE VIEW ${table} AS SELECT ${columns.join(", ")} WHERE false`;
-  }
+  const columns = INDEX_COLUMNS[table].map(
+    ({ name, type }) => `CAST(NULL AS ${type === "INT32" ? "INTEGER" : "VARCHAR"}) AS ${name}`,
+  );
+  const parts = [`SELECT ${columns.join(", ")} WHERE false`];
   const list = (values: string[]) => values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", ");
+  const read = (some: string[]) =>
+    `SELECT * FROM read_parquet([${list(some)}], hive_partitioning = false, union_by_name = true)`;
   const indexed = hasFresh ? files.slice(0, -1) : files;
-  const parts: string[] = [];
   if (indexed.length > 0) {
     const replaced = freshJobs.length > 0 ? ` WHERE job NOT IN (${list(freshJobs)})` : "";
-    parts.push(`SELECT * FROM read_parquet([${list(indexed)}], hive_partitioning = false)${replaced}`);
+    parts.push(`${read(indexed)}${replaced}`);
   }
-  if (hasFresh)
-    parts.push(`SELECT * FROM read_parquet([${list(files.slice(-1))}], hive_partitioning = false)`);
-  return `CREATE VIEW ${table} AS ${parts.join(" UNION ALL ")}`;
+  if (hasFresh) parts.push(read(files.slice(-1)));
+  return `CREATE VIEW ${table} AS ${parts.join(" UNION ALL BY NAME ")}`;
 }
 
 /** A path DuckDB can read the object at: the file itself in a directory store, else a fetched copy. */

@@ -66,6 +66,7 @@ export async function boundariesFromIndex(
       entered: Number(row.entered),
       refused: Number(row.refused),
       source: row.source as BoundaryCount["source"],
+      ...(row.redacted === "true" || row.redacted === "false" ? { redacted: row.redacted === "true" } : {}),
     }))
     .sort(byBoundaryOrder);
 }

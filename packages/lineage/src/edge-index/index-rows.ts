@@ -32,6 +32,12 @@ export interface FlowRow {
   source: string;
   entered: number;
   refused: number;
+  /**
+   * Whether the flow entered redacted: `true`, `false` (the policy required it and it was not), or
+   * "" where no redaction was asked (`BoundaryCount.redacted` absent). The last column: a file
+   * indexed before it existed reads as "".
+   */
+  redacted: "true" | "false" | "";
 }
 
 /** One activity record, whole: what an answer is rebuilt from. */
@@ -114,6 +120,7 @@ export function jobRows(
         source: flow.source,
         entered: flow.entered,
         refused: flow.refused,
+        redacted: flow.redacted === undefined ? "" : flow.redacted ? "true" : "false",
       });
     }
     rows.records.push({ ...attempt, record_sha256: sha256 ?? "", record: JSON.stringify(record) });

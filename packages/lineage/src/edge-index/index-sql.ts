@@ -56,13 +56,16 @@ export const IMPACT_RECORDS_SQL = walkRecordsSql({
   needed: "SELECT e.job FROM edges e WHERE e.key IN (SELECT key FROM walk)",
 });
 
-/** Boundary counts of the attempts that started at or after the parameter (ISO 8601; "" for all). */
+/**
+ * Boundary counts of the attempts that started at or after the parameter (ISO 8601; "" for all),
+ * redacted and unredacted flows apart (a file indexed before `redacted` existed reads NULL: "").
+ */
 export const BOUNDARIES_SQL = `
 SELECT kind, boundary, min(boundary_json) AS boundary_json, provider, source,
-  sum(entered) AS entered, sum(refused) AS refused
+  coalesce(redacted, '') AS redacted, sum(entered) AS entered, sum(refused) AS refused
 FROM flows
 WHERE started_at >= ?
-GROUP BY kind, boundary, provider, source`;
+GROUP BY kind, boundary, provider, source, coalesce(redacted, '')`;
 
 /** Every record, in key order (what `export` and a whole-store graph read). */
 export const ALL_RECORDS_SQL = `

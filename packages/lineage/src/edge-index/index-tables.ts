@@ -1,4 +1,4 @@
-import { parquetReadObjects } from "hyparquet";
+import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { type ColumnSource, parquetWriteBuffer } from "hyparquet-writer";
 import type { EdgeRow, FlowRow, IndexRows, IndexTable, JobRow, RecordRow } from "./index-rows";
 
@@ -46,6 +46,7 @@ export const INDEX_COLUMNS: Record<IndexTable, readonly Column[]> = {
     source: "STRING",
     entered: "INT32",
     refused: "INT32",
+    redacted: "STRING",
   }),
   records: columns<RecordRow>({
     job: "LOOKUP",
@@ -86,14 +87,20 @@ export function tableParquet<T extends IndexTable>(table: T, rows: IndexRows[T])
 
 /**
  * Reads a table file written by {@link tableParquet} back into rows (hyparquet, pure JavaScript):
- * what compaction merges new jobs into.
+ * what compaction merges new jobs into. A column the file was written without (added since, as
+ * `flows.redacted`) reads as "" (0 for a number).
  */
 export async function readTableParquet<T extends IndexTable>(
   table: T,
   bytes: Uint8Array,
 ): Promise<IndexRows[T]> {
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  const rows = await parquetReadObjects({ file, columns: INDEX_COLUMNS[table].map((column) => column.name) });
+  const inFile = new Set(parquetMetadata(file).schema.map((element) => element.name));
+  const [present, missing] = [true, false].map((has) =>
+    INDEX_COLUMNS[table].filter((column) => inFile.has(column.name) === has),
+  ) as [Column[], Column[]];
+  const rows = await parquetReadObjects({ file, columns: present.map((column) => column.name) });
+  for (const row of rows) for (const column of missing) row[column.name] = column.type === "INT32" ? 0 : "";
   return rows as unknown as IndexRows[T];
 }
 
