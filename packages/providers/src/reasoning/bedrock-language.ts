@@ -1,8 +1,8 @@
 import type { SystemContentBlock } from "@aws-sdk/client-bedrock-runtime";
-import { type FactReview, primaryLanguage, type Transcript } from "@voxtrail/core";
+import { type Entities, type FactReview, primaryLanguage, type Transcript } from "@voxtrail/core";
 import { unsureReplyEs } from "./reply-templates-es";
 import { unsureReply } from "./reply-unsure";
-import { readSpanish } from "./spanish-reading";
+import { readSpanish, readSpanishText } from "./spanish-reading";
 import { SYSTEM_BLOCKS } from "./transcript-prompt";
 
 /** Language names the Bedrock prompt uses, by ISO 639-1 code. */
@@ -42,6 +42,21 @@ export function systemBlocksFor(language: string): SystemContentBlock[] {
 /** The transcript the fact checks read: Spanish through its English reading (number words, days). */
 export function checkedReading(transcript: Transcript): Transcript {
   return primaryLanguage(transcript.language) === "es" ? readSpanish(transcript) : transcript;
+}
+
+/**
+ * The model's facts as the checks look for them in {@link checkedReading}: in a Spanish call, a day
+ * the model wrote in Spanish ("jueves", "el jueves") read as that reading reads the caller's words
+ * ("thursday"), so it is found where the caller said it. Numbers are looked for by their digits, whatever words
+ * said them. The record keeps the facts as the model wrote them.
+ *
+ * @example
+ * checkedEntities("es-US", { day: "jueves" }); // { day: "thursday" }
+ */
+export function checkedEntities(language: string, entities: Entities): Entities {
+  if (primaryLanguage(language) !== "es" || entities.day === undefined) return entities;
+  // An article the model put before the day ("el jueves") is not among the caller's words ("al jueves").
+  return { ...entities, day: readSpanishText(entities.day.replace(/^\s*(el|la|los|las)\s+/i, "")) };
 }
 
 /** The reply when facts are held, in the transcript's language (Spanish, else English). */

@@ -15,7 +15,7 @@ import {
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
 import { observeSdkCalls } from "../aws/sdk-calls";
 import { toReasoningError } from "./bedrock-errors";
-import { checkedReading, systemBlocksFor, unsureReplyIn } from "./bedrock-language";
+import { checkedEntities, checkedReading, systemBlocksFor, unsureReplyIn } from "./bedrock-language";
 import { checkFacts, heldNote, REVIEW_THRESHOLD, trustedEntities } from "./fact-confidence";
 import { matchRecord } from "./record-match";
 import { transcriptMessage } from "./transcript-prompt";
@@ -118,7 +118,7 @@ export class BedrockReasoner implements Reasoner {
     const { confidence, review } = checkFacts(
       checkedReading(transcript),
       output.intent,
-      entities,
+      checkedEntities(transcript.language, entities),
       reviewBelow,
       { lengths, heard: transcript.words },
     );

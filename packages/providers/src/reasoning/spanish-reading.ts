@@ -241,7 +241,31 @@ export function readSpanish(transcript: Transcript): Transcript {
       ? transcript.words.flatMap(({ word, ...place }) =>
           spanishTokens(word).map((token) => ({ token, ...place })),
         )
-      : spanishTokens(transcript.text).map((token) => ({ token, startMs: 0, endMs: 0 }));
+      : untimed(transcript.text);
+  const read = readHeard(heard);
+  return { ...transcript, text: read.map(({ word }) => word).join(" "), words: read };
+}
+
+/**
+ * The English reading of a short Spanish text, as {@link readSpanish} reads the same words in a
+ * transcript: what a fact a model wrote in Spanish ("jueves", "el jueves") is looked for as in
+ * that reading.
+ *
+ * @example
+ * readSpanishText("el miércoles"); // "the wednesday"
+ */
+export function readSpanishText(text: string): string {
+  return readHeard(untimed(text))
+    .map(({ word }) => word)
+    .join(" ");
+}
+
+function untimed(text: string): Heard[] {
+  return spanishTokens(text).map((token) => ({ token, startMs: 0, endMs: 0 }));
+}
+
+/** Each phrase of the heard tokens as its English words, with the place and confidence it came from. */
+function readHeard(heard: readonly Heard[]): TranscriptWord[] {
   const words: TranscriptWord[] = [];
   for (let index = 0; index < heard.length; ) {
     const phrase = BY_FIRST_WORD.get(heard[index]?.token ?? "")?.find((candidate) =>
@@ -258,7 +282,7 @@ export function readSpanish(transcript: Transcript): Transcript {
     };
     for (const word of english) words.push({ word, ...place });
   }
-  const read = words.filter(
+  return words.filter(
     (word, index) =>
       !(
         word.word === "and" &&
@@ -266,5 +290,4 @@ export function readSpanish(transcript: Transcript): Transcript {
         UNITS.has(words[index + 1]?.word ?? "")
       ),
   );
-  return { ...transcript, text: read.map(({ word }) => word).join(" "), words: read };
 }

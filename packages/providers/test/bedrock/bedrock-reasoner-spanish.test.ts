@@ -77,4 +77,43 @@ describe("BedrockReasoner on a Spanish call", () => {
     expect(record.review?.map(({ fact }) => fact)).toContain("orderNumber");
     expect(record.replyText).toMatch(/^Hola, le habla Acme support\. .*No pudimos entender bien/);
   });
+
+  test.each([
+    ["jueves", "Quiero cambiar la cita al jueves a las tres."],
+    ["el miércoles", "¿Podemos pasar la cita al miércoles por la mañana?"],
+    ["Thursday", "Quiero cambiar la cita al jueves a las tres."],
+  ])("finds the day the model wrote as %j where the caller said it, and holds nothing", async (day, said) => {
+    server.answerWith({
+      toolUse: {
+        name: VOICEMAIL_TOOL_NAME,
+        input: {
+          intent: "reschedule",
+          entities: { day },
+          summary: "Wants to move the appointment.",
+          replyText: "Con gusto cambiamos su cita.",
+        },
+      },
+    });
+    const record = await reasoner.reason(spanish(said, 0.9), NO_RECORDS);
+    expect(record.confidence?.day).toBe(0.9);
+    expect(record.review).toBeUndefined();
+    expect(record.entities.day).toBe(day);
+    expect(record.replyText).toBe("Con gusto cambiamos su cita.");
+  });
+
+  test("still holds a day the caller did not say", async () => {
+    server.answerWith({
+      toolUse: {
+        name: VOICEMAIL_TOOL_NAME,
+        input: {
+          intent: "reschedule",
+          entities: { day: "viernes" },
+          summary: "Wants to move the appointment.",
+          replyText: "Con gusto cambiamos su cita.",
+        },
+      },
+    });
+    const record = await reasoner.reason(spanish("Quiero cambiar la cita al jueves.", 0.9), NO_RECORDS);
+    expect(record.review?.map(({ fact }) => fact)).toEqual(["day"]);
+  });
 });
