@@ -46,7 +46,14 @@ import { type Decision, PolicyEvaluator } from "./policy-evaluator";
 import { createStateMachine, stopSyncChildren, taskHandlers } from "./service-integrations";
 import { signedDigest } from "./signed-digest";
 import { deployKeys } from "./signing-keys";
-import { REJECTED_VOICE_ID, startSonicStandIn } from "./sonic-stand-in";
+import { REJECTED_VOICE_ID, type SonicAsked, startSonicStandIn } from "./sonic-stand-in";
+import {
+  rehearsesSpanish,
+  SPANISH_CALL_LANGUAGE,
+  spanishTranscribeSettings,
+  spanishVoicemailWav,
+  stageLanguages,
+} from "./spanish-voicemail";
 import { rolesOf, type StagePlan, type StateMachinePlan } from "./stage-plan";
 import { RehearsalExecutions, startStepFunctionsStandIn } from "./step-functions-stand-in";
 import { startTranscribeStandIn } from "./transcribe-stand-in";
@@ -75,9 +82,13 @@ export const UPLOAD_NAMES = {
  */
 const CALLBACK_WAIT_MS = 60_000;
 
-/** The workflows a rehearsal can run, in the order it runs them. */
+/**
+ * The workflows a rehearsal can run, in the order it runs them. `spanishVoicemail` runs only on a
+ * stage that takes `es-US` calls and transcribes with Amazon Transcribe ({@link rehearsesSpanish}).
+ */
 export const REHEARSED_WORKFLOWS = [
   "voicemail",
+  "spanishVoicemail",
   "lineageIndex",
   "lineageDigest",
   "duplicate",
@@ -101,6 +112,7 @@ export type RehearsedWorkflow = (typeof REHEARSED_WORKFLOWS)[number];
  */
 const PREREQUISITES: Record<RehearsedWorkflow, readonly RehearsedWorkflow[]> = {
   voicemail: [],
+  spanishVoicemail: [],
   lineageDigest: ["voicemail", "lineageIndex"],
   lineageIndex: ["voicemail"],
   duplicate: ["voicemail"],
@@ -251,7 +263,16 @@ export class Rehearsal {
   #motoEndpoint = "";
   #workflow: RehearsedWorkflow | undefined;
   #runs = 0;
+  /** What the Sonic stand-in was asked to speak, every run's. */
+  #sonicAsked: readonly SonicAsked[] = [];
+  /** Whether the stage takes Spanish calls, so the Spanish voicemail runs ({@link rehearsesSpanish}). */
+  #spanish = false;
   #retryIntervalMs: number | undefined;
+
+  /** What the Sonic stand-in was asked to speak so far (text and language), for a test's checks. */
+  get sonicAsked(): readonly SonicAsked[] {
+    return this.#sonicAsked;
+  }
 
   private constructor(
     readonly plan: StagePlan,
@@ -286,6 +307,8 @@ export class Rehearsal {
     bundles.catch(() => undefined);
     const sonic = await startSonicStandIn(options.speechEngine);
     this.#closers.push(() => sonic.close());
+    this.#sonicAsked = sonic.asked;
+    this.#spanish = rehearsesSpanish(plan, transcribesWithAmazonTranscribe(plan));
     const stepFunctions = await startStepFunctionsStandIn(this.#executions, this.#tokens);
     this.#closers.push(() => stepFunctions.close());
     const upstreams: Record<string, string> = {
@@ -301,18 +324,23 @@ export class Rehearsal {
     // stage's rules.
     const recognizer = options.transcriber?.processor.provider ?? "pocketsphinx";
     if (transcribesWithAmazonTranscribe(plan)) {
+      // A stage taking Spanish calls: the stand-in takes its languages, and answers an es-US job
+      // with the Spanish voicemail's words, labelled as supplied (no recogniser here hears Spanish).
+      const spanish = this.#spanish ? spanishTranscribeSettings(plan, options.transcriber) : undefined;
+      const transcriber = spanish?.transcriber ?? options.transcriber;
       const transcribe = await startTranscribeStandIn({
         motoEndpoint: options.motoEndpoint,
         bucket: plan.bucket,
         region: plan.region,
         account: plan.account,
-        ...(options.transcriber ? { transcriber: options.transcriber } : {}),
+        ...(transcriber ? { transcriber } : {}),
+        ...(spanish ? { languages: spanish.languages } : {}),
         onJobStateChange: (event) => void this.#deliverToFunctions(event),
       });
       this.#closers.push(() => transcribe.close());
       upstreams.transcribe = transcribe.url;
       this.redirects.push(
-        `Amazon Transcribe -> ${transcribe.url} (the local Transcribe endpoint: ${recognizer}, not Transcribe; it reads and writes the stage's bucket as the service would), reached through the IAM proxy; boundary stays aws-account (transcribe)`,
+        `Amazon Transcribe -> ${transcribe.url} (the local Transcribe endpoint: ${recognizer}${spanish ? `, and for ${SPANISH_CALL_LANGUAGE} a transcript the rehearsal supplies` : ""}, not Transcribe; it reads and writes the stage's bucket as the service would), reached through the IAM proxy; boundary stays aws-account (transcribe)`,
       );
     }
     const principals = new Map<string, Principal>();
@@ -461,12 +489,16 @@ export class Rehearsal {
     }
     // Every run names its own objects, so a later run in the same stage is a new job, not a duplicate.
     const tag = `rehearsal-${++this.#runs}`;
-    const voicemailKey = keys.incomingVoicemail(`${tag}/${UPLOAD_NAMES.voicemail}`);
+    // A stage taking several languages is told an English call's by its folder: the rehearsal's
+    // English voicemails are too short for Transcribe to identify their language.
+    const english = stageLanguages(this.plan).length > 1 ? "en-US/" : "";
+    const callKey = (name: string) => keys.incomingVoicemail(`${tag}/${english}${name}`);
+    const voicemailKey = callKey(UPLOAD_NAMES.voicemail);
     const manifestKey = `${PROMPTS_INCOMING_PREFIX}${tag}/${UPLOAD_NAMES.prompts}`;
     let voicemailEvent: unknown;
     let promptsEvent: unknown;
     await this.#createStateMachines();
-    for (const workflow of workflows) {
+    for (const workflow of workflows.filter((each) => each !== "spanishVoicemail" || this.#spanish)) {
       this.log(`${workflow}: running`);
       this.#workflow = workflow;
       if (SCHEDULED[workflow]) {
@@ -476,6 +508,7 @@ export class Rehearsal {
         continue;
       }
       let event: unknown;
+      const askedBefore = this.#sonicAsked.length;
       switch (workflow) {
         case "voicemail":
           event = await this.#upload(
@@ -484,6 +517,13 @@ export class Rehearsal {
             "audio/wav",
           );
           voicemailEvent = event;
+          break;
+        case "spanishVoicemail":
+          event = await this.#upload(
+            keys.incomingVoicemail(`${tag}/${SPANISH_CALL_LANGUAGE}/${UPLOAD_NAMES.voicemail}`),
+            await spanishVoicemailWav(),
+            "audio/wav",
+          );
           break;
         case "duplicate":
           event =
@@ -498,17 +538,13 @@ export class Rehearsal {
           // One upload delivered again while its first execution runs: the second Ingest finds the
           // first's claim without a report, and asks Step Functions whether it still runs.
           event = await this.#upload(
-            keys.incomingVoicemail(`${tag}/again-${VOICEMAIL}`),
+            callKey(`again-${VOICEMAIL}`),
             await readFile(join(BUNDLED_VOICEMAILS_DIR, VOICEMAIL)),
             "audio/wav",
           );
           break;
         case "invalidAudio":
-          event = await this.#upload(
-            keys.incomingVoicemail(`${tag}/not-audio.wav`),
-            "not audio at all",
-            "audio/wav",
-          );
+          event = await this.#upload(callKey("not-audio.wav"), "not audio at all", "audio/wav");
           break;
         case "prompts":
           event = await this.#upload(manifestKey, PROMPTS_MANIFEST, "text/csv");
@@ -527,13 +563,13 @@ export class Rehearsal {
         case "batch":
           event = await this.#upload(
             `${BATCH_INCOMING_PREFIX}${tag}/${UPLOAD_NAMES.batch}`,
-            ["key", voicemailKey, keys.incomingVoicemail(`${tag}/missing.wav`)].join("\n"),
+            ["key", voicemailKey, callKey("missing.wav")].join("\n"),
             "text/csv",
           );
           break;
         case "batchStopped": {
           // A voicemail uploaded without its event delivered: only the batch runs it.
-          const stoppedKey = keys.incomingVoicemail(`${tag}/stopped-${VOICEMAIL}`);
+          const stoppedKey = callKey(`stopped-${VOICEMAIL}`);
           await this.#upload(
             stoppedKey,
             await readFile(join(BUNDLED_VOICEMAILS_DIR, VOICEMAIL)),
@@ -556,10 +592,13 @@ export class Rehearsal {
             : [await this.#deliver(event)];
       const result = results[0];
       const expected = EXPECTED_OUTCOMES[workflow];
-      const outcome = results
+      let outcome = results
         .map((r) => (r ? describe(r, this.#items.get(r.executionArn)) : "NOT_STARTED"))
         .sort()
         .join(" + ");
+      // The Spanish reply must reach Sonic asking for Spanish (`language: "es"`), not English.
+      if (workflow === "spanishVoicemail" && result?.status === "SUCCEEDED")
+        outcome += `, Sonic asked ${askedLanguages(this.#sonicAsked.slice(askedBefore))}`;
       runs.push({
         workflow,
         stateMachine: result?.executionArn.split(":")[6] ?? "-",
@@ -952,10 +991,13 @@ const PROMPTS_MANIFEST = [
  * of the first, and its missing key fails its item, not the batch. The hourly lineage signer, its
  * hour come after the first voicemail, writes a digest whose signature verifies with its KMS key's
  * public half. The index compactor, run then and again at the end, leaves the symlinks naming the
- * latest generation's live files, which the auditors' reader policy lets a query read.
+ * latest generation's live files, which the auditors' reader policy lets a query read. A stage
+ * taking `es-US` calls with Amazon Transcribe answers a Spanish voicemail in Spanish: Sonic is
+ * asked for `language: "es"` only.
  */
 const EXPECTED_OUTCOMES: Record<RehearsedWorkflow, string> = {
   voicemail: "SUCCEEDED",
+  spanishVoicemail: "SUCCEEDED, Sonic asked es",
   lineageDigest: "SUCCEEDED signed",
   lineageIndex: "SUCCEEDED indexed",
   lineageIndexUpdate: "SUCCEEDED indexed",
@@ -968,6 +1010,12 @@ const EXPECTED_OUTCOMES: Record<RehearsedWorkflow, string> = {
   batch: "SUCCEEDED [FAILED S3.NoSuchKeyException, duplicate]",
   batchStopped: "ABORTED",
 };
+
+/** The languages Sonic requests asked for, each once, sorted ("en" for a request naming none); "nothing" for none. */
+function askedLanguages(asked: readonly SonicAsked[]): string {
+  const languages = [...new Set(asked.map((request) => request.language ?? "en"))].sort();
+  return languages.length > 0 ? languages.join(", ") : "nothing";
+}
 
 /**
  * Whether the stage transcribes with Amazon Transcribe: its functions are told a job name prefix

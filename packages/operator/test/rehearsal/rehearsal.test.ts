@@ -1,9 +1,13 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import type { ActivityRecord, Transcriber } from "@voxtrail/core";
 import { SimulatedTranscriber } from "@voxtrail/providers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { CallRecord } from "../../src/rehearsal/authorizing-proxy";
 import { Rehearsal, type RehearsalReport, UPLOAD_NAMES } from "../../src/rehearsal/rehearsal";
+import type { SonicAsked } from "../../src/rehearsal/sonic-stand-in";
 import { evaluateStage } from "../../src/rehearsal/stage-evaluation";
 import type { StagePlan } from "../../src/rehearsal/stage-plan";
 
@@ -67,6 +71,24 @@ async function activityRecords(bucket: string): Promise<ActivityRecord[]> {
       return JSON.parse(await (object.Body?.transformToString() ?? "{}")) as ActivityRecord;
     }),
   );
+}
+
+/** The text of every object under `prefix` in `bucket` whose key ends with `suffix`, read straight from moto_server. */
+async function objectTexts(bucket: string, prefix: string, suffix: string): Promise<Map<string, string>> {
+  const s3 = new S3Client({
+    endpoint: inject("motoEndpoint"),
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
+  });
+  const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+  const texts = new Map<string, string>();
+  for (const { Key: key } of page.Contents ?? []) {
+    if (!key?.endsWith(suffix)) continue;
+    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    texts.set(key, (await object.Body?.transformToString()) ?? "");
+  }
+  return texts;
 }
 
 /** The IAM decisions `principal` needed, as `action resource` (allowed or not). */
@@ -323,5 +345,66 @@ describe("the production stage rehearsed under the policies it deploys", () => {
     expect(report.runs.filter((run) => run.workflow !== "voicemail" && run.workflow !== "duplicate")).toEqual(
       expect.arrayContaining([expect.objectContaining({ workflow: "prompts", status: "SUCCEEDED" })]),
     );
+  });
+});
+
+describe("a stage taking Spanish calls (production's file with es-US), its Spanish voicemail rehearsed", () => {
+  let report: RehearsalReport;
+  let plan: StagePlan;
+  let asked: readonly SonicAsked[];
+  beforeAll(async () => {
+    // Production's stage file with `languages`, as a stage taking Spanish callers would deploy it;
+    // its own stage name, so its bucket is its own in the shared moto_server.
+    const production = JSON.parse(
+      await readFile(new URL("../../../../config/stages/production.json", import.meta.url), "utf8"),
+    );
+    const configFile = join(tmpdir(), `voxtrail-rehearsal-spanish-${process.pid}.json`);
+    await writeFile(configFile, JSON.stringify({ ...production, languages: ["en-US", "es-US"] }));
+    plan = await evaluateStage("spanish", { configFile });
+    const rehearsal = await Rehearsal.start({
+      plan,
+      motoEndpoint: inject("motoEndpoint"),
+      transcriber: new SimulatedTranscriber(),
+    });
+    try {
+      report = await rehearsal.run(["spanishVoicemail"]);
+      asked = [...rehearsal.sonicAsked];
+    } finally {
+      await rehearsal.close();
+    }
+  }, 600_000);
+
+  it("runs it through the Transcribe stand-in taking es-US, refusing no call", () => {
+    expect(report.runs.map((run) => [run.workflow, run.ok, run.outcome])).toEqual([
+      ["spanishVoicemail", true, "SUCCEEDED, Sonic asked es"],
+    ]);
+    expect(report.ok).toBe(true);
+    expect(report.redirects.join("\n")).toMatch(
+      /for es-US a transcript the rehearsal supplies, not Transcribe/,
+    );
+    const start = decisionsOf(report.calls, "StageTranscribe").find(
+      (d) => d.action === "transcribe:StartTranscriptionJob",
+    );
+    expect(start).toMatchObject({ allowed: true });
+  });
+
+  it("gets a Spanish reply, which the Sonic stand-in is asked to speak with language es", async () => {
+    const replies = [...(await objectTexts(plan.bucket, "artifacts/", "/reply.txt")).values()];
+    expect(replies).toHaveLength(1);
+    const reply = replies[0] as string;
+    expect(reply).toMatch(
+      /^Hola Maria, le habla .+ sobre el pedido 4271\. Lamentamos que haya llegado dañado/,
+    );
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((request) => request.language === "es")).toBe(true);
+    expect(asked.map((request) => request.transcript).join(" ")).toContain(reply.trim());
+  });
+
+  it("names es-US in the lineage of Transcribe, Reason and Synthesize", async () => {
+    const records = await activityRecords(plan.bucket);
+    for (const stage of ["Transcribe", "Reason", "Synthesize"]) {
+      const record = records.find((each) => each.stage === stage && each.outcome === "succeeded");
+      expect(record?.language, stage).toBe("es-US");
+    }
   });
 });
