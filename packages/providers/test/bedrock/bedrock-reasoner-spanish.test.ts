@@ -101,6 +101,26 @@ describe("BedrockReasoner on a Spanish call", () => {
     expect(record.replyText).toBe("Con gusto cambiamos su cita.");
   });
 
+  test("finds a number said as Spanish tens by its digits, and holds nothing", async () => {
+    server.answerWith({
+      toolUse: {
+        name: VOICEMAIL_TOOL_NAME,
+        input: {
+          intent: "order-problem",
+          entities: { orderNumber: "4271" },
+          summary: "Order 4271 arrived damaged.",
+          replyText: "Lamentamos que su pedido haya llegado dañado.",
+        },
+      },
+    });
+    const record = await reasoner.reason(
+      spanish("Mi pedido cuarenta y dos setenta y uno llegó dañado.", 0.9),
+      NO_RECORDS,
+    );
+    expect(record.confidence?.orderNumber).toBe(0.9);
+    expect(record.review).toBeUndefined();
+  });
+
   test("still holds a day the caller did not say", async () => {
     server.answerWith({
       toolUse: {
