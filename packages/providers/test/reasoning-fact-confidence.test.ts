@@ -6,7 +6,7 @@ import { tokenConfidences } from "../src/reasoning/token-confidence";
 import { RECORDS } from "./local-reasoning";
 
 const SURE = 0.95;
-const UNSURE = 0.1;
+const UNSURE = 0.05;
 
 /**
  * A transcript of `spoken` words, each `word` or `word@confidence` (default {@link SURE}), as a
@@ -122,7 +122,7 @@ describe("facts the recogniser was unsure of", () => {
   test("a low-confidence callback number is held; several are named together", async () => {
     const record = await expectUnsureFactsHeld(
       heard(
-        `please call me back at five five five one two three four@${UNSURE} five six seven about friday@0.1`,
+        `please call me back at five five five one two three four@${UNSURE} five six seven about friday@${UNSURE}`,
       ),
     );
     expect(record.review?.map(({ fact }) => fact)).toEqual(["callbackNumber", "day"]);

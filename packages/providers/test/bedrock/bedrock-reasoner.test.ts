@@ -138,7 +138,7 @@ describe("BedrockReasoner", () => {
         word,
         startMs: i * 300,
         endMs: i * 300 + 250,
-        confidence: i === 6 ? 0.1 : 0.95, // the "two" of the order number
+        confidence: i === 6 ? 0.05 : 0.95, // the "two" of the order number
       })),
     };
     const record = VoicemailRecord.parse(await reasoner.reason(heard, records));
@@ -146,12 +146,12 @@ describe("BedrockReasoner", () => {
     expect(record.review).toEqual([
       {
         fact: "orderNumber",
-        confidence: 0.1,
+        confidence: 0.05,
         threshold: expect.any(Number),
-        reason: expect.stringMatching(/^the recogniser's confidence in its words 0\.1 is below /),
+        reason: expect.stringMatching(/^the recogniser's confidence in its words 0\.05 is below /),
       },
     ]);
-    expect(record.confidence).toEqual({ orderNumber: 0.1, callbackNumber: 0.95, intent: 0.95 });
+    expect(record.confidence).toEqual({ orderNumber: 0.05, callbackNumber: 0.95, intent: 0.95 });
     expect(records.searched).toEqual([{ callbackNumber: "555-123-4567" }]);
     expect(record.replyText).not.toContain(TOOL_INPUT.replyText);
     expect(record.replyText).not.toMatch(/4271|four two seven one/);
