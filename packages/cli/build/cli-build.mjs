@@ -2,7 +2,7 @@
  * The `voxtrail` command's JavaScript build: esbuild bundles `src/main.ts` and the workspace
  * packages it imports into `packages/cli/dist/`, split so that each command's `import()` loads
  * only its own code. Packages from node_modules are bundled too (Node's loader then reads one file
- * where it resolved hundreds, the AWS SDK's alone), but for {@link EXTERNAL}. `build.json` in the
+ * where it resolved hundreds, the AWS SDK's alone), but for the externals of `bundle-options.mjs`. `build.json` in the
  * folder names the entry file, when the build started and the files it was built from, so a start
  * of the bin can tell a stale build.
  *
@@ -10,9 +10,10 @@
  */
 
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, extname, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bundleOptions, ENTRY_POINT } from "./bundle-options.mjs";
 
 const PACKAGE_DIR = resolve(import.meta.dirname, "..");
 const ROOT = resolve(PACKAGE_DIR, "../..");
@@ -23,21 +24,12 @@ export const DIST_DIR = join(PACKAGE_DIR, "dist");
 const MANIFEST = join(DIST_DIR, "build.json");
 
 /**
- * Packages loaded from node_modules at run time rather than bundled: DuckDB's native binding, and
- * sst, which only a deployed function's linked secrets load.
- */
-const EXTERNAL = ["@duckdb/node-api", "sst"];
-
-/** Gives bundled CommonJS packages the `require` an ES module lacks (Node's built-ins, mostly). */
-const REQUIRE_BANNER =
-  'import { createRequire as voxtrailCreateRequire } from "node:module"; const require = voxtrailCreateRequire(import.meta.url);';
-
-/**
- * Files outside the workspace sources that change what a build gives: this script, the TypeScript
- * settings, and what npm installed (node_modules' own record of it, rewritten by every install).
+ * Files outside the workspace sources that change what a build gives: this script, its esbuild
+ * settings, the TypeScript settings, and what npm installed (node_modules' own record of it, rewritten by every install).
  */
 const BUILD_CONFIG = [
   fileURLToPath(import.meta.url),
+  fileURLToPath(new URL("./bundle-options.mjs", import.meta.url)),
   join(ROOT, "tsconfig.json"),
   join(ROOT, "node_modules/.package-lock.json"),
 ];
@@ -59,9 +51,6 @@ export function currentBuild() {
   return join(DIST_DIR, manifest.entry);
 }
 
-/** The entry point, as the build's metafile names it (relative to the repository). */
-const ENTRY_POINT = "packages/cli/src/main.ts";
-
 /**
  * Builds the CLI into {@link DIST_DIR} and resolves to the path of its entry file. Output file
  * names carry their content's hash and are written whole (a temporary file, then a rename), and the
@@ -75,24 +64,8 @@ export async function buildCli() {
   const startedAt = Date.now();
   const { build } = await import("esbuild");
   const { outputFiles, metafile } = await build({
-    absWorkingDir: ROOT,
-    entryPoints: { main: ENTRY_POINT },
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outdir: DIST_DIR,
-    entryNames: "[name]-[hash]",
-    chunkNames: "chunks/[name]-[hash]",
-    keepNames: true,
-    external: EXTERNAL,
-    banner: { js: REQUIRE_BANNER },
-    define: SOURCE_LOCATION,
-    plugins: [sourceLocations],
-    metafile: true,
+    ...bundleOptions({ root: ROOT, outdir: DIST_DIR, mode: "checkout" }),
     write: false,
-    logLevel: "warning",
   });
   const previous = readManifest();
   await Promise.all(outputFiles.map((file) => writeWhole(file.path, file.contents)));
@@ -174,40 +147,6 @@ async function writeWhole(path, contents) {
   await writeFile(temporary, contents);
   await rename(temporary, path);
 }
-
-const LOADERS = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".js": "js", ".mjs": "js", ".cjs": "js" };
-
-/** What `import.meta.url`, `.dirname` and `.filename` stand for in the bundle: see {@link sourceLocations}. */
-const SOURCE_LOCATION = {
-  "import.meta.url": "__voxtrailSourceUrl",
-  "import.meta.dirname": "__voxtrailSourceDir",
-  "import.meta.filename": "__voxtrailSourceFile",
-};
-
-/**
- * Gives each bundled module its own location as `import.meta.url` (and `.dirname`, `.filename`):
- * what a source finds next to itself (flite's child and wasm, the recogniser's models, the bundled
- * fixtures, worker scripts) it still finds from the bundle. The build's `define` turns each into a
- * name, declared here at the start of the source's first line (its other lines keep their numbers).
- */
-const sourceLocations = {
-  name: "source-locations",
-  setup(build) {
-    build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
-      const source = await readFile(args.path, "utf8");
-      if (!source.includes("import.meta")) return undefined;
-      const location = {
-        __voxtrailSourceUrl: pathToFileURL(args.path).href,
-        __voxtrailSourceDir: dirname(args.path),
-        __voxtrailSourceFile: args.path,
-      };
-      const declarations = Object.entries(location).map(
-        ([name, value]) => `${name} = ${JSON.stringify(value)}`,
-      );
-      return { contents: `const ${declarations.join(", ")}; ${source}`, loader: LOADERS[extname(args.path)] };
-    });
-  },
-};
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const entry = await buildCli();
