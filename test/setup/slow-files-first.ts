@@ -19,6 +19,7 @@ export const SLOW_FILES = [
   "test/integration/erasure-properties.test.ts",
   "packages/cli/test/duckdb-index-walk.test.ts",
   "test/e2e/prompts-run.test.ts",
+  "test/install/packed-install.test.ts",
 ];
 
 /**

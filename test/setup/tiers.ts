@@ -66,12 +66,16 @@ const MODELS: Tier = {
   ],
 };
 
-/** The stacks, the functions' bundles, the rehearsal of a stage and the doctor. */
+/**
+ * The stacks, the functions' bundles, the rehearsal of a stage and the doctor, and the CLI as it
+ * ships: packed, installed into an empty folder and run there.
+ */
 const DEPLOY: Tier = {
   name: "deploy",
   globalSetup: [MOTO_SERVER],
   include: [
     "test/stacks/**/*.test.ts",
+    "test/install/**/*.test.ts",
     "packages/operator/test/doctor/**/*.test.ts",
     "packages/operator/test/rehearsal/**/*.test.ts",
   ],
