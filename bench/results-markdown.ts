@@ -1,6 +1,7 @@
 import type { FactAccuracyResult } from "../tools/eval/fact-accuracy";
 import type { TranscriptionWerResult } from "../tools/eval/transcription-wer";
 import { type BundlesResult, kb, mismatchLabel } from "./bundle-sizes";
+import type { CliStartupResult } from "./cli-startup";
 import { type LineageIndexResult, times, type WayFigures } from "./lineage-index";
 import type { LineageQueryResult } from "./lineage-queries";
 import type { Machine } from "./machine";
@@ -31,6 +32,7 @@ export interface BenchResults {
   lineageIndex?: LineageIndexResult;
   verifySpeed?: VerifySpeedResult;
   bundles?: BundlesResult;
+  cliStartup?: CliStartupResult;
   /** Sections that threw, with the error's message. */
   failures: Record<string, string>;
 }
@@ -186,6 +188,15 @@ export function resultsMarkdown(results: BenchResults): string {
         `| Lambda bundle of ${row.fn} (\`${row.entry}\`, esbuild as sst builds it) vs one that only constructs an S3Client: size, and import time in a fresh node (median of ${bundles.rounds} alternating rounds) | ${kb(row.bytes)} vs ${kb(bundles.s3Only.bytes)} (${row.sizeRatio.toFixed(2)}x); import ${Math.round(row.importMedianMs)} ms vs ${Math.round(row.s3OnlyImportMedianMs)} ms; includes ${row.packages.join(", ") || "none of the heavy packages"}; providers beyond / missing from its stage's: ${mismatchLabel(row)} | **${row.importRatio.toFixed(2)}x** |`,
       );
     }
+  }
+  const { cliStartup } = results;
+  for (const row of cliStartup?.rows ?? []) {
+    const floor = row.floor === "node" ? '`node -e ""`' : "`node` importing `@duckdb/node-api`";
+    const index =
+      row.floor === "duckdb" ? ` on a ${cliStartup?.indexJobs.toLocaleString("en-US")}-job index` : "";
+    out.push(
+      `| CLI as installed from its tarball: \`${row.command.replace(/^voxtrail /, "")}\`${index} vs ${floor}, spawn to exit (median of ${cliStartup?.rounds} alternating rounds) | ${seconds(row.medianMs)} vs ${seconds(cliStartup?.floorMs[row.floor] ?? 0)}: **+${Math.round(row.overMs)} ms** | ${row.overMs <= row.boundMs ? "within" : "**over**"} the ${row.boundMs} ms target |`,
+    );
   }
   for (const [section, message] of Object.entries(results.failures)) {
     out.push(`| ${section} | FAILED: ${message.replaceAll("|", "/")} | - |`);

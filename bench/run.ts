@@ -6,7 +6,7 @@
  * cores; index, verify and facts take far longer (see docs/benchmarks.md).
  *
  *   npm run bench
- *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, facts, ttfb, prompts, lineage, index, verify, bundles)
+ *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, facts, ttfb, prompts, lineage, index, verify, bundles, cli)
  *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store (lineage, and index's record-walking side)
  *   npm run bench -- --only index --index-jobs 20000   # a smaller index-only store (default 100,000)
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
@@ -14,6 +14,7 @@
  *   npm run bench -- --only verify --verify-rounds 3   # fewer rounds of full verify vs sha256sum (default 5)
  *   npm run bench -- --only facts --fact-scripts 3      # the first 3 scripts of each half (default all 24: ~23 min)
  *   npm run bench -- --only ttfb --ttfb-rounds 3        # fewer passes over the replies per side (default 5)
+ *   npm run bench -- --only cli --cli-rounds 15         # more rounds of the installed CLI's commands (default 9)
  *
  * Writing 10,000 synthetic jobs takes minutes here, so the lineage store is kept in the OS temp
  * directory (named after the job count and the generator's hash) and reused by later runs; only
@@ -30,6 +31,7 @@ import { benchFactAccuracy } from "../tools/eval/fact-accuracy";
 import { factAccuracyTable } from "../tools/eval/fact-accuracy-table";
 import { benchTranscriptionWer } from "../tools/eval/transcription-wer";
 import { benchBundles, bundlesTable } from "./bundle-sizes";
+import { benchCliStartup, cliStartupTable } from "./cli-startup";
 import { benchLineageIndex, lineageIndexTable } from "./lineage-index";
 import {
   benchLineageQueries,
@@ -61,6 +63,7 @@ const SECTIONS = [
   "index",
   "verify",
   "bundles",
+  "cli",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -77,6 +80,7 @@ const { values } = parseArgs({
     "verify-rounds": { type: "string", default: "5" },
     "fact-scripts": { type: "string" },
     "ttfb-rounds": { type: "string", default: "5" },
+    "cli-rounds": { type: "string", default: "9" },
     "fresh-lineage": { type: "boolean", default: false },
   },
 });
@@ -186,6 +190,14 @@ await section("verify", async () => {
 await section("bundles", async () => {
   results.bundles = await benchBundles({ rounds: Number(values["import-rounds"]), log });
   log(bundlesTable(results.bundles));
+});
+await section("cli", async () => {
+  results.cliStartup = await benchCliStartup({
+    indexJobs: Number(values["index-jobs"]),
+    rounds: Number(values["cli-rounds"]),
+    log,
+  });
+  log(cliStartupTable(results.cliStartup));
 });
 results.wallMs.total = Math.round(performance.now() - started);
 

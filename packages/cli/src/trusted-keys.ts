@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { defaultSigningKeyPath, isP256, KmsSigner } from "@voxtrail/lineage";
+import { defaultSigningKeyPath, isP256 } from "@voxtrail/lineage/answers";
 import { UsageError } from "./usage-error";
 
 /** Where `lineage verify` takes the keys it trusts from. */
@@ -27,6 +27,8 @@ export async function trustedKeys(
   const keys = await Promise.all(named.map(publicKeyFile));
   const from = [...named];
   if (options.kmsKeyId) {
+    // KMS's client loads only for a KMS key: a local question starts without it.
+    const { KmsSigner } = await import("@voxtrail/lineage");
     keys.push(await new KmsSigner({ keyId: options.kmsKeyId }).publicKey());
     from.push(`kms:${options.kmsKeyId}`);
   }

@@ -1,63 +1,10 @@
-import { SFNClient } from "@aws-sdk/client-sfn";
-import { SSMClient } from "@aws-sdk/client-ssm";
-import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ObjectStore } from "@voxtrail/core";
-import {
-  defaultSigningKeyPath,
-  erase,
-  jobIdOfArtifactName,
-  LineageGraph,
-  LocalSigner,
-  openLineageEvents,
-  openLineageStore,
-  postToDataZone,
-  readLineage,
-  repairForkedChain,
-  StepFunctionsLiveness,
-  transcribeJobDeleter,
-  type VerifyOptions,
-  verify,
-} from "@voxtrail/lineage";
-import { checkLineageIndex, type IndexTable, reindexLineage } from "@voxtrail/lineage/edge-index";
-import { RunningExecutions } from "@voxtrail/local/running-executions";
-import { keys } from "@voxtrail/workflow";
-import { openAthenaIndex } from "../lineage-index/athena-index";
+import { type IndexTable, jobIdOfArtifactName } from "@voxtrail/lineage/answers";
 import { type DuckDbIndex, openDuckDbIndex } from "../lineage-index/duckdb-index";
 import { indexAnswers, type LineageAnswers, recordAnswers } from "../lineage-index/lineage-answers";
-import {
-  boundariesTable,
-  erasureReport,
-  impactTable,
-  indexCheckReport,
-  reindexReport,
-  traceTree,
-  verifyReport,
-} from "../lineage-views";
-import { signLineage } from "../sign-lineage";
-import { readStageResources } from "../stage/stage-lookup";
-import { storeDirectory } from "../store-option";
-import { trustedKeys } from "../trusted-keys";
+import { boundariesTable, impactTable, traceTree } from "../lineage-views";
 import { UsageError } from "../usage-error";
-
-/** Options of `voxtrail lineage`. */
-export interface LineageOptions {
-  store: string;
-  bucket?: string | undefined;
-  stage?: string | undefined;
-  job?: string | undefined;
-  since?: string | undefined;
-  format?: string | undefined;
-  to?: string | undefined;
-  domain?: string | undefined;
-  "public-key"?: string[] | undefined;
-  "kms-key-id"?: string | undefined;
-  grace?: string | undefined;
-  "expect-head"?: string | undefined;
-  engine?: string | undefined;
-  database?: string | undefined;
-  workgroup?: string | undefined;
-  json: boolean;
-}
+import { type LineageOptions, lineageStore, type Out, trustedKeysOf } from "./lineage-options";
 
 const SUBCOMMANDS = [
   "trace",
@@ -110,41 +57,35 @@ export async function lineageCommand(positionals: string[], given: LineageOption
       `--engine must be one of ${ENGINES.join(", ")}, got ${JSON.stringify(options.engine)}`,
     );
   }
-  const store = openLineageStore(
-    options.bucket ? { bucket: options.bucket } : { dir: storeDirectory(options.store) },
-  );
-  const out = (json: unknown, text: () => string) =>
+  const store = await lineageStore(options);
+  const out: Out = (json, text) =>
     process.stdout.write(options.json ? `${JSON.stringify(json, null, 2)}\n` : `${text()}\n`);
-  const started = performance.now();
 
+  // The questions are answered here; the other subcommands load their own code (and AWS clients).
   switch (sub) {
-    case "reindex": {
-      const update = await reindexLineage(store);
-      out(update, () => reindexReport(update, performance.now() - started));
-      // A local store's new generation is signed here, as a run signs after it indexes (to stderr:
-      // stdout is the report); a bucket's, by the stage's signer within its hour.
-      if (options.bucket === undefined) await signLineage(store, [], process.stderr, { index: true });
-      return 0;
-    }
+    case "reindex":
+      return (await import("./lineage-records")).reindex(store, options, out);
     case "sign":
-      return signVouched(store, options);
+      return (await import("./lineage-records")).signVouched(store, options);
     case "repair-chain":
-      return repairChain(store, options, out);
+      return (await import("./lineage-records")).repairChain(store, options, out);
     case "verify":
     case "erase":
-      return checkOrErase(sub, store, target, options, out);
+      return (await import("./lineage-records")).checkOrErase(sub, store, target, options, out);
     default:
       return ask(sub, store, target, options, out);
   }
 }
-
-type Out = (json: unknown, text: () => string) => void;
 
 /**
  * `options` with the deployed stage's bucket, lineage index database and workgroup filled in from
  * its SSM parameter where not given (the bucket, like `--bucket`, is read instead of `--store`).
  */
 async function withStage(options: LineageOptions, stage: string): Promise<LineageOptions> {
+  const [{ SSMClient }, { readStageResources }] = await Promise.all([
+    import("@aws-sdk/client-ssm"),
+    import("../stage/stage-lookup"),
+  ]);
   const resources = await readStageResources(new SSMClient({}), stage);
   return {
     ...options,
@@ -169,6 +110,7 @@ async function ask(
       );
     }
     let lastState = "";
+    const { openAthenaIndex } = await import("../lineage-index/athena-index");
     const athena = openAthenaIndex({
       database: options.database,
       workgroup: options.workgroup,
@@ -239,7 +181,7 @@ async function answerWith(
       return 0;
     }
     default:
-      return exportEvents(await answers.graph(), bucket, options);
+      return (await import("./lineage-export")).exportEvents(await answers.graph(), bucket, options);
   }
 }
 
@@ -250,15 +192,6 @@ const QUESTION_TABLES: Record<"trace" | "impact" | "boundaries" | "export", read
   boundaries: ["flows"],
   export: ["records"],
 };
-
-/** The keys `verify` checks digests with, and the index's proof too: the flags', else this machine's. */
-function trustedKeysOf(options: LineageOptions): ReturnType<typeof trustedKeys> {
-  return trustedKeys({
-    publicKeys: options["public-key"],
-    kmsKeyId: options["kms-key-id"],
-    local: options.bucket === undefined,
-  });
-}
 
 /**
  * What stderr says of the index an answer came from: how far it is proven (always: an unproven
@@ -293,155 +226,4 @@ function indexNotes(index: DuckDbIndex, json: boolean): string[] {
     );
   }
   return notes;
-}
-
-/** verify and erase: they check, or delete by, the records themselves. */
-async function checkOrErase(
-  sub: "verify" | "erase",
-  store: ObjectStore,
-  target: string | undefined,
-  options: LineageOptions,
-  out: Out,
-): Promise<number> {
-  const started = performance.now();
-  const jobId = sub === "verify" ? options.job : undefined;
-  // Under way while the keys are found; verify hashes the artifacts while it is.
-  const lineage = readLineage(store, { ...(jobId ? { jobId } : {}), from: "records" }).then(LineageGraph.of);
-  lineage.catch(() => undefined); // Awaited below, after the keys: not unhandled meanwhile.
-  if (sub === "erase") {
-    const graph = await lineage;
-    // A running job of the scope is waited for, so it cannot write after the erasure: in a
-    // bucket its Step Functions execution (DescribeExecution), in a local store the run on this
-    // machine. In a bucket, the chain's Transcribe jobs are deleted too; a local store's stand-in
-    // jobs ended with their run.
-    const result = await erase(store, graph, target as string, {
-      liveness: options.bucket ? new StepFunctionsLiveness(new SFNClient({})) : new RunningExecutions(),
-      waiting: {
-        onWait: (jobId) =>
-          process.stderr.write(`erase: waiting for job ${jobId}, which is still running, to end\n`),
-      },
-      ...(options.bucket ? { deleteServiceJob: transcribeJobDeleter(new TranscribeClient({})) } : {}),
-    });
-    out(result, () => erasureReport(result));
-    return 0;
-  }
-  const trusted = await trustedKeysOf(options);
-  const since =
-    options.since === undefined
-      ? {}
-      : { since: options.since === "last-digest" ? ("last-digest" as const) : new Date(options.since) };
-  const result = await verify(store, lineage, {
-    ...(jobId ? { jobId } : {}),
-    ...(trusted.keys.length > 0 ? { trustedKeys: trusted.keys } : {}),
-    ...since,
-    ...signingExpectations(options),
-  });
-  // The edge index is derived: every row it holds must be what the records give.
-  const index = await checkLineageIndex(store, (await lineage).activities, jobId ? { jobId } : {});
-  out({ ...result, trustedKeys: trusted.from, index }, () =>
-    [
-      verifyReport(result, trusted.from),
-      ...(result.incremental
-        ? [
-            `since ${result.incremental.since}${result.incremental.digestKey ? ` (${result.incremental.digestKey})` : ""}: ${result.incremental.skippedJobs} signed job(s) before it not re-hashed`,
-          ]
-        : []),
-      indexCheckReport(index),
-      `(${Math.round(performance.now() - started)} ms)`,
-    ].join("\n"),
-  );
-  return result.ok && index.findings.length === 0 ? 0 : 1;
-}
-
-/**
- * `--grace` and `--expect-head` as verify's options. A bucket's default grace is verify's (two
- * runs of the stage's signer); a local store's is none, as each run signs as it ends (a run still
- * in progress keeps its jobs pending).
- */
-function signingExpectations(options: LineageOptions): Pick<VerifyOptions, "signingGraceMs" | "expectHead"> {
-  const grace = options.grace ?? (options.bucket === undefined ? "0" : undefined);
-  const seconds = grace === undefined ? undefined : Number(grace);
-  if (seconds !== undefined && !(Number.isFinite(seconds) && seconds >= 0)) {
-    throw new UsageError(`--grace must be a number of seconds, 0 or more, got ${JSON.stringify(grace)}`);
-  }
-  const head = options["expect-head"];
-  const match = head === undefined ? undefined : /^([1-9]\d*)(?::([0-9a-f]{64}))?$/.exec(head);
-  if (head !== undefined && !match) {
-    throw new UsageError(
-      `--expect-head must be SEQUENCE or SEQUENCE:SHA256 as verify printed the head, got ${JSON.stringify(head)}`,
-    );
-  }
-  return {
-    ...(seconds === undefined ? {} : { signingGraceMs: seconds * 1000 }),
-    ...(match
-      ? { expectHead: { sequence: Number(match[1]), ...(match[2] ? { sha256: match[2] } : {}) } }
-      : {}),
-  };
-}
-
-/**
- * `lineage sign --job ID`: an operator vouches for one finished job of a local store that no run
- * signed (a run killed before it could), with this machine's key. A bucket is signed by its
- * stage's signer only.
- */
-async function signVouched(store: ObjectStore, options: LineageOptions): Promise<number> {
-  if (options.bucket !== undefined) {
-    throw new UsageError("lineage sign signs a local store (--store DIR); a stage's signer signs its bucket");
-  }
-  if (options.job === undefined) throw new UsageError("lineage sign needs --job ID: the job you vouch for");
-  if (!(await store.head(keys.lineageSummary(options.job)))) {
-    throw new UsageError(
-      `lineage sign: job ${JSON.stringify(options.job)} has no lineage summary: it has not finished`,
-    );
-  }
-  return (await signLineage(store, [options.job], process.stdout)) ? 0 : 1;
-}
-
-/**
- * `lineage repair-chain`: re-signs a local store's digest chain from where two runs forked it
- * (before digests had sequences), with this machine's key, recording what it replaced.
- */
-async function repairChain(store: ObjectStore, options: LineageOptions, out: Out): Promise<number> {
-  if (options.bucket !== undefined) {
-    throw new UsageError(
-      "lineage repair-chain re-signs with this machine's key: a local store (--store DIR) only",
-    );
-  }
-  const repair = await repairForkedChain(store, await LocalSigner.loadOrCreate(defaultSigningKeyPath()));
-  out(repair ?? { repaired: false }, () =>
-    repair
-      ? [
-          `repaired: ${repair.replaced.length} digest(s) after ${repair.forkedAfter ?? "the chain's start"} replaced by ${repair.digest.key}, which covers ${repair.digest.jobs} job(s) again`,
-          `the replaced digests are kept under ${repair.keptUnder}`,
-          ...(repair.changedSince.length > 0
-            ? [
-                `not signed again, their summary changed since: ${repair.changedSince.join(", ")} (verify names them)`,
-              ]
-            : []),
-        ].join("\n")
-      : "nothing to repair: the digest chain has no broken link",
-  );
-  return 0;
-}
-
-/** `lineage export`: NDJSON OpenLineage RunEvents on stdout, or posted to Amazon DataZone. */
-async function exportEvents(graph: LineageGraph, bucket: string, options: LineageOptions): Promise<number> {
-  if ((options.format ?? "openlineage") !== "openlineage") {
-    throw new UsageError(`--format must be openlineage, got ${JSON.stringify(options.format)}`);
-  }
-  const events = openLineageEvents(graph, { bucket });
-  if (options.to === undefined) {
-    for (const event of events) process.stdout.write(`${JSON.stringify(event)}\n`);
-    return 0;
-  }
-  if (options.to !== "datazone")
-    throw new UsageError(`--to must be datazone, got ${JSON.stringify(options.to)}`);
-  if (!options.domain) throw new UsageError("--to datazone needs --domain ID");
-  const result = await postToDataZone(options.domain, events);
-  process.stdout.write(
-    options.json
-      ? `${JSON.stringify(result, null, 2)}\n`
-      : `posted ${result.posted.length} event(s) to DataZone domain ${result.domainId}\n`,
-  );
-  return 0;
 }

@@ -18,7 +18,7 @@ import {
   pendingJobs,
   proveIndex,
   tableParquet,
-} from "@voxtrail/lineage/edge-index";
+} from "@voxtrail/lineage/answers";
 import { statOf, VerifiedFiles } from "./verified-files";
 
 /** The index opened in DuckDB: ask it, then close it (its temporary files go with it). */

@@ -3,21 +3,19 @@ import {
   type BoundariesOptions,
   type BoundaryCount,
   boundaries,
+  boundariesFromIndex,
+  graphFromIndex,
   type Impact,
+  type IndexEngine,
   impact,
+  impactFromIndex,
   jobIdOfArtifactName,
   LineageGraph,
   readLineage,
   type TraceNode,
   trace,
-} from "@voxtrail/lineage";
-import {
-  boundariesFromIndex,
-  graphFromIndex,
-  type IndexEngine,
-  impactFromIndex,
   traceFromIndex,
-} from "@voxtrail/lineage/edge-index";
+} from "@voxtrail/lineage/answers";
 
 /** The questions `trace`, `impact`, `boundaries` and `export` ask, whatever answers them. */
 export interface LineageAnswers {

@@ -1,7 +1,7 @@
 import type { BigIntStats } from "node:fs";
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { defaultSigningKeyPath } from "@voxtrail/lineage";
+import { defaultSigningKeyPath } from "@voxtrail/lineage/answers";
 
 /** A file as hashed: the sha256 it matched, and its identity on disk then. */
 interface Verified {
