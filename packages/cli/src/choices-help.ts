@@ -1,4 +1,8 @@
-import { PROVIDER_REGISTRY, type ProviderDeclaration, type RegistryRole } from "@voxtrail/workflow/provider-registry";
+import {
+  PROVIDER_REGISTRY,
+  type ProviderDeclaration,
+  type RegistryRole,
+} from "@voxtrail/workflow/provider-registry";
 
 /** The column a flag's description starts at in the usage text. */
 const DESCRIPTION_COLUMN = 27;
