@@ -15,14 +15,16 @@
  *
  * Every round runs every command once, in an order that turns round by round, so a busy moment
  * weighs on all of them alike; the figures are medians over the rounds, after one warm-up round
- * (the OS cache, the remembered files). Each command's median is compared with its floor's: the
- * targets are `--version` and `help` within 150 ms of `node -e ""`, `definition` within 300 ms of
+ * (the OS cache, the remembered files). Beside the wall time, each process's CPU time (user and
+ * system, every thread, as GNU time reports it: what a busy shared machine inflates less), when
+ * /usr/bin/time is there. Each command's median is compared with its floor's: the targets are `--version` and `help` within 150 ms of `node -e ""`, `definition` within 300 ms of
  * it, and each lineage question within 300 ms of node importing the query engine.
  *
  *   npm run bench -- --only cli
  *   npm run bench -- --only cli --cli-rounds 15 --index-jobs 20000
  */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +37,8 @@ import { median, round1 } from "./stats";
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL("../", import.meta.url));
+/** GNU time: a child's CPU time, which Node does not report of a child. */
+const GNU_TIME = "/usr/bin/time";
 
 /** Options of {@link benchCliStartup}. */
 export interface CliStartupOptions {
@@ -53,6 +57,8 @@ export interface CliCommandRow {
   command: string;
   /** Median wall time, spawn to exit, ms. */
   medianMs: number;
+  /** Median CPU time (user and system), ms; `undefined` without GNU time. */
+  cpuMs?: number;
   floor: Floor;
   /** The median over its floor's median, ms. */
   overMs: number;
@@ -70,6 +76,8 @@ export interface CliStartupResult {
   tarball: { name: string; mb: number };
   /** Median wall time of each floor, ms. */
   floorMs: Record<Floor, number>;
+  /** Median CPU time of each floor, ms; `undefined` without GNU time. */
+  floorCpuMs?: Record<Floor, number>;
   rows: CliCommandRow[];
 }
 
@@ -139,29 +147,39 @@ export async function benchCliStartup(options: CliStartupOptions): Promise<CliSt
   ];
   const env = { ...process.env, VOXTRAIL_SIGNING_KEY: key };
   const samples = new Map<string, number[]>(timed.map((entry) => [entry.command, []]));
+  const cpuSamples = new Map<string, number[]>(timed.map((entry) => [entry.command, []]));
   for (let round = 0; round <= rounds; round++) {
     const shift = round % timed.length;
     for (const entry of [...timed.slice(shift), ...timed.slice(0, shift)]) {
-      const started = performance.now();
-      await run(process.execPath, entry.args, { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
+      const { wallMs, cpuMs } = await timedProcess(entry.args, { cwd: project, env });
       // Round 0 warms up: the OS cache, DuckDB's first load, the index files remembered as hashed.
-      if (round > 0) samples.get(entry.command)?.push(performance.now() - started);
+      if (round === 0) continue;
+      samples.get(entry.command)?.push(wallMs);
+      if (cpuMs !== undefined) cpuSamples.get(entry.command)?.push(cpuMs);
     }
     if (round > 0) options.log(`cli: round ${round} of ${rounds}`);
   }
   const medianOf = (command: string) => round1(median(samples.get(command) ?? []));
+  const cpuOf = (command: string) => {
+    const cpu = cpuSamples.get(command) ?? [];
+    return cpu.length === 0 ? undefined : round1(median(cpu));
+  };
   const floorMs: Record<Floor, number> = {
     node: medianOf('node -e ""'),
     duckdb: medianOf("node importing @duckdb/node-api"),
   };
+  const nodeCpu = cpuOf('node -e ""');
+  const duckdbCpu = cpuOf("node importing @duckdb/node-api");
   const rows = timed
     .filter((entry) => entry.floor !== undefined)
     .map((entry): CliCommandRow => {
       const floor = entry.floor as Floor;
       const medianMs = medianOf(entry.command);
+      const cpuMs = cpuOf(entry.command);
       return {
         command: entry.command,
         medianMs,
+        ...(cpuMs === undefined ? {} : { cpuMs }),
         floor,
         overMs: round1(medianMs - floorMs[floor]),
         boundMs: entry.boundMs as number,
@@ -170,7 +188,34 @@ export async function benchCliStartup(options: CliStartupOptions): Promise<CliSt
     });
   const name = tarball.slice(folder.length + 1);
   const { size } = await stat(tarball);
-  return { rounds, indexJobs: options.indexJobs, tarball: { name, mb: round1(size / 1e6) }, floorMs, rows };
+  return {
+    rounds,
+    indexJobs: options.indexJobs,
+    tarball: { name, mb: round1(size / 1e6) },
+    floorMs,
+    ...(nodeCpu === undefined || duckdbCpu === undefined
+      ? {}
+      : { floorCpuMs: { node: nodeCpu, duckdb: duckdbCpu } }),
+    rows,
+  };
+}
+
+/** One node process with `args`: its wall time, spawn to exit, and its CPU time when GNU time is there. */
+async function timedProcess(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ wallMs: number; cpuMs?: number }> {
+  const withTime = existsSync(GNU_TIME);
+  const started = performance.now();
+  const { stderr } = withTime
+    ? await run(GNU_TIME, ["-f", "bench-cpu %U %S", process.execPath, ...args], {
+        ...options,
+        maxBuffer: 16 * 1024 * 1024,
+      })
+    : await run(process.execPath, args, { ...options, maxBuffer: 16 * 1024 * 1024 });
+  const wallMs = performance.now() - started;
+  const cpu = /bench-cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
+  return cpu ? { wallMs, cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 } : { wallMs };
 }
 
 /** Signs the kept index once with the key kept beside it, as a run signs a local store. */
@@ -182,12 +227,13 @@ async function signOnce(dir: string, keyPath: string): Promise<void> {
 
 /** The figures as a table. */
 export function cliStartupTable(result: CliStartupResult): string {
-  const floors = `node -e "" ${result.floorMs.node} ms, node importing @duckdb/node-api ${result.floorMs.duckdb} ms`;
+  const cpu = (ms: number | undefined) => (ms === undefined ? "" : ` (cpu ${Math.round(ms)} ms)`);
+  const floors = `node -e "" ${result.floorMs.node} ms${cpu(result.floorCpuMs?.node)}, node importing @duckdb/node-api ${result.floorMs.duckdb} ms${cpu(result.floorCpuMs?.duckdb)}`;
   return [
     `voxtrail as installed from ${result.tarball.name} (${result.tarball.mb} MB), medians of ${result.rounds} alternating rounds; floors: ${floors}`,
     ...result.rows.map(
       (row) =>
-        `${row.command.padEnd(36)} ${`${Math.round(row.medianMs)} ms`.padStart(8)}  ${`+${Math.round(row.overMs)} ms`.padStart(8)} over ${row.floor === "node" ? 'node -e ""' : "node + DuckDB"} (target ${row.boundMs} ms)${row.overMs <= row.boundMs ? "" : "  MISSED"}`,
+        `${row.command.padEnd(36)} ${`${Math.round(row.medianMs)} ms`.padStart(8)}${cpu(row.cpuMs).padEnd(15)}  ${`+${Math.round(row.overMs)} ms`.padStart(8)} over ${row.floor === "node" ? 'node -e ""' : "node + DuckDB"} (target ${row.boundMs} ms)${row.overMs <= row.boundMs ? "" : "  MISSED"}`,
     ),
     "",
   ].join("\n");

@@ -194,8 +194,13 @@ export function resultsMarkdown(results: BenchResults): string {
     const floor = row.floor === "node" ? '`node -e ""`' : "`node` importing `@duckdb/node-api`";
     const index =
       row.floor === "duckdb" ? ` on a ${cliStartup?.indexJobs.toLocaleString("en-US")}-job index` : "";
+    const floorCpu = cliStartup?.floorCpuMs?.[row.floor];
+    const cpu =
+      row.cpuMs === undefined || floorCpu === undefined
+        ? ""
+        : `; CPU ${seconds(row.cpuMs)} vs ${seconds(floorCpu)} (+${Math.round(row.cpuMs - floorCpu)} ms)`;
     out.push(
-      `| CLI as installed from its tarball: \`${row.command.replace(/^voxtrail /, "")}\`${index} vs ${floor}, spawn to exit (median of ${cliStartup?.rounds} alternating rounds) | ${seconds(row.medianMs)} vs ${seconds(cliStartup?.floorMs[row.floor] ?? 0)}: **+${Math.round(row.overMs)} ms** | ${row.overMs <= row.boundMs ? "within" : "**over**"} the ${row.boundMs} ms target |`,
+      `| CLI as installed from its tarball: \`${row.command.replace(/^voxtrail /, "")}\`${index} vs ${floor}, spawn to exit (median of ${cliStartup?.rounds} alternating rounds) | ${seconds(row.medianMs)} vs ${seconds(cliStartup?.floorMs[row.floor] ?? 0)}: **+${Math.round(row.overMs)} ms**${cpu} | ${row.overMs <= row.boundMs ? "within" : "**over**"} the ${row.boundMs} ms target |`,
     );
   }
   for (const [section, message] of Object.entries(results.failures)) {
