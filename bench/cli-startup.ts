@@ -6,6 +6,8 @@
  *   node -e ""                           the floor of `--version`, `help` and `definition voicemail`
  *   node importing @duckdb/node-api      the floor of the lineage questions (the engine they query
  *                                        with), from the installed folder, its own DuckDB
+ *   node requiring @duckdb/node-api      beside it, no target: how the CLI loads DuckDB (a CommonJS
+ *                                        package, which an ESM import first reads for its exports)
  *   lineage trace <source> / impact <source> / boundaries
  *                                        on the bench's kept 100,000-job index (`keptGeneratedIndex`,
  *                                        signed once with the key kept beside it, so the index is
@@ -51,6 +53,8 @@ export interface CliStartupOptions {
 
 /** What a command's median is compared with. */
 type Floor = "node" | "duckdb";
+/** The processes measured for comparison: the floors, and DuckDB loaded as the CLI loads it. */
+type Baseline = Floor | "duckdbRequired";
 
 /** One command's figures. */
 export interface CliCommandRow {
@@ -74,10 +78,10 @@ export interface CliStartupResult {
   indexJobs: number;
   /** The tarball installed: its name and size. */
   tarball: { name: string; mb: number };
-  /** Median wall time of each floor, ms. */
-  floorMs: Record<Floor, number>;
-  /** Median CPU time of each floor, ms; `undefined` without GNU time. */
-  floorCpuMs?: Record<Floor, number>;
+  /** Median wall time of each baseline, ms. */
+  floorMs: Record<Baseline, number>;
+  /** Median CPU time of each baseline, ms; `undefined` without GNU time. */
+  floorCpuMs?: Record<Baseline, number>;
   rows: CliCommandRow[];
 }
 
@@ -123,6 +127,7 @@ export async function benchCliStartup(options: CliStartupOptions): Promise<CliSt
       command: "node importing @duckdb/node-api",
       args: ["--input-type=module", "-e", 'await import("@duckdb/node-api")'],
     },
+    { command: "node requiring @duckdb/node-api", args: ["-e", 'require("@duckdb/node-api")'] },
     { command: "voxtrail --version", floor: "node", boundMs: 150, args: [bin, "--version"] },
     { command: "voxtrail help", floor: "node", boundMs: 150, args: [bin, "help"] },
     {
@@ -164,12 +169,17 @@ export async function benchCliStartup(options: CliStartupOptions): Promise<CliSt
     const cpu = cpuSamples.get(command) ?? [];
     return cpu.length === 0 ? undefined : round1(median(cpu));
   };
-  const floorMs: Record<Floor, number> = {
-    node: medianOf('node -e ""'),
-    duckdb: medianOf("node importing @duckdb/node-api"),
+  const baselines: Record<Baseline, string> = {
+    node: 'node -e ""',
+    duckdb: "node importing @duckdb/node-api",
+    duckdbRequired: "node requiring @duckdb/node-api",
   };
-  const nodeCpu = cpuOf('node -e ""');
-  const duckdbCpu = cpuOf("node importing @duckdb/node-api");
+  const floorMs = {
+    node: medianOf(baselines.node),
+    duckdb: medianOf(baselines.duckdb),
+    duckdbRequired: medianOf(baselines.duckdbRequired),
+  };
+  const floorCpu = Object.entries(baselines).map(([baseline, command]) => [baseline, cpuOf(command)]);
   const rows = timed
     .filter((entry) => entry.floor !== undefined)
     .map((entry): CliCommandRow => {
@@ -193,9 +203,9 @@ export async function benchCliStartup(options: CliStartupOptions): Promise<CliSt
     indexJobs: options.indexJobs,
     tarball: { name, mb: round1(size / 1e6) },
     floorMs,
-    ...(nodeCpu === undefined || duckdbCpu === undefined
+    ...(floorCpu.some(([, ms]) => ms === undefined)
       ? {}
-      : { floorCpuMs: { node: nodeCpu, duckdb: duckdbCpu } }),
+      : { floorCpuMs: Object.fromEntries(floorCpu) as Record<Baseline, number> }),
     rows,
   };
 }
@@ -228,7 +238,7 @@ async function signOnce(dir: string, keyPath: string): Promise<void> {
 /** The figures as a table. */
 export function cliStartupTable(result: CliStartupResult): string {
   const cpu = (ms: number | undefined) => (ms === undefined ? "" : ` (cpu ${Math.round(ms)} ms)`);
-  const floors = `node -e "" ${result.floorMs.node} ms${cpu(result.floorCpuMs?.node)}, node importing @duckdb/node-api ${result.floorMs.duckdb} ms${cpu(result.floorCpuMs?.duckdb)}`;
+  const floors = `node -e "" ${result.floorMs.node} ms${cpu(result.floorCpuMs?.node)}, node importing @duckdb/node-api ${result.floorMs.duckdb} ms${cpu(result.floorCpuMs?.duckdb)} (requiring it ${result.floorMs.duckdbRequired} ms${cpu(result.floorCpuMs?.duckdbRequired)})`;
   return [
     `voxtrail as installed from ${result.tarball.name} (${result.tarball.mb} MB), medians of ${result.rounds} alternating rounds; floors: ${floors}`,
     ...result.rows.map(

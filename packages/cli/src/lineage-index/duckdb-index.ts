@@ -1,5 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -76,7 +77,9 @@ export async function openDuckDbIndex(
   const { manifest } = proof.stored;
   const tables = options.tables ?? INDEX_TABLES;
   // DuckDB (native) loads only for a store that has an index: an empty store's answer needs none.
-  const duckdb = await import("@duckdb/node-api");
+  // Required, not imported: Node's import() of this CommonJS package first reads each of its files
+  // for the names it exports (cjs-module-lexer), which took as long again as loading it.
+  const duckdb: typeof import("@duckdb/node-api") = createRequire(import.meta.url)("@duckdb/node-api");
   const scratch = await mkdtemp(join(tmpdir(), "voxtrail-index-"));
   const instance = await duckdb.DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
