@@ -243,7 +243,7 @@ export function cliStartupTable(result: CliStartupResult): string {
     `voxtrail as installed from ${result.tarball.name} (${result.tarball.mb} MB), medians of ${result.rounds} alternating rounds; floors: ${floors}`,
     ...result.rows.map(
       (row) =>
-        `${row.command.padEnd(36)} ${`${Math.round(row.medianMs)} ms`.padStart(8)}${cpu(row.cpuMs).padEnd(15)}  ${`+${Math.round(row.overMs)} ms`.padStart(8)} over ${row.floor === "node" ? 'node -e ""' : "node + DuckDB"} (target ${row.boundMs} ms)${row.overMs <= row.boundMs ? "" : "  MISSED"}`,
+        `${row.command.padEnd(36)} ${`${Math.round(row.medianMs)} ms`.padStart(8)}${cpu(row.cpuMs).padEnd(15)}  ${`${row.overMs >= 0 ? "+" : ""}${Math.round(row.overMs)} ms`.padStart(8)} over ${row.floor === "node" ? 'node -e ""' : "node + DuckDB"} (target ${row.boundMs} ms)${row.overMs <= row.boundMs ? "" : "  MISSED"}`,
     ),
     "",
   ].join("\n");

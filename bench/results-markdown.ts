@@ -198,13 +198,13 @@ export function resultsMarkdown(results: BenchResults): string {
     const cpu =
       row.cpuMs === undefined || floorCpu === undefined
         ? ""
-        : `; CPU ${seconds(row.cpuMs)} vs ${seconds(floorCpu)} (+${Math.round(row.cpuMs - floorCpu)} ms)`;
+        : `; CPU ${seconds(row.cpuMs)} vs ${seconds(floorCpu)} (${signed(Math.round(row.cpuMs - floorCpu))})`;
     const required =
       row.floor === "duckdb" && cliStartup
         ? `; \`node\` requiring it, as the CLI loads it: ${seconds(cliStartup.floorMs.duckdbRequired)}`
         : "";
     out.push(
-      `| CLI as installed from its tarball: \`${row.command.replace(/^voxtrail /, "")}\`${index} vs ${floor}, spawn to exit (median of ${cliStartup?.rounds} alternating rounds) | ${seconds(row.medianMs)} vs ${seconds(cliStartup?.floorMs[row.floor] ?? 0)}: **+${Math.round(row.overMs)} ms**${cpu}${required} | ${row.overMs <= row.boundMs ? "within" : "**over**"} the ${row.boundMs} ms target |`,
+      `| CLI as installed from its tarball: \`${row.command.replace(/^voxtrail /, "")}\`${index} vs ${floor}, spawn to exit (median of ${cliStartup?.rounds} alternating rounds) | ${seconds(row.medianMs)} vs ${seconds(cliStartup?.floorMs[row.floor] ?? 0)}: **${signed(Math.round(row.overMs))}**${cpu}${required} | ${row.overMs <= row.boundMs ? "within" : "**over**"} the ${row.boundMs} ms target |`,
     );
   }
   for (const [section, message] of Object.entries(results.failures)) {
