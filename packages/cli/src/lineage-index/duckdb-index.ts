@@ -89,6 +89,9 @@ export async function openDuckDbIndex(
     await rm(scratch, { recursive: true, force: true });
   };
   try {
+    // A walk asks the same files a query per step: their Parquet footers are read once, not each time
+    // (impact <source> at 100,000 jobs, load 11: 455 ms against 599, medians of 6).
+    await connection.run("SET parquet_metadata_cache = true");
     // From a signed generation older than the latest, the notes of the jobs since are gone (the
     // later compaction cleared them): the summaries' listing finds those jobs.
     const pending = await pendingJobs(
