@@ -14,7 +14,7 @@ const PREVIOUS_KEY = join(ROOT, "fixtures/store/voxtrail-0.1.0.signing-key.pub.p
 const work = temporaryDirectory("voxtrail-packed-install-");
 /** The folder the tarball is installed into: empty but for it, under the OS temp directory. */
 const project = () => join(work(), "project");
-/** The installed bin, run as `npx voxtrail` runs it. */
+/** The installed bin: signalled directly, not through npx. */
 const installedBin = () => join(project(), "node_modules/.bin/voxtrail");
 
 /** A command's exit code and output; never rejects. */
@@ -35,9 +35,11 @@ function run(
   });
 }
 
-/** `voxtrail ARGS` in the project folder, with its own signing key (beside the project). */
+/** `npx voxtrail ARGS` in the project folder, as a user runs it, with a signing key beside the project. */
 const voxtrail = (...args: string[]) =>
-  run(installedBin(), args, project(), { VOXTRAIL_SIGNING_KEY: join(work(), "signing-key.pem") });
+  run("npx", ["--offline", "voxtrail", ...args], project(), {
+    VOXTRAIL_SIGNING_KEY: join(work(), "signing-key.pem"),
+  });
 
 describe("the packed voxtrail tarball, installed into an empty folder", () => {
   beforeAll(async () => {
