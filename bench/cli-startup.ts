@@ -27,7 +27,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -95,10 +95,18 @@ interface Timed {
 
 /** Packs the CLI, installs it, and times every command; see the file's comment. */
 export async function benchCliStartup(options: CliStartupOptions): Promise<CliStartupResult> {
+  const folder = await mkdtemp(join(tmpdir(), "voxtrail-bench-cli-"));
+  try {
+    return await measureInstalled(folder, options);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** {@link benchCliStartup} in `folder`: the tarball packed there, installed into `folder/project`. */
+async function measureInstalled(folder: string, options: CliStartupOptions): Promise<CliStartupResult> {
   const rounds = options.rounds ?? 9;
-  const folder = join(tmpdir(), "voxtrail-bench-cli");
-  await rm(folder, { recursive: true, force: true });
-  await mkdir(join(folder, "project"), { recursive: true });
+  await mkdir(join(folder, "project"));
   options.log("cli: packing the CLI and installing it into an empty folder ...");
   const { stdout } = await run(
     process.execPath,
