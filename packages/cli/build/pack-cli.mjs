@@ -71,7 +71,8 @@ function ensureLanguageModel() {
   const model = join(ROOT, LANGUAGE_MODEL);
   if (!existsSync(model)) {
     log(`${LANGUAGE_MODEL} is missing: building it (npm run build:lm) ...`);
-    execFileSync("npm", ["run", "build:lm"], { cwd: ROOT, stdio: ["ignore", process.stderr, "inherit"] });
+    // Its progress goes to stderr: stdout is for the tarball's path.
+    execFileSync("npm", ["run", "build:lm"], { cwd: ROOT, stdio: ["ignore", 2, "inherit"] });
   }
   const sha256 = createHash("sha256").update(readFileSync(model)).digest("hex");
   log(`language model ${LANGUAGE_MODEL}: sha256 ${sha256}`);
