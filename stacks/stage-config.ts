@@ -211,7 +211,7 @@ export const StageConfig = z
      * (`redacted` or `redacted_and_unredacted`) and, optionally, its `PiiEntityTypes`; our own
      * redactor runs after it. Left out: nothing is redacted.
      */
-    redaction: RedactionSettings.strict().optional(),
+    redaction: z.strictObject(RedactionSettings.shape).optional(),
     /** Needed when the synthesizer is `sonic-sagemaker`: an existing endpoint, or one to create. */
     sonic: z.union([ExistingSonicEndpoint, CreatedSonicEndpoint]).optional(),
     storage: z

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ArtifactRef, ManifestRef, SourceRef } from "./artifact";
 import { Boundary, Processor } from "./boundary";
 import { PolicyDecision } from "./boundary-policy";
@@ -38,8 +38,8 @@ export const SdkCall = z.object({
   service: z.string(),
   /** The SDK command, e.g. `InvokeEndpointWithResponseStreamCommand`. */
   command: z.string(),
-  attempts: z.number().int().positive(),
-  totalRetryDelayMs: z.number().nonnegative(),
+  attempts: z.number().check(z.int(), z.positive()),
+  totalRetryDelayMs: z.number().check(z.nonnegative()),
   outcome: z.enum(["succeeded", "failed"]),
 });
 export type SdkCall = z.infer<typeof SdkCall>;
@@ -51,16 +51,16 @@ export const ServiceJobIdentity = z.object({ service: z.string(), name: z.string
  * A job the attempt ran on a managed service (an Amazon Transcribe transcription job): its
  * {@link ServiceJobIdentity}, and the S3 URIs it read and wrote. Pointers only.
  */
-export const ServiceJob = ServiceJobIdentity.extend({
+export const ServiceJob = z.extend(ServiceJobIdentity, {
   input: z.string(),
   output: z.string(),
   /**
    * How many waits for the job's end the workflow began: 1 when its state-change event came
    * within the first (transcription-job-states.ts).
    */
-  waits: z.number().int().nonnegative().optional(),
+  waits: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** Records written before the workflow waited for events: how often it polled the job. */
-  polls: z.number().int().nonnegative().optional(),
+  polls: z.optional(z.number().check(z.int(), z.nonnegative())),
 });
 export type ServiceJob = z.infer<typeof ServiceJob>;
 
@@ -88,7 +88,7 @@ export const ActivityRecord = z.object({
   activityId: z.string(),
   jobId: z.string(),
   stage: z.string(),
-  attempt: z.number().int().positive(),
+  attempt: z.number().check(z.int(), z.positive()),
   startedAt: z.string(),
   endedAt: z.string(),
   outcome: z.enum(["succeeded", "failed"]),
@@ -100,33 +100,33 @@ export const ActivityRecord = z.object({
   processors: z.array(Processor),
   timings: z.array(Timing),
   /** The conditions every timing was measured under (absent in records written before they were). */
-  conditions: SampleConditions.optional(),
+  conditions: z.optional(SampleConditions),
   /** How a streamed synthesis delivered its audio (Synthesize only). */
-  delivery: StreamDelivery.optional(),
-  error: RecordedError.optional(),
+  delivery: z.optional(StreamDelivery),
+  error: z.optional(RecordedError),
   /** The boundary policy's decision on the attempt's data flows (version 2). */
-  policy: PolicyDecision.optional(),
+  policy: z.optional(PolicyDecision),
   /** What logs, state payloads and events carry (version 2). */
-  sideChannels: SideChannels.optional(),
+  sideChannels: z.optional(SideChannels),
   /** The AWS SDK calls the attempt made, with the SDK's own retries (absent when it made none). */
-  sdkCalls: z.array(SdkCall).optional(),
+  sdkCalls: z.optional(z.array(SdkCall)),
   /** The managed-service job the attempt ran, when it ran one (Transcribe's start-to-read record). */
-  serviceJob: ServiceJob.optional(),
+  serviceJob: z.optional(ServiceJob),
   /**
    * The call's language the attempt heard, reasoned or spoke in (`es-US`), where the stage names
    * the languages it takes (docs/languages.md); absent otherwise.
    */
-  language: z.string().optional(),
+  language: z.optional(z.string()),
   /**
    * The record this one follows in its job's chain, by key and the sha256 of its bytes: the
    * stage's previous attempt, else the last attempt of the step before it. Absent on a chain's
    * first record (and in records written before chains were kept).
    */
-  previousRecord: z.object({ key: z.string(), sha256: z.string() }).optional(),
+  previousRecord: z.optional(z.object({ key: z.string(), sha256: z.string() })),
   /**
    * The outputs this attempt wrote redacted (docs/redaction.md): each output's key, the input it
    * was redacted from, who redacted it, and how many of each kind were removed (never a value).
    */
-  redactions: z.array(ArtifactRedaction).optional(),
+  redactions: z.optional(z.array(ArtifactRedaction)),
 });
 export type ActivityRecord = z.infer<typeof ActivityRecord>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { StoredObject } from "./object-store";
 
 /** The kinds of data the pipeline tracks separately. */
@@ -31,8 +31,8 @@ export const ArtifactRef = z.object({
   kind: ArtifactKind,
   uri: z.string(),
   key: z.string(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  bytes: z.number().int().nonnegative(),
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  bytes: z.number().check(z.int(), z.nonnegative()),
   contentType: z.string(),
 });
 export type ArtifactRef = z.infer<typeof ArtifactRef>;
@@ -55,11 +55,11 @@ export function artifactRefOf(kind: ArtifactKind, stored: StoredObject): Artifac
 }
 
 /** The caller's audio as it landed: identified by bucket, key, version or etag, and hash. */
-export const SourceRef = ArtifactRef.extend({
+export const SourceRef = z.extend(ArtifactRef, {
   kind: z.literal("source-audio"),
   bucket: z.string(),
-  versionId: z.string().optional(),
-  etag: z.string().optional(),
+  versionId: z.optional(z.string()),
+  etag: z.optional(z.string()),
 });
 export type SourceRef = z.infer<typeof SourceRef>;
 
@@ -68,8 +68,8 @@ export type SourceRef = z.infer<typeof SourceRef>;
  * versions, so an erasure of the job removes exactly that upload. Absent in records written
  * before it was kept.
  */
-export const ManifestRef = ArtifactRef.extend({
+export const ManifestRef = z.extend(ArtifactRef, {
   kind: z.literal("prompt-manifest"),
-  versionId: z.string().optional(),
+  versionId: z.optional(z.string()),
 });
 export type ManifestRef = z.infer<typeof ManifestRef>;

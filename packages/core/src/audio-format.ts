@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** Sample encodings Cartesia Sonic can produce (`output_format.encoding`). */
 export const AudioEncoding = z.enum(["pcm_s16le", "pcm_f32le", "pcm_mulaw", "pcm_alaw"]);
@@ -7,7 +7,7 @@ export type AudioEncoding = z.infer<typeof AudioEncoding>;
 /** Raw audio format: encoding, sample rate and channel count. */
 export const AudioFormat = z.object({
   encoding: AudioEncoding,
-  sampleRate: z.number().int().min(8000).max(48000),
-  channels: z.literal(1).default(1),
+  sampleRate: z.number().check(z.int(), z.gte(8000), z.lte(48000)),
+  channels: z._default(z.literal(1), 1),
 });
 export type AudioFormat = z.infer<typeof AudioFormat>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ArtifactKind } from "./artifact";
 import { Boundary, type Processor } from "./boundary";
 import { VoxtrailError } from "./errors";
@@ -13,20 +13,20 @@ export type BoundaryKind = z.infer<typeof BoundaryKind>;
  */
 export const AllowedBoundary = z.object({
   boundary: BoundaryKind,
-  regions: z.array(z.string()).optional(),
-  services: z.array(z.string()).optional(),
-  hosts: z.array(z.string()).optional(),
+  regions: z.optional(z.array(z.string())),
+  services: z.optional(z.array(z.string())),
+  hosts: z.optional(z.array(z.string())),
   /**
    * A condition outside the pipeline the entry depends on, by name, for auditors and the doctor
    * check: `ai-services-opt-out` (the AWS organization opts the service out of using content to
    * improve its models). The pipeline cannot see it at run time, so it does not narrow the entry.
    */
-  requires: z.enum(["ai-services-opt-out"]).optional(),
+  requires: z.optional(z.enum(["ai-services-opt-out"])),
   /**
    * `required`: the kind may enter this boundary only redacted (docs/redaction.md): a flow the
    * stage does not send redacted is refused, and the stage checks the bytes before the send.
    */
-  redaction: z.literal("required").optional(),
+  redaction: z.optional(z.literal("required")),
 });
 export type AllowedBoundary = z.infer<typeof AllowedBoundary>;
 
@@ -37,8 +37,8 @@ export type AllowedBoundary = z.infer<typeof AllowedBoundary>;
 export const BoundaryPolicy = z.object({
   schemaVersion: z.literal(1),
   /** The stage environment the policy belongs to (`local`, `dev`, `production`, ...). */
-  environment: z.string().min(1),
-  description: z.string().optional(),
+  environment: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
   kinds: z.partialRecord(ArtifactKind, z.array(AllowedBoundary)),
 });
 export type BoundaryPolicy = z.infer<typeof BoundaryPolicy>;
@@ -51,7 +51,7 @@ export const DataFlow = z.object({
   boundary: Boundary,
   allowed: z.boolean(),
   /** Set when the stage sends the kind redacted (true) or the policy required it and it was not (false). */
-  redacted: z.boolean().optional(),
+  redacted: z.optional(z.boolean()),
 });
 export type DataFlow = z.infer<typeof DataFlow>;
 

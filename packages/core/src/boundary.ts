@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * Where data goes when a provider is called (docs/architecture.md, "Principle 4"): this machine, a service in
@@ -17,7 +17,7 @@ export const Processor = z.object({
   provider: z.string(),
   model: z.string(),
   version: z.string(),
-  endpoint: z.string().optional(),
+  endpoint: z.optional(z.string()),
   boundary: Boundary,
 });
 export type Processor = z.infer<typeof Processor>;

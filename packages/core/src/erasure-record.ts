@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ServiceJobIdentity } from "./activity-record";
 import { ArtifactKind } from "./artifact";
 
@@ -9,7 +9,7 @@ export const ErasedArtifact = z.object({
   key: z.string(),
   uri: z.string(),
   sha256: z.string(),
-  bytes: z.number().int().nonnegative(),
+  bytes: z.number().check(z.int(), z.nonnegative()),
   /** Whether the object was still there to delete when the erasure ran. */
   existed: z.boolean(),
   /**
@@ -17,7 +17,7 @@ export const ErasedArtifact = z.object({
    * jobs'), every version of a derived key. Absent where the store named no versions: then the
    * key's current object was deleted if it still held these bytes.
    */
-  versionIds: z.array(z.string()).optional(),
+  versionIds: z.optional(z.array(z.string())),
 });
 export type ErasedArtifact = z.infer<typeof ErasedArtifact>;
 
@@ -40,8 +40,8 @@ export const ErasureRecord = z.object({
    * The managed-service jobs of the chain (a Transcribe job keeps the audio's and the output's
    * locations), deleted with it: where they were deleted, `deleted` says how it went.
    */
-  serviceJobs: z
-    .array(ServiceJobIdentity.extend({ deleted: z.enum(["deleted", "already-gone", "not-reachable"]) }))
-    .optional(),
+  serviceJobs: z.optional(
+    z.array(z.extend(ServiceJobIdentity, { deleted: z.enum(["deleted", "already-gone", "not-reachable"]) })),
+  ),
 });
 export type ErasureRecord = z.infer<typeof ErasureRecord>;

@@ -3,6 +3,8 @@
  * reports, lineage summaries, erasure records, prompt reports), the named errors, boundaries and the
  * boundary policy, the object store and provider interfaces, and the event clock.
  */
+import "./schema-messages";
+
 export {
   ACTIVITY_RECORD_VERSION,
   ActivityRecord,

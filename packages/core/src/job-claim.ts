@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * The content of `claims/<jobId>/run-NN.json`: which execution runs the job's NN-th run (a
@@ -7,14 +7,14 @@ import { z } from "zod";
  */
 export const JobClaim = z.object({
   jobId: z.string(),
-  run: z.number().int().positive(),
+  run: z.number().check(z.int(), z.positive()),
   executionId: z.string(),
   claimedAt: z.string(),
   source: z.object({
     bucket: z.string(),
     key: z.string(),
-    versionId: z.string().optional(),
-    etag: z.string().optional(),
+    versionId: z.optional(z.string()),
+    etag: z.optional(z.string()),
   }),
 });
 export type JobClaim = z.infer<typeof JobClaim>;
@@ -26,7 +26,7 @@ export type DuplicateReason = z.infer<typeof DuplicateReason>;
 /** What a job's first stage (Ingest, PreparePrompts) returns for a delivery of a job that another execution owns. */
 export const DuplicateDelivery = z.object({
   jobId: z.string(),
-  duplicate: z.object({ reason: DuplicateReason, executionId: z.string(), run: z.number().int() }),
+  duplicate: z.object({ reason: DuplicateReason, executionId: z.string(), run: z.number().check(z.int()) }),
 });
 export type DuplicateDelivery = z.infer<typeof DuplicateDelivery>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { RecordedError } from "./activity-record";
 import { ArtifactRef, SourceRef } from "./artifact";
 import { Timing } from "./timing";
@@ -13,12 +13,15 @@ export type JobOutcome = z.infer<typeof JobOutcome>;
  * version, etag), which the triggering event already gives; hash and size are known once Ingest
  * has read it, so a failure before that reports without them.
  */
-export const ReportSource = SourceRef.pick({ bucket: true, key: true, versionId: true, etag: true }).extend({
-  uri: z.string().optional(),
-  sha256: z.string().optional(),
-  bytes: z.number().optional(),
-  audioMs: z.number().optional(),
-});
+export const ReportSource = z.extend(
+  z.pick(SourceRef, { bucket: true, key: true, versionId: true, etag: true }),
+  {
+    uri: z.optional(z.string()),
+    sha256: z.optional(z.string()),
+    bytes: z.optional(z.number()),
+    audioMs: z.optional(z.number()),
+  },
+);
 export type ReportSource = z.infer<typeof ReportSource>;
 
 /**
@@ -36,17 +39,17 @@ export const JobReport = z.object({
   stages: z.array(z.object({ stage: z.string(), timings: z.array(Timing) })),
   /** Job-level timings: `ingest.queueDelay` and `job.endToEnd`. */
   timings: z.array(Timing),
-  failure: z.object({ stage: z.string(), error: RecordedError }).optional(),
+  failure: z.optional(z.object({ stage: z.string(), error: RecordedError })),
   /**
    * The facts the reasoner held for review: the record needs an operator's look. Each names the
    * fact's kind, its confidence and why, never its value (that is in the record). Absent when none is.
    */
-  review: z.array(FactReview).optional(),
+  review: z.optional(z.array(FactReview)),
   /**
    * The call's language (`es-US`), where the stage names the languages it takes: the one Ingest
    * found, or the one the transcription identified. Absent otherwise (every call English).
    */
-  language: z.string().optional(),
+  language: z.optional(z.string()),
   writtenAt: z.string(),
 });
 export type JobReport = z.infer<typeof JobReport>;

@@ -1,11 +1,13 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { VoxtrailError } from "./errors";
 
 /**
  * A call's language as a deployment names it: a BCP 47 tag with its region (`en-US`, `es-US`),
  * the form Amazon Transcribe's `LanguageCode` and `LanguageOptions` take.
  */
-export const CallLanguage = z.string().regex(/^[a-z]{2}-[A-Z]{2}$/, "a language with its region, e.g. en-US");
+export const CallLanguage = z
+  .string()
+  .check(z.regex(/^[a-z]{2}-[A-Z]{2}$/, "a language with its region, e.g. en-US"));
 export type CallLanguage = z.infer<typeof CallLanguage>;
 
 /** The languages a deployment takes when its stage config names none. */

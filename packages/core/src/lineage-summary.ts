@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ActivityRecord } from "./activity-record";
 
 /**
@@ -16,6 +16,6 @@ export const LineageSummary = z.object({
    * Every activity record of the job when the summary was written, in key order, with the sha256
    * of its bytes as stored: the job's digest, which a signed lineage digest covers in turn.
    */
-  records: z.array(z.object({ key: z.string(), sha256: z.string().optional(), record: ActivityRecord })),
+  records: z.array(z.object({ key: z.string(), sha256: z.optional(z.string()), record: ActivityRecord })),
 });
 export type LineageSummary = z.infer<typeof LineageSummary>;

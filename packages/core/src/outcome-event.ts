@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { JobOutcome } from "./job-report";
 
 /** The EventBridge `source` of the events voxtrail emits. */
@@ -15,8 +15,8 @@ export const OutcomeDetail = z.object({
   jobId: z.string(),
   outcome: JobOutcome,
   report: z.object({ uri: z.string(), sha256: z.string() }),
-  failedStage: z.string().optional(),
-  errorName: z.string().optional(),
+  failedStage: z.optional(z.string()),
+  errorName: z.optional(z.string()),
 });
 export type OutcomeDetail = z.infer<typeof OutcomeDetail>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ArtifactRef } from "./artifact";
 import type { AudioFormat } from "./audio-format";
 
@@ -22,20 +22,20 @@ export const DEFAULT_PROMPT_FORMAT: PromptFormatName = "telephony";
  * prompt, not caller data, and is bounded by the provider's limit.
  */
 export const PromptRow = z.object({
-  line: z.number().int().positive(),
+  line: z.number().check(z.int(), z.positive()),
   id: z.string(),
   text: z.string(),
-  voice: z.string().optional(),
-  language: z.string().optional(),
+  voice: z.optional(z.string()),
+  language: z.optional(z.string()),
   format: z.enum(Object.keys(PROMPT_FORMATS) as [PromptFormatName, ...PromptFormatName[]]),
-  rowHash: z.string().regex(/^[0-9a-f]{64}$/),
+  rowHash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
 });
 export type PromptRow = z.infer<typeof PromptRow>;
 
 /** A manifest row that cannot become a prompt: its line, its id when readable, and the named reason. */
 export const BadPromptRow = z.object({
-  line: z.number().int().positive(),
-  id: z.string().optional(),
+  line: z.number().check(z.int(), z.positive()),
+  id: z.optional(z.string()),
   error: z.string(),
   message: z.string(),
 });
@@ -47,28 +47,28 @@ export const BadPromptRows = z.array(BadPromptRow);
 /** How one prompt ended: written by `SynthesizePrompt` or `RecordPromptFailure` at `results/<id>.json`. */
 export const PromptResult = z.object({
   id: z.string(),
-  line: z.number().int().positive(),
+  line: z.number().check(z.int(), z.positive()),
   rowHash: z.string(),
   status: z.enum(["succeeded", "failed"]),
-  audio: ArtifactRef.optional(),
-  audioMs: z.number().nonnegative().optional(),
+  audio: z.optional(ArtifactRef),
+  audioMs: z.optional(z.number().check(z.nonnegative())),
   /** Request sent -> first audio byte received (`synthesize.ttfb`). */
-  ttfbMs: z.number().nonnegative().optional(),
-  error: z.object({ name: z.string(), message: z.string() }).optional(),
+  ttfbMs: z.optional(z.number().check(z.nonnegative())),
+  error: z.optional(z.object({ name: z.string(), message: z.string() })),
 });
 export type PromptResult = z.infer<typeof PromptResult>;
 
 /** One prompt in the batch report: a result, or `not-run` when no result was recorded for its row. */
 export const PromptReportEntry = z.object({
   id: z.string(),
-  line: z.number().int().positive(),
+  line: z.number().check(z.int(), z.positive()),
   status: z.enum(["succeeded", "failed", "not-run"]),
-  key: z.string().optional(),
-  bytes: z.number().int().nonnegative().optional(),
-  sha256: z.string().optional(),
-  audioMs: z.number().nonnegative().optional(),
-  ttfbMs: z.number().nonnegative().optional(),
-  error: z.object({ name: z.string(), message: z.string() }).optional(),
+  key: z.optional(z.string()),
+  bytes: z.optional(z.number().check(z.int(), z.nonnegative())),
+  sha256: z.optional(z.string()),
+  audioMs: z.optional(z.number().check(z.nonnegative())),
+  ttfbMs: z.optional(z.number().check(z.nonnegative())),
+  error: z.optional(z.object({ name: z.string(), message: z.string() })),
 });
 export type PromptReportEntry = z.infer<typeof PromptReportEntry>;
 
@@ -78,13 +78,13 @@ export const PromptsReport = z.object({
   jobId: z.string(),
   manifest: ArtifactRef,
   totals: z.object({
-    rows: z.number().int().nonnegative(),
-    succeeded: z.number().int().nonnegative(),
-    failed: z.number().int().nonnegative(),
-    notRun: z.number().int().nonnegative(),
-    badRows: z.number().int().nonnegative(),
-    audioBytes: z.number().int().nonnegative(),
-    audioMs: z.number().nonnegative(),
+    rows: z.number().check(z.int(), z.nonnegative()),
+    succeeded: z.number().check(z.int(), z.nonnegative()),
+    failed: z.number().check(z.int(), z.nonnegative()),
+    notRun: z.number().check(z.int(), z.nonnegative()),
+    badRows: z.number().check(z.int(), z.nonnegative()),
+    audioBytes: z.number().check(z.int(), z.nonnegative()),
+    audioMs: z.number().check(z.nonnegative()),
   }),
   prompts: z.array(PromptReportEntry),
   badRows: z.array(BadPromptRow),

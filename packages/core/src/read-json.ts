@@ -1,4 +1,5 @@
-import { z } from "zod";
+import * as z from "zod/mini";
+import { $ZodError } from "zod/v4/core";
 import type { ObjectStore } from "./object-store";
 
 /**
@@ -9,12 +10,12 @@ import type { ObjectStore } from "./object-store";
  * @example
  * const report = await readJson(store, keys.report(jobId), JobReport);
  */
-export async function readJson<S extends z.ZodType>(
+export async function readJson<S extends z.core.$ZodType>(
   store: Pick<ObjectStore, "getBytes">,
   key: string,
   schema: S,
 ): Promise<z.infer<S>> {
-  return schema.parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
+  return z.parse(schema, JSON.parse((await store.getBytes(key)).toString("utf8")));
 }
 
 /**
@@ -23,6 +24,6 @@ export async function readJson<S extends z.ZodType>(
  * @example
  * const summary = await readJson(store, key, LineageSummary).catch((error) => (isSchemaMismatch(error) ? undefined : Promise.reject(error)));
  */
-export function isSchemaMismatch(error: unknown): error is z.ZodError {
-  return error instanceof z.ZodError;
+export function isSchemaMismatch(error: unknown): error is $ZodError {
+  return error instanceof $ZodError;
 }

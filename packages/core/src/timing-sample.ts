@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { Timing } from "./timing";
 
 /**
@@ -12,16 +12,16 @@ export const SampleConditions = z.object({
   model: z.string(),
   version: z.string(),
   /** Bytes of the attempt's inputs, summed. */
-  payloadBytes: z.number().int().nonnegative(),
+  payloadBytes: z.number().check(z.int(), z.nonnegative()),
   /**
    * Jobs the runtime had in flight when the attempt started, this one included. Absent where the
    * runtime cannot know it (a Lambda instance sees only its own invocation).
    */
-  jobsInFlight: z.number().int().nonnegative().optional(),
+  jobsInFlight: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** Synthesis streams open in this process when this one started, this one included. */
-  activeStreams: z.number().int().nonnegative().optional(),
+  activeStreams: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** Duration of the audio the stage read (Ingest, Transcribe) or produced (Synthesize). */
-  audioMs: z.number().nonnegative().optional(),
+  audioMs: z.optional(z.number().check(z.nonnegative())),
 });
 export type SampleConditions = z.infer<typeof SampleConditions>;
 
@@ -30,10 +30,10 @@ export type SampleConditions = z.infer<typeof SampleConditions>;
  * was measured in and the conditions it was measured under. Percentiles are computed from these,
  * never from averages (docs/architecture.md, "Principle 5").
  */
-export const TimingSample = Timing.extend({
+export const TimingSample = z.extend(Timing, {
   jobId: z.string(),
   stage: z.string(),
-  attempt: z.number().int().positive(),
+  attempt: z.number().check(z.int(), z.positive()),
   ...SampleConditions.shape,
 });
 export type TimingSample = z.infer<typeof TimingSample>;
@@ -41,8 +41,8 @@ export type TimingSample = z.infer<typeof TimingSample>;
 /** One gap between audio chunks longer than the stall threshold. */
 export const Stall = z.object({
   /** The 1-based chunk after which delivery stalled. */
-  afterChunk: z.number().int().positive(),
-  ms: z.number().nonnegative(),
+  afterChunk: z.number().check(z.int(), z.positive()),
+  ms: z.number().check(z.nonnegative()),
 });
 export type Stall = z.infer<typeof Stall>;
 
@@ -51,17 +51,17 @@ export type Stall = z.infer<typeof Stall>;
  * audio chunks (monotonic clock), the stalls over a threshold, and the real-time factor.
  */
 export const StreamDelivery = z.object({
-  chunks: z.number().int().nonnegative(),
+  chunks: z.number().check(z.int(), z.nonnegative()),
   /** Gap before chunk i+2 arrived after chunk i+1, in order; `chunks - 1` entries. */
-  gapsMs: z.array(z.number().nonnegative()),
-  stallThresholdMs: z.number().positive(),
+  gapsMs: z.array(z.number().check(z.nonnegative())),
+  stallThresholdMs: z.number().check(z.positive()),
   stalls: z.array(Stall),
   /** Request sent -> the stream's end, milliseconds. */
-  totalMs: z.number().nonnegative(),
+  totalMs: z.number().check(z.nonnegative()),
   /** Duration of the audio delivered. */
-  audioMs: z.number().nonnegative(),
+  audioMs: z.number().check(z.nonnegative()),
   /** `totalMs / audioMs`: below 1 is faster than real time; 0 when there was no audio. */
-  rtf: z.number().nonnegative(),
+  rtf: z.number().check(z.nonnegative()),
 });
 export type StreamDelivery = z.infer<typeof StreamDelivery>;
 

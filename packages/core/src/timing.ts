@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * A latency figure that names its boundary (docs/architecture.md, "Principle 5"): `ms` elapsed from
@@ -8,7 +8,7 @@ export const Timing = z.object({
   name: z.string(),
   startEvent: z.string(),
   endEvent: z.string(),
-  ms: z.number().nonnegative(),
+  ms: z.number().check(z.nonnegative()),
 });
 export type Timing = z.infer<typeof Timing>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { Processor } from "./boundary";
 
 /** What the caller wants. */
@@ -14,27 +14,28 @@ export const Intent = z.enum([
 export type Intent = z.infer<typeof Intent>;
 
 /** A business record from the records store (an order or an account). */
-export const BusinessRecord = z
-  .object({
+export const BusinessRecord = z.catchall(
+  z.object({
     type: z.enum(["order", "account"]),
     id: z.string(),
-    accountNumber: z.string().optional(),
-    orderNumber: z.string().optional(),
-    phone: z.string().optional(),
-    customerName: z.string().optional(),
-    status: z.string().optional(),
-  })
-  .catchall(z.unknown());
+    accountNumber: z.optional(z.string()),
+    orderNumber: z.optional(z.string()),
+    phone: z.optional(z.string()),
+    customerName: z.optional(z.string()),
+    status: z.optional(z.string()),
+  }),
+  z.unknown(),
+);
 export type BusinessRecord = z.infer<typeof BusinessRecord>;
 
 /** Entities found in the voicemail; a later correction by the caller replaces the earlier value. */
 export const Entities = z.object({
-  callbackNumber: z.string().optional(),
-  orderNumber: z.string().optional(),
-  accountNumber: z.string().optional(),
-  day: z.string().optional(),
-  time: z.string().optional(),
-  callerName: z.string().optional(),
+  callbackNumber: z.optional(z.string()),
+  orderNumber: z.optional(z.string()),
+  accountNumber: z.optional(z.string()),
+  day: z.optional(z.string()),
+  time: z.optional(z.string()),
+  callerName: z.optional(z.string()),
 });
 export type Entities = z.infer<typeof Entities>;
 
@@ -72,8 +73,8 @@ export type CheckedFact = z.infer<typeof CheckedFact>;
  */
 export const FactReview = z.object({
   fact: CheckedFact,
-  confidence: z.number().min(0).max(1),
-  threshold: z.number().min(0).max(1),
+  confidence: z.number().check(z.gte(0), z.lte(1)),
+  threshold: z.number().check(z.gte(0), z.lte(1)),
   reason: z.string(),
 });
 export type FactReview = z.infer<typeof FactReview>;
@@ -86,18 +87,18 @@ export const VoicemailRecord = z.object({
   match: RecordMatch,
   replyText: z.string(),
   /** How `replyText` was written; set by reasoners that write it from templates (the local one). */
-  reply: ReplyProvenance.optional(),
+  reply: z.optional(ReplyProvenance),
   /**
    * The recogniser's confidence in each checked fact found: the lowest confidence of the transcript
    * words it came from. Absent for a fact whose words carry none (an engine that gives none) and
    * in records written before confidences were kept.
    */
-  confidence: z.partialRecord(CheckedFact, z.number().min(0).max(1)).optional(),
+  confidence: z.optional(z.partialRecord(CheckedFact, z.number().check(z.gte(0), z.lte(1)))),
   /**
    * The facts held for review: still in `intent` and `entities` as heard, but not used to find the
    * business record and not stated in the reply. Absent or empty when none is.
    */
-  review: z.array(FactReview).optional(),
+  review: z.optional(z.array(FactReview)),
   processor: Processor,
 });
 export type VoicemailRecord = z.infer<typeof VoicemailRecord>;

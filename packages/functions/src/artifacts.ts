@@ -1,6 +1,6 @@
 import type { ArtifactKind, ArtifactRef, ObjectBody, ObjectStore } from "@voxtrail/core";
 import { artifactRefOf, InvalidInput } from "@voxtrail/core";
-import type { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * Writes `body` (a Readable or a local file is streamed) under `key` and returns the pointer that
@@ -25,9 +25,9 @@ export function putJsonArtifact(store: ObjectStore, kind: ArtifactKind, key: str
 export async function readJsonArtifact<T>(
   store: ObjectStore,
   ref: ArtifactRef,
-  schema: z.ZodType<T>,
+  schema: z.core.$ZodType<T>,
 ): Promise<T> {
-  const parsed = schema.safeParse(JSON.parse((await store.getBytes(ref.key)).toString("utf8")));
+  const parsed = z.safeParse(schema, JSON.parse((await store.getBytes(ref.key)).toString("utf8")));
   if (!parsed.success) throw new InvalidInput(`${ref.kind} artifact ${ref.key} does not match its schema`);
   return parsed.data;
 }

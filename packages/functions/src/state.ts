@@ -1,6 +1,6 @@
 import { ArtifactRef, FactReview, SourceRef, Timing } from "@voxtrail/core";
 import { ObjectCreatedEvent } from "@voxtrail/workflow";
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** The facts of the execution, from the Step Functions context object. */
 export const ExecutionInfo = z.object({ id: z.string(), startTime: z.string() });
@@ -14,9 +14,9 @@ export type IngestInput = z.infer<typeof IngestInput>;
 export const JobState = z.object({
   jobId: z.string(),
   /** The job's run (its claim's number): a rerun of a failed job is run 2, 3, ... */
-  run: z.number().int().positive(),
+  run: z.number().check(z.int(), z.positive()),
   source: SourceRef,
-  audioMs: z.number().nonnegative(),
+  audioMs: z.number().check(z.nonnegative()),
   eventTime: z.string(),
   execution: ExecutionInfo,
   normalizedAudio: ArtifactRef,
@@ -25,7 +25,7 @@ export const JobState = z.object({
    * The call's language (`en-US`, `es-US`) where Ingest knew it (object metadata, a language folder
    * in the key, or the deployment's only language); absent when the transcriber must identify it.
    */
-  language: z.string().optional(),
+  language: z.optional(z.string()),
 });
 export type JobState = z.infer<typeof JobState>;
 
@@ -34,7 +34,7 @@ export const TranscribeResult = z.object({
   transcript: ArtifactRef,
   timings: z.array(Timing),
   /** The language the transcript is in (the job's, or the one the service identified). */
-  language: z.string().optional(),
+  language: z.optional(z.string()),
 });
 export type TranscribeResult = z.infer<typeof TranscribeResult>;
 
@@ -47,15 +47,15 @@ export const ReasonResult = z.object({
    * The record's facts held for review, for the job report: kind, confidence and why, never a
    * value. Absent when none is.
    */
-  review: z.array(FactReview).optional(),
+  review: z.optional(z.array(FactReview)),
 });
 export type ReasonResult = z.infer<typeof ReasonResult>;
 
 /** Synthesize's result, at `$.synthesize`: `rtf` is synthesis time over reply duration. */
 export const SynthesizeResult = z.object({
   replyAudio: ArtifactRef,
-  audioMs: z.number().nonnegative(),
-  rtf: z.number().nonnegative(),
+  audioMs: z.number().check(z.nonnegative()),
+  rtf: z.number().check(z.nonnegative()),
   timings: z.array(Timing),
 });
 export type SynthesizeResult = z.infer<typeof SynthesizeResult>;
@@ -75,11 +75,11 @@ export const TranscriptionState = z.object({
   outputKey: z.string(),
   requestedAt: z.string(),
   /** How long the start step's invocation ran, to the request: the read step records it. */
-  startStepMs: z.number().nonnegative(),
+  startStepMs: z.number().check(z.nonnegative()),
   /** Waits that ran out without the job's event (the workflow's `CountTranscriptionWait`). */
-  waits: z.object({ count: z.number().int().nonnegative() }),
+  waits: z.object({ count: z.number().check(z.int(), z.nonnegative()) }),
   /** What resumed the workflow sent: the job's status then (absent when it stopped waiting). */
-  ended: z.object({ status: z.string() }).optional(),
+  ended: z.optional(z.object({ status: z.string() })),
 });
 export type TranscriptionState = z.infer<typeof TranscriptionState>;
 
@@ -93,15 +93,15 @@ export type StartTranscriptionInput = z.infer<typeof StartTranscriptionInput>;
  */
 export const AwaitTranscriptionInput = z.object({
   step: z.literal("await"),
-  job: JobState.extend({ transcription: TranscriptionState }),
-  taskToken: z.string().min(1),
+  job: z.extend(JobState, { transcription: TranscriptionState }),
+  taskToken: z.string().check(z.minLength(1)),
 });
 export type AwaitTranscriptionInput = z.infer<typeof AwaitTranscriptionInput>;
 
 /** Input of the read step: the job state with the transcription job the workflow waited for. */
 export const ReadTranscriptionInput = z.object({
   step: z.literal("read"),
-  job: JobState.extend({ transcription: TranscriptionState }),
+  job: z.extend(JobState, { transcription: TranscriptionState }),
 });
 export type ReadTranscriptionInput = z.infer<typeof ReadTranscriptionInput>;
 
@@ -111,22 +111,22 @@ export type ReadTranscriptionInput = z.infer<typeof ReadTranscriptionInput>;
  */
 export const ResumeTranscriptionInput = z.object({
   step: z.literal("resume"),
-  jobName: z.string().min(1),
-  status: z.string().min(1),
+  jobName: z.string().check(z.minLength(1)),
+  status: z.string().check(z.minLength(1)),
 });
 export type ResumeTranscriptionInput = z.infer<typeof ResumeTranscriptionInput>;
 /** Input of Reason. */
-export const ReasonInput = JobState.extend({ transcribe: TranscribeResult });
+export const ReasonInput = z.extend(JobState, { transcribe: TranscribeResult });
 export type ReasonInput = z.infer<typeof ReasonInput>;
 /** Input of Synthesize. */
-export const SynthesizeInput = ReasonInput.extend({ reason: ReasonResult });
+export const SynthesizeInput = z.extend(ReasonInput, { reason: ReasonResult });
 export type SynthesizeInput = z.infer<typeof SynthesizeInput>;
 /** Input of Finalize. */
-export const FinalizeInput = SynthesizeInput.extend({ synthesize: SynthesizeResult });
+export const FinalizeInput = z.extend(SynthesizeInput, { synthesize: SynthesizeResult });
 export type FinalizeInput = z.infer<typeof FinalizeInput>;
 
 /** What Step Functions puts at `$.failure` when a Catch matches. */
-export const CaughtError = z.object({ Error: z.string(), Cause: z.string().optional() });
+export const CaughtError = z.object({ Error: z.string(), Cause: z.optional(z.string()) });
 
 /**
  * Input of the failure recorder: the failed stage, the state it failed in (the job state, or the

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { type ObjectStore, processAlive } from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * A CLI run in progress on a directory store: the process that runs it, on which host, since when.
@@ -11,7 +11,7 @@ import { z } from "zod";
  */
 const LocalRunMarker = z.object({
   schemaVersion: z.literal(1),
-  pid: z.number().int().positive(),
+  pid: z.number().check(z.int(), z.positive()),
   host: z.string(),
   startedAt: z.iso.datetime(),
 });

@@ -8,7 +8,7 @@ import {
   unlessMissing,
 } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { LineageGraph } from "./lineage-graph";
 import { checkSummaryHashes } from "./record-integrity";
 import type { SummaryState } from "./signed-coverage";
@@ -120,13 +120,15 @@ function sha256Of(read: ReadSummary["read"]): string {
 }
 
 /** A summary whose record copies are left as read: what is checked before the copies are parsed. */
-const SummaryOutline = LineageSummary.extend({
-  records: z.array(LineageSummary.shape.records.element.extend({ record: z.unknown() })),
+const SummaryOutline = z.extend(LineageSummary, {
+  records: z.array(z.extend(LineageSummary.shape.records.def.element, { record: z.unknown() })),
 });
 
 /** A summary without its copies, each of which hashed as the record it names (`summary-copies-worker.mjs`). */
-const CopiedSummary = LineageSummary.extend({
-  records: z.array(LineageSummary.shape.records.element.omit({ record: true }).required({ sha256: true })),
+const CopiedSummary = z.extend(LineageSummary, {
+  records: z.array(
+    z.required(z.omit(LineageSummary.shape.records.def.element, { record: true }), { sha256: true }),
+  ),
 });
 
 type Findings = { issues: VerifyIssue[]; writtenAt: string | undefined };

@@ -22,7 +22,7 @@ import {
   transcriptionEndedInput,
   transcriptionEndedPattern,
 } from "@voxtrail/workflow";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { BUNDLED_RECORDS_FILE } from "./bundled-fixtures";
 import { matchesPattern } from "./events/event-pattern";
 import { ALL_LOCAL, type LocalDependencyOptions, localDependencies } from "./local-dependencies";
@@ -105,7 +105,7 @@ export const LOCAL_TRANSCRIPTION_WAIT_MS = 60_000;
  *   definition: (functionArns) => VOICEMAIL_WORKFLOW.definition(functionArns),
  * };
  */
-export interface LocalWorkflow<F extends string, R extends z.ZodType> {
+export interface LocalWorkflow<F extends string, R extends z.ZodMiniType> {
   /** What the workflow is: its functions, rule pattern, job ids and report. */
   workflow: JobWorkflow<F, R>;
   /** Each function's handler over the runtime's dependencies. */
@@ -184,7 +184,7 @@ export interface JobHooks {
  *   await runtime.close();
  * }
  */
-export class WorkflowRuntime<F extends string, R extends z.ZodType> {
+export class WorkflowRuntime<F extends string, R extends z.ZodMiniType> {
   private constructor(
     private readonly workflow: JobWorkflow<F, R>,
     private readonly deps: StageDependencies,
@@ -201,7 +201,7 @@ export class WorkflowRuntime<F extends string, R extends z.ZodType> {
    * endpoint (when the transcriber is `amazon-transcribe` and no Transcribe client is given), and
    * builds the state machine.
    */
-  static async start<F extends string, R extends z.ZodType>(
+  static async start<F extends string, R extends z.ZodMiniType>(
     local: LocalWorkflow<F, R>,
     options: WorkflowRuntimeOptions,
   ): Promise<WorkflowRuntime<F, R>> {

@@ -1,5 +1,5 @@
 import { InvalidInput } from "@voxtrail/core";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { SourceIdentity } from "./job-id";
 
 /**
@@ -16,14 +16,14 @@ export const ObjectCreatedEvent = z.object({
     bucket: z.object({ name: z.string() }),
     object: z.object({
       key: z.string(),
-      size: z.number().optional(),
-      etag: z.string().optional(),
+      size: z.optional(z.number()),
+      etag: z.optional(z.string()),
       /** moto's S3 events spell the etag this way; AWS's say `etag`. */
-      eTag: z.string().optional(),
-      "version-id": z.string().optional(),
+      eTag: z.optional(z.string()),
+      "version-id": z.optional(z.string()),
     }),
     /** The S3 API call that created the object (`PutObject`, `CopyObject`, ...): only S3's own events have it. */
-    reason: z.string().optional(),
+    reason: z.optional(z.string()),
   }),
 });
 export type ObjectCreatedEvent = z.infer<typeof ObjectCreatedEvent>;

@@ -1,5 +1,5 @@
 import { JobReport, PromptsReport } from "@voxtrail/core";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { AslDefinition } from "./asl-definition";
 import {
   BATCH_FUNCTION_SIZES,
@@ -53,7 +53,7 @@ export interface Workflow<F extends string> {
 }
 
 /** A workflow whose upload is one job with one report (voicemail, prompts). */
-export interface JobWorkflow<F extends string, R extends z.ZodType = z.ZodType> extends Workflow<F> {
+export interface JobWorkflow<F extends string, R extends z.ZodMiniType = z.ZodMiniType> extends Workflow<F> {
   /** The job an upload maps to: the same upload, the same job, whichever engine runs it. */
   jobIdFor(source: SourceIdentity): string;
   /** Where the job's report lands: the job's last durable write. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { InvalidInput } from "../errors";
 
 /**
@@ -17,10 +17,7 @@ export const RedactionSettings = z.object({
    * Transcribe's `PiiEntityTypes` (`NAME`, `PHONE`, ..., `ALL`); omitted, Transcribe redacts all
    * of them. Our redactor's kinds (order and account numbers, names from the records) are always on.
    */
-  piiEntityTypes: z
-    .array(z.string().regex(/^[A-Z_]+$/))
-    .max(11)
-    .optional(),
+  piiEntityTypes: z.optional(z.array(z.string().check(z.regex(/^[A-Z_]+$/))).check(z.maxLength(11))),
 });
 export type RedactionSettings = z.infer<typeof RedactionSettings>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { Transcript } from "../transcript";
 import type { BusinessRecord, VoicemailRecord } from "../voicemail-record";
 import { findNumberRuns, type NumberRun, type TextToken, tokenizeWithSpans } from "./spoken-numbers";
@@ -12,7 +12,10 @@ export const RedactedKind = z.enum(["phone", "order-number", "account-number", "
 export type RedactedKind = z.infer<typeof RedactedKind>;
 
 /** How many of one kind a redaction removed: what lineage and reports may carry (never the values). */
-export const RedactionCount = z.object({ kind: RedactedKind, count: z.number().int().positive() });
+export const RedactionCount = z.object({
+  kind: RedactedKind,
+  count: z.number().check(z.int(), z.positive()),
+});
 export type RedactionCount = z.infer<typeof RedactionCount>;
 
 /** What the redactor looks for besides the patterns: the numbers and names the records define. */

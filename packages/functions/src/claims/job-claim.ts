@@ -10,7 +10,7 @@ import {
   readJson,
 } from "@voxtrail/core";
 import { keys, promptKeys } from "@voxtrail/workflow";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 
 /** What claiming a job decided: run it (as its `run`-th run), or report the delivery as a duplicate. */
 export type ClaimDecision = { claimed: true; run: number } | ({ claimed: false } & DuplicateDelivery);
@@ -104,7 +104,7 @@ function readClaim(store: ObjectStore, key: string): Promise<JobClaim> {
 }
 
 /** The report under `key`, or `undefined` while there is none. */
-async function readIfPresent<S extends z.ZodType>(
+async function readIfPresent<S extends z.ZodMiniType>(
   store: ObjectStore,
   key: string,
   schema: S,

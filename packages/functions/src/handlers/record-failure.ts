@@ -6,7 +6,7 @@ import {
   type Timing,
 } from "@voxtrail/core";
 import { jobIdFor, ObjectCreatedEvent, sourceIdentityOf } from "@voxtrail/workflow";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { reportLanguage } from "../call-language";
 import { defineStage, type StageNeeds } from "../kernel/stage-definition";
 import { reportWriter, writeReportAndAnnounce } from "../reporting";
@@ -20,10 +20,10 @@ import {
 } from "../state";
 
 /** The parts of a job state that may exist when a stage fails: each stage's result, if it got that far. */
-const PartialJob = JobState.extend({
-  transcribe: TranscribeResult.optional(),
-  reason: ReasonResult.optional(),
-  synthesize: SynthesizeResult.optional(),
+const PartialJob = z.extend(JobState, {
+  transcribe: z.optional(TranscribeResult),
+  reason: z.optional(ReasonResult),
+  synthesize: z.optional(SynthesizeResult),
 });
 
 /** The voicemail steps, last first: what a failure record may follow in the job's chain. */
@@ -127,7 +127,7 @@ function failedSourceOf(event: ObjectCreatedEvent): ReturnType<typeof sourceIden
   }
 }
 
-const LambdaCause = z.object({ errorType: z.string().optional(), errorMessage: z.string() });
+const LambdaCause = z.object({ errorType: z.optional(z.string()), errorMessage: z.string() });
 
 /**
  * The error as Step Functions caught it. Lambda puts `{"errorType","errorMessage",...}` JSON in

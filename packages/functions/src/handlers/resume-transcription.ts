@@ -1,12 +1,12 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { ObjectNotFound, readJson } from "@voxtrail/core";
 import { keys } from "@voxtrail/workflow";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ResumeTranscriptionInput } from "../state";
 import type { TranscriptionJobNeeds } from "./start-transcription";
 
 /** What the await step leaves for the resume step. */
-const StoredWait = z.object({ taskToken: z.string().min(1) });
+const StoredWait = z.object({ taskToken: z.string().check(z.minLength(1)) });
 
 /** How a job's state-change event was taken: the workflow resumed, or nobody was waiting. */
 export type ResumeOutcome = "resumed" | "gone" | "not-waiting";

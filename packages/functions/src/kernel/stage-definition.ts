@@ -1,5 +1,5 @@
 import type { ArtifactRef, EventClock, IntendedFlow } from "@voxtrail/core";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { StageDependencies } from "../dependencies";
 import type { Activity } from "./activity-recorder";
 
@@ -91,7 +91,7 @@ export interface StageDefinition<D extends KernelDependencies, I, O, C = undefin
   /** The stage's name: its activity records', its errors' and its metrics' `stage` dimension. */
   readonly name: string;
   /** The input's schema: a mismatch is `InvalidInput` naming the paths, never the values. */
-  readonly input: z.ZodType<I>;
+  readonly input: z.core.$ZodType<I>;
   /** The job ends with this stage: its lineage summary is written after the attempt's record. */
   readonly endsJob?: boolean;
   /**

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from "@middy/core";
 import { InvalidInput } from "@voxtrail/core";
-import type { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * Middy middleware that replaces the event with its parse by `schema`; a mismatch is
@@ -9,10 +9,10 @@ import type { z } from "zod";
  * @example
  * middy().use(parseInput("Transcribe", TranscribeInput));
  */
-export function parseInput(stage: string, schema: z.ZodType): MiddlewareObj {
+export function parseInput(stage: string, schema: z.core.$ZodType): MiddlewareObj {
   return {
     before: async (request) => {
-      const parsed = schema.safeParse(request.event);
+      const parsed = z.safeParse(schema, request.event);
       if (!parsed.success) {
         const paths = parsed.error.issues.map((issue) => issue.path.join(".") || "(root)");
         throw new InvalidInput(`${stage} input is malformed at: ${[...new Set(paths)].join(", ")}`);

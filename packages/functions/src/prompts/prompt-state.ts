@@ -1,5 +1,5 @@
 import { ArtifactRef, PromptRow, Timing } from "@voxtrail/core";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CaughtError, IngestInput } from "../state";
 
 /** Input of PreparePrompts: the S3 event of the manifest's arrival, and the execution. */
@@ -12,8 +12,8 @@ export const PreparedPrompts = z.object({
   manifest: ArtifactRef,
   rows: ArtifactRef,
   badRows: ArtifactRef,
-  rowCount: z.number().int().nonnegative(),
-  badRowCount: z.number().int().nonnegative(),
+  rowCount: z.number().check(z.int(), z.nonnegative()),
+  badRowCount: z.number().check(z.int(), z.nonnegative()),
   /** Where the Distributed Map's ItemReader finds rows.jsonl. */
   rowsLocation: z.object({ bucket: z.string(), key: z.string() }),
   /** Where the Distributed Map's ResultWriter writes. */
@@ -27,7 +27,7 @@ export const SynthesizePromptInput = z.object({ jobId: z.string(), rows: Artifac
 export type SynthesizePromptInput = z.infer<typeof SynthesizePromptInput>;
 
 /** Input of RecordPromptFailure: the Map item and what the Catch put at `$.failure`. */
-export const RecordPromptFailureInput = SynthesizePromptInput.extend({ failure: CaughtError });
+export const RecordPromptFailureInput = z.extend(SynthesizePromptInput, { failure: CaughtError });
 export type RecordPromptFailureInput = z.infer<typeof RecordPromptFailureInput>;
 
 /** What a Map item returns: small, since the report reads the result objects instead. */

@@ -9,7 +9,7 @@ import {
   VoxtrailError,
 } from "@voxtrail/core";
 import { KEY_FOLDERS, keys } from "@voxtrail/workflow";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { latestManifest } from "../edge-index/index-manifest";
 import { jobOfSummaryKey } from "../stored-summary";
 import type { DigestSigner } from "./digest-signer";
@@ -35,17 +35,17 @@ export const DigestFile = z.object({
    * written before digests had one, the number of digests before it plus one. Its key is built from
    * it. Absent in digests written before it was added.
    */
-  sequence: z.number().int().positive().optional(),
+  sequence: z.optional(z.number().check(z.int(), z.positive())),
   /** The digest just before this one in key order; `null` for the first. */
-  previous: z
-    .object({
+  previous: z.nullable(
+    z.object({
       key: z.string(),
       /** Hex sha256 of the previous digest's bytes. */
       sha256: z.string(),
       /** The previous digest's signature, base64, as its `.sig` holds it. */
       signature: z.string(),
-    })
-    .nullable(),
+    }),
+  ),
   /**
    * Jobs whose summaries no earlier digest covers as they are now, with the hex sha256 of each
    * summary's bytes and of each activity record the summary names (records are written once, so
@@ -65,21 +65,25 @@ export const DigestFile = z.object({
    * that predecessor on, each as it was (key, sha256 of its bytes, signature), and kept under
    * `lineage-digest-repairs/<repairId>/`. This digest covers their jobs again.
    */
-  repair: z
-    .object({
+  repair: z.optional(
+    z.object({
       repairId: z.string(),
       replaced: z.array(z.object({ key: z.string(), sha256: z.string(), signature: z.string() })),
-    })
-    .optional(),
+    }),
+  ),
   /**
    * The lineage edge index's generation current when the digest was signed: its manifest's key,
    * generation and the hex sha256 of the manifest's bytes (which records each Parquet file's
    * sha256). What `trace`, `impact` and `boundaries` check the index against before they answer
    * from it. Absent when the store had no index, and in digests written before it was added.
    */
-  index: z
-    .object({ manifestKey: z.string(), generation: z.number().int().nonnegative(), sha256: z.string() })
-    .optional(),
+  index: z.optional(
+    z.object({
+      manifestKey: z.string(),
+      generation: z.number().check(z.int(), z.nonnegative()),
+      sha256: z.string(),
+    }),
+  ),
   signing: z.object({
     algorithm: z.literal("ECDSA_SHA_256"),
     keyId: z.string(),
@@ -329,7 +333,7 @@ async function readStoredDigest(store: ObjectStore, key: string): Promise<Stored
 /** The summary's time and its records' keys and hashes; `undefined` for a body that is not a summary. */
 const SummaryHashes = z.object({
   writtenAt: z.iso.datetime(),
-  records: z.array(z.object({ key: z.string(), sha256: z.string().optional() })),
+  records: z.array(z.object({ key: z.string(), sha256: z.optional(z.string()) })),
 });
 
 function summaryOf(body: Buffer): z.infer<typeof SummaryHashes> | undefined {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { ObjectStore } from "@voxtrail/core";
 import { KEY_FOLDERS } from "@voxtrail/workflow";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { IndexTable } from "./index-rows";
 
 /** Where the lineage edge index lives: table files by day, and the manifests that name them. */
@@ -21,7 +21,7 @@ const TableFiles = z.object({ edges: z.string(), flows: z.string(), records: z.s
  */
 export const IndexManifest = z.object({
   schemaVersion: z.literal(1),
-  generation: z.number().int().nonnegative(),
+  generation: z.number().check(z.int(), z.nonnegative()),
   writtenAt: z.iso.datetime(),
   /**
    * The latest time a lineage summary in the index was written, as the store lists it: a summary
@@ -29,7 +29,7 @@ export const IndexManifest = z.object({
    * is; later ones are checked against `recent`. `null` when the store lists no times (every
    * summary is then checked).
    */
-  watermark: z.iso.datetime().nullable(),
+  watermark: z.nullable(z.iso.datetime()),
   /** Per job whose summary was written within the margin before `watermark`: that time. */
   recent: z.record(z.string(), z.string()),
   /**
@@ -37,19 +37,19 @@ export const IndexManifest = z.object({
    * the jobs finished since this generation are then those with notes. Absent from older
    * manifests, whose readers list every summary instead.
    */
-  pendingNotes: z.literal(true).optional(),
-  jobs: z.number().int().nonnegative(),
+  pendingNotes: z.optional(z.literal(true)),
+  jobs: z.number().check(z.int(), z.nonnegative()),
   days: z.record(
     z.string(),
     z.object({
-      jobs: z.number().int().nonnegative(),
+      jobs: z.number().check(z.int(), z.nonnegative()),
       files: TableFiles,
       /**
        * Hex sha256 of each of `files`' bytes, by table, as the compaction that wrote (or carried)
        * the file had them. Absent from manifests written before files were hashed: their files
        * are unproven (readers say so), and the next generation written from them hashes them.
        */
-      sha256: TableFiles.optional(),
+      sha256: z.optional(TableFiles),
     }),
   ),
 });

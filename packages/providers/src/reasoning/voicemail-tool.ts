@@ -1,21 +1,30 @@
 import type { ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";
 import { Entities, Intent } from "@voxtrail/core";
-import { z } from "zod";
+import * as z from "zod/mini";
+import { describe } from "zod/v4/core";
 
 /** The tool the model must call: its input is the structured record of the voicemail. */
 export const VOICEMAIL_TOOL_NAME = "record_voicemail";
 
 /** What the model must return, checked with zod; its JSON Schema is the tool's input schema. */
 export const ModelVoicemailRecord = z.strictObject({
-  intent: Intent.describe("What the caller wants."),
-  entities: Entities.strict().describe(
-    "Details the caller gave. Numbers as digits only. A later correction replaces the earlier value. Omit what was not said.",
-  ),
-  summary: z.string().min(1).describe("One or two sentences for the team, in the third person."),
+  intent: Intent.check(describe("What the caller wants.")),
+  entities: z
+    .strictObject(Entities.shape)
+    .check(
+      describe(
+        "Details the caller gave. Numbers as digits only. A later correction replaces the earlier value. Omit what was not said.",
+      ),
+    ),
+  summary: z
+    .string()
+    .check(z.minLength(1), describe("One or two sentences for the team, in the third person.")),
   replyText: z
     .string()
-    .min(1)
-    .describe("A short spoken reply to the caller (at most two sentences), promising nothing about money."),
+    .check(
+      z.minLength(1),
+      describe("A short spoken reply to the caller (at most two sentences), promising nothing about money."),
+    ),
 });
 export type ModelVoicemailRecord = z.infer<typeof ModelVoicemailRecord>;
 

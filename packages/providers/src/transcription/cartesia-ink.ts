@@ -8,7 +8,7 @@ import {
   type Transcript,
   TranscriptionFailed,
 } from "@voxtrail/core";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CartesiaConnection, type CartesiaConnectionOptions } from "../cartesia/cartesia-connection";
 import { toTranscriptionError } from "../cartesia/cartesia-errors";
 
@@ -24,10 +24,16 @@ export interface CartesiaInkOptions extends CartesiaConnectionOptions {
 /** The part of `POST /stt`'s response the transcriber uses, checked: the SDK does not validate it. */
 const InkResponse = z.object({
   text: z.string(),
-  language: z.string().optional(),
-  words: z
-    .array(z.object({ word: z.string(), start: z.number().nonnegative(), end: z.number().nonnegative() }))
-    .optional(),
+  language: z.optional(z.string()),
+  words: z.optional(
+    z.array(
+      z.object({
+        word: z.string(),
+        start: z.number().check(z.nonnegative()),
+        end: z.number().check(z.nonnegative()),
+      }),
+    ),
+  ),
 });
 
 /**

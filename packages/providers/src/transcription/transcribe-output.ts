@@ -1,17 +1,19 @@
 import { type Processor, round, type Transcript, TranscriptionFailed } from "@voxtrail/core";
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** A decimal number of seconds, as Transcribe writes times (strings). */
-const Seconds = z.string().regex(/^\d+(\.\d+)?$/);
+const Seconds = z.string().check(z.regex(/^\d+(\.\d+)?$/));
 
 /** One item of the output: a word (`pronunciation`, timed) or punctuation (untimed); a confidence in [0, 1]. */
 const Item = z.looseObject({
   type: z.enum(["pronunciation", "punctuation"]),
-  start_time: Seconds.optional(),
-  end_time: Seconds.optional(),
+  start_time: z.optional(Seconds),
+  end_time: z.optional(Seconds),
   alternatives: z
-    .array(z.looseObject({ content: z.string(), confidence: z.string().regex(/^(0(\.\d+)?|1(\.0+)?)$/) }))
-    .min(1),
+    .array(
+      z.looseObject({ content: z.string(), confidence: z.string().check(z.regex(/^(0(\.\d+)?|1(\.0+)?)$/)) }),
+    )
+    .check(z.minLength(1)),
 });
 
 /**
@@ -19,9 +21,9 @@ const Item = z.looseObject({
  * such as `audio_segments`, `speaker_labels` or an item's `id`, are allowed and ignored).
  */
 const TranscribeOutput = z.looseObject({
-  status: z.string().optional(),
+  status: z.optional(z.string()),
   results: z.looseObject({
-    transcripts: z.array(z.looseObject({ transcript: z.string() })).min(1),
+    transcripts: z.array(z.looseObject({ transcript: z.string() })).check(z.minLength(1)),
     items: z.array(Item),
   }),
 });
