@@ -1,4 +1,4 @@
-import { DescribeExecutionCommand, ExecutionDoesNotExist, type SFNClient } from "@aws-sdk/client-sfn";
+import type { SFNClient } from "@aws-sdk/client-sfn";
 import type { ExecutionLiveness } from "@voxtrail/core";
 
 /**
@@ -13,6 +13,8 @@ export class StepFunctionsLiveness implements ExecutionLiveness {
   constructor(private readonly client: SFNClient) {}
 
   async isRunning(executionId: string): Promise<boolean> {
+    // The SDK's commands load on the first call: a Lambda function importing this class does not evaluate them.
+    const { DescribeExecutionCommand, ExecutionDoesNotExist } = await import("@aws-sdk/client-sfn");
     try {
       const execution = await this.client.send(new DescribeExecutionCommand({ executionArn: executionId }));
       return execution.status === "RUNNING" || execution.status === "PENDING_REDRIVE";

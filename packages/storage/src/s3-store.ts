@@ -14,7 +14,6 @@ import {
   paginateListObjectsV2,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import {
   isLocalFileBody,
   type ObjectBody,
@@ -297,6 +296,8 @@ export class S3Store implements ObjectStore {
   }
 
   async #putStream(key: string, body: Readable, { contentType }: PutOptions): Promise<StoredObject> {
+    // Loaded on the first streamed put: the functions that never stream do not evaluate it.
+    const { Upload } = await import("@aws-sdk/lib-storage");
     const hashing = new HashingStream(["sha256"]);
     const upload = new Upload({
       client: this.#client,

@@ -6,5 +6,5 @@ import { outcomeEvents } from "./outcome-events";
 /** Lambda entry point of Finalize: no provider, the outcome bus. */
 export const handler = lambdaHandler(finalizeStage, async (env) => ({
   ...(await lambdaDependencies(env)),
-  events: outcomeEvents(env),
+  events: await outcomeEvents(env),
 }));

@@ -1,6 +1,5 @@
-import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
 import { FUNCTION_ENVIRONMENT } from "@voxtrail/workflow";
-import { EventBridgePublisher } from "../events/eventbridge-publisher";
+import type { EventBridgePublisher } from "../events/eventbridge-publisher";
 import { requiredEnv } from "./lambda-dependencies";
 
 /**
@@ -8,11 +7,17 @@ import { requiredEnv } from "./lambda-dependencies";
  * announce a job's end.
  *
  * @example
- * const events = outcomeEvents(process.env);
+ * const events = await outcomeEvents(process.env);
  */
-export function outcomeEvents(env: NodeJS.ProcessEnv): EventBridgePublisher {
+export async function outcomeEvents(env: NodeJS.ProcessEnv): Promise<EventBridgePublisher> {
+  const busName = requiredEnv(env, FUNCTION_ENVIRONMENT.eventBus);
+  // Loaded here, on the first invocation, not when the function's module is imported.
+  const [{ EventBridgeClient }, { EventBridgePublisher }] = await Promise.all([
+    import("@aws-sdk/client-eventbridge"),
+    import("../events/eventbridge-publisher"),
+  ]);
   return new EventBridgePublisher({
     client: new EventBridgeClient({}),
-    busName: requiredEnv(env, FUNCTION_ENVIRONMENT.eventBus),
+    busName,
   });
 }

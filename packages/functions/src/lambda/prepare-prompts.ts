@@ -1,11 +1,11 @@
-import { SFNClient } from "@aws-sdk/client-sfn";
 import { StepFunctionsLiveness } from "@voxtrail/lineage";
 import { preparePromptsStage } from "../handlers/prepare-prompts";
 import { lambdaDependencies } from "./lambda-dependencies";
 import { lambdaHandler } from "./lambda-handler";
 
 /** Lambda entry point of PreparePrompts: no provider; a claim asks Step Functions whether its owner still runs. */
-export const handler = lambdaHandler(preparePromptsStage, async (env) => ({
-  ...(await lambdaDependencies(env)),
-  executions: new StepFunctionsLiveness(new SFNClient({})),
-}));
+export const handler = lambdaHandler(preparePromptsStage, async (env) => {
+  // Step Functions' client loads on the first invocation, not when the function is imported.
+  const { SFNClient } = await import("@aws-sdk/client-sfn");
+  return { ...(await lambdaDependencies(env)), executions: new StepFunctionsLiveness(new SFNClient({})) };
+});

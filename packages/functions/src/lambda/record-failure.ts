@@ -6,5 +6,5 @@ import { outcomeEvents } from "./outcome-events";
 /** Lambda entry point of the failure recorder: no provider, the outcome bus. */
 export const handler = lambdaHandler(recordFailureStage, async (env) => ({
   ...(await lambdaDependencies(env)),
-  events: outcomeEvents(env),
+  events: await outcomeEvents(env),
 }));

@@ -1,5 +1,5 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { GetPublicKeyCommand, KMSClient, SignCommand } from "@aws-sdk/client-kms";
+import type { KMSClient } from "@aws-sdk/client-kms";
 import { builtOnce } from "@voxtrail/core";
 import { type DigestSigner, fingerprintOf, isP256, SigningKeyInvalid } from "./digest-signer";
 
@@ -22,12 +22,14 @@ export interface KmsSignerOptions {
 export class KmsSigner implements DigestSigner {
   readonly algorithm = "ECDSA_SHA_256";
   readonly keyId: string;
-  readonly #client: KMSClient;
+  readonly #client: () => Promise<KMSClient>;
   readonly #publicKey = builtOnce(() => this.#readPublicKey());
 
   constructor(options: KmsSignerOptions) {
     this.keyId = options.keyId;
-    this.#client = options.client ?? new KMSClient({});
+    const given = options.client;
+    // The SDK loads on the first call: a Lambda function importing this class does not evaluate it.
+    this.#client = builtOnce(async () => given ?? new (await import("@aws-sdk/client-kms")).KMSClient({}));
   }
 
   async fingerprint(): Promise<string> {
@@ -36,7 +38,8 @@ export class KmsSigner implements DigestSigner {
 
   /** One `Sign` call with `MessageType: "RAW"`: KMS hashes the message with SHA-256 itself. */
   async sign(message: Uint8Array): Promise<Uint8Array> {
-    const output = await this.#client.send(
+    const { SignCommand } = await import("@aws-sdk/client-kms");
+    const output = await (await this.#client()).send(
       new SignCommand({
         KeyId: this.keyId,
         Message: message,
@@ -57,7 +60,8 @@ export class KmsSigner implements DigestSigner {
   }
 
   async #readPublicKey(): Promise<KeyObject> {
-    const output = await this.#client.send(new GetPublicKeyCommand({ KeyId: this.keyId }));
+    const { GetPublicKeyCommand } = await import("@aws-sdk/client-kms");
+    const output = await (await this.#client()).send(new GetPublicKeyCommand({ KeyId: this.keyId }));
     if (!output.PublicKey) throw new Error(`KMS GetPublicKey of key ${this.keyId} returned no key`);
     const key = createPublicKey({ key: Buffer.from(output.PublicKey), format: "der", type: "spki" });
     if (!isP256(key) || output.KeyUsage !== "SIGN_VERIFY") {

@@ -1,16 +1,20 @@
-import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import type { CloudProviderName } from "@voxtrail/workflow";
-import { BedrockReasoner } from "../reasoning/bedrock";
 import { type NamedBuilder, namedRoleBuilder } from "./named-builders";
 import { required } from "./provider-roles";
 
-/** The builder of each cloud reasoner `PROVIDER_REGISTRY` declares. */
+/**
+ * The builder of each cloud reasoner `PROVIDER_REGISTRY` declares. The provider and its SDK load
+ * when it is built (a Lambda function's first invocation), not when this module is imported.
+ */
 const REASONER_BUILDERS: Record<CloudProviderName<"reasoner">, NamedBuilder<"reasoner">> = {
-  bedrock: async (selection, clients) =>
-    BedrockReasoner.create({
-      client: clients.bedrock ?? new BedrockRuntimeClient({}),
-      modelId: required(selection.bedrockModelId, "bedrockModelId", "bedrock"),
-    }),
+  bedrock: async (selection, clients) => {
+    const modelId = required(selection.bedrockModelId, "bedrockModelId", "bedrock");
+    const [{ BedrockRuntimeClient }, { BedrockReasoner }] = await Promise.all([
+      import("@aws-sdk/client-bedrock-runtime"),
+      import("../reasoning/bedrock"),
+    ]);
+    return BedrockReasoner.create({ client: clients.bedrock ?? new BedrockRuntimeClient({}), modelId });
+  },
 };
 
 /**

@@ -1,34 +1,41 @@
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import {
   type CloudProviderName,
   DEFAULT_CARTESIA_TTS_MODEL,
   SYNTHESIZER_LANGUAGES,
 } from "@voxtrail/workflow";
 import { awsAccountBoundary } from "../aws/aws-account-boundary";
-import { CartesiaApiSynthesizer } from "../synthesis/cartesia-api";
-import { SonicSageMakerSynthesizer } from "../synthesis/sonic-sagemaker";
 import { type NamedBuilder, namedRoleBuilder } from "./named-builders";
 import { optional, required } from "./provider-roles";
 
 /**
  * The builder of each cloud synthesizer `PROVIDER_REGISTRY` declares. Sonic on SageMaker declares
- * the account and region its client reaches.
+ * the account and region its client reaches. Each provider and its SDK load when it is built (a
+ * Lambda function's first invocation), not when this module is imported.
  */
 const SYNTHESIZER_BUILDERS: Record<CloudProviderName<"synthesizer">, NamedBuilder<"synthesizer">> = {
-  "cartesia-api": async (selection) =>
-    new CartesiaApiSynthesizer({
-      apiKey: required(selection.cartesiaApiKey, "cartesiaApiKey", "cartesia-api"),
+  "cartesia-api": async (selection) => {
+    const apiKey = required(selection.cartesiaApiKey, "cartesiaApiKey", "cartesia-api");
+    const voiceId = required(selection.voiceId, "voiceId", "cartesia-api");
+    const { CartesiaApiSynthesizer } = await import("../synthesis/cartesia-api");
+    return new CartesiaApiSynthesizer({
+      apiKey,
       model: selection.cartesiaTtsModel ?? DEFAULT_CARTESIA_TTS_MODEL,
-      voiceId: required(selection.voiceId, "voiceId", "cartesia-api"),
+      voiceId,
       ...optional("baseURL", selection.cartesiaBaseUrl),
-    }),
+    });
+  },
   "sonic-sagemaker": async (selection, clients) => {
     const endpointName = required(selection.sonicEndpoint, "sonicEndpoint", "sonic-sagemaker");
+    const voiceId = required(selection.voiceId, "voiceId", "sonic-sagemaker");
+    const [{ SageMakerRuntimeClient }, { SonicSageMakerSynthesizer }] = await Promise.all([
+      import("@aws-sdk/client-sagemaker-runtime"),
+      import("../synthesis/sonic-sagemaker"),
+    ]);
     const client = clients.sagemaker ?? new SageMakerRuntimeClient({});
     return new SonicSageMakerSynthesizer({
       client,
       endpointName,
-      voiceId: required(selection.voiceId, "voiceId", "sonic-sagemaker"),
+      voiceId,
       languages: SYNTHESIZER_LANGUAGES["sonic-sagemaker"],
       processor: {
         provider: "sonic-sagemaker",

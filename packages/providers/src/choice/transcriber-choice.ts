@@ -1,16 +1,21 @@
 import type { CloudProviderName } from "@voxtrail/workflow";
-import { CartesiaInkTranscriber } from "../transcription/cartesia-ink";
 import { type NamedBuilder, namedRoleBuilder } from "./named-builders";
 import { optional, required } from "./provider-roles";
 
-/** The builder of each in-function cloud transcriber `PROVIDER_REGISTRY` declares. */
+/**
+ * The builder of each in-function cloud transcriber `PROVIDER_REGISTRY` declares. The provider and
+ * its SDK load when it is built (a Lambda function's first invocation), not when this module is imported.
+ */
 const TRANSCRIBER_BUILDERS: Record<CloudProviderName<"transcriber">, NamedBuilder<"transcriber">> = {
-  "cartesia-ink": async (selection) =>
-    new CartesiaInkTranscriber({
-      apiKey: required(selection.cartesiaApiKey, "cartesiaApiKey", "cartesia-ink"),
+  "cartesia-ink": async (selection) => {
+    const apiKey = required(selection.cartesiaApiKey, "cartesiaApiKey", "cartesia-ink");
+    const { CartesiaInkTranscriber } = await import("../transcription/cartesia-ink");
+    return new CartesiaInkTranscriber({
+      apiKey,
       ...optional("baseURL", selection.cartesiaBaseUrl),
       ...optional("model", selection.cartesiaSttModel),
-    }),
+    });
+  },
 };
 
 /**

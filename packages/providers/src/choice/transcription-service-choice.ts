@@ -1,6 +1,4 @@
-import { TranscribeClient } from "@aws-sdk/client-transcribe";
 import type { ServiceJobTranscriber } from "@voxtrail/workflow";
-import { AmazonTranscribe } from "../transcription/amazon-transcribe";
 import { type NamedBuilder, namedRoleBuilder } from "./named-builders";
 import { optional } from "./provider-roles";
 
@@ -8,15 +6,21 @@ import { optional } from "./provider-roles";
  * The builder of each service-job transcriber `PROVIDER_REGISTRY` declares. Amazon Transcribe's
  * job names start with the selection's `transcribeJobPrefix` (`voxtrail-` unless set), its jobs
  * queue when the selection names a `transcribeDataAccessRoleArn`, and it declares the account and
- * region its client reaches.
+ * region its client reaches. The provider and its SDK load when it is built, not when this module
+ * is imported.
  */
 const SERVICE_BUILDERS: Record<ServiceJobTranscriber, NamedBuilder<"transcriptionService">> = {
-  "amazon-transcribe": async (selection, clients) =>
-    AmazonTranscribe.create({
+  "amazon-transcribe": async (selection, clients) => {
+    const [{ TranscribeClient }, { AmazonTranscribe }] = await Promise.all([
+      import("@aws-sdk/client-transcribe"),
+      import("../transcription/amazon-transcribe"),
+    ]);
+    return AmazonTranscribe.create({
       client: clients.transcribe ?? new TranscribeClient({}),
       ...optional("jobNamePrefix", selection.transcribeJobPrefix),
       ...optional("dataAccessRoleArn", selection.transcribeDataAccessRoleArn),
-    }),
+    });
+  },
 };
 
 /**
