@@ -5,7 +5,10 @@
  * holds, and the time a fresh `node` takes to import it (module top level only: no handler runs,
  * no credentials, no network). Each round imports the function's bundle and the S3-only bundle
  * one after the other, in alternating order, so the shared machine's noise hits both sides; the
- * ratios are the figures to read.
+ * ratios are the figures to read. Each import is timed twice: wall time (the issue's figure) and
+ * the process's CPU time over it, which waits on no other process and so varies less on a loaded
+ * machine. The SDKs a function loads on first use (every provider client but S3's) are timed
+ * apart (bench/first-use.ts).
  */
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -19,6 +22,7 @@ import {
   FUNCTION_ESM_BANNER,
   PROVIDER_PACKAGES,
   type ProviderPackage,
+  STAGE_PROVIDERS,
   stageMismatch,
 } from "@voxtrail/workflow";
 import { build } from "esbuild";
@@ -117,6 +121,13 @@ export interface BundleRow {
   s3OnlyImportMedianMs: number;
   /** importMedianMs over s3OnlyImportMedianMs. */
   importRatio: number;
+  /** The importing process's CPU time (user + system) over each import, ms, in the same rounds. */
+  importCpuMs: number[];
+  s3OnlyImportCpuMs: number[];
+  /** Median of importCpuMs over that of s3OnlyImportCpuMs. */
+  importCpuRatio: number;
+  /** The provider clients the function loads on first use, not at import: all but S3's. */
+  firstUse: ProviderPackage[];
   /** bytes over the S3-only bundle's. */
   sizeRatio: number;
 }
@@ -131,22 +142,45 @@ export interface BundlesResult {
 const S3_ONLY_ENTRY = `import { S3Client } from "@aws-sdk/client-s3";\nexport const client = new S3Client({});\n`;
 
 // Run with plain node (not tsx's loader); the bundles need no environment at their top level.
+// Prints the import's wall and CPU time, then, for a bundle exporting `load`, those of `load()`.
 const IMPORT_AND_TIME = [
-  "const started = performance.now();",
-  "await import(process.argv[1]);",
-  "process.stdout.write(String(performance.now() - started));",
+  "const time = async (run) => {",
+  "  const started = performance.now(), cpu = process.cpuUsage();",
+  "  const result = await run();",
+  "  const { user, system } = process.cpuUsage(cpu);",
+  "  return [performance.now() - started, (user + system) / 1000, result];",
+  "};",
+  "const [wall, cpu, module] = await time(() => import(process.argv[1]));",
+  "const times = [wall, cpu];",
+  "if (module.load) times.push(...(await time(module.load)).slice(0, 2));",
+  "process.stdout.write(times.join(' '));",
 ].join("\n");
 
-async function importMs(file: string): Promise<number> {
+/** One import in a fresh node: its wall and CPU time, ms, and those of the bundle's `load()` if it exports one. */
+export interface ImportTimes {
+  wallMs: number;
+  cpuMs: number;
+  load?: { wallMs: number; cpuMs: number };
+}
+
+/** Imports `file` in a fresh `node` process and returns what {@link ImportTimes} says. */
+export async function importTimes(file: string): Promise<ImportTimes> {
   const { stdout } = await promisify(execFile)(process.execPath, [
     "--input-type=module",
     "-e",
     IMPORT_AND_TIME,
     pathToFileURL(file).href,
   ]);
-  const ms = Number(stdout);
-  if (!Number.isFinite(ms)) throw new Error(`importing ${file} printed ${JSON.stringify(stdout)}`);
-  return ms;
+  const [wallMs, cpuMs, loadWallMs, loadCpuMs] = stdout.split(" ").map(Number);
+  if (wallMs === undefined || cpuMs === undefined || !Number.isFinite(wallMs) || !Number.isFinite(cpuMs))
+    throw new Error(`importing ${file} printed ${JSON.stringify(stdout)}`);
+  return {
+    wallMs,
+    cpuMs,
+    ...(loadWallMs === undefined || loadCpuMs === undefined
+      ? {}
+      : { load: { wallMs: loadWallMs, cpuMs: loadCpuMs } }),
+  };
 }
 
 /** Builds every function and the S3-only reference, then times importing each beside the reference. */
@@ -163,18 +197,22 @@ export async function benchBundles(options: BundlesOptions = {}): Promise<Bundle
     log(`bundles: built ${functions.length} functions and the S3-only reference`);
     const rows: BundleRow[] = [];
     for (const bundle of functions) {
-      const importTimes: number[] = [];
-      const s3OnlyTimes: number[] = [];
+      const own: ImportTimes[] = [];
+      const reference: ImportTimes[] = [];
       for (let round = 0; round < rounds; round++) {
         if (round % 2 === 0) {
-          importTimes.push(await importMs(bundle.file));
-          s3OnlyTimes.push(await importMs(s3Only.file));
+          own.push(await importTimes(bundle.file));
+          reference.push(await importTimes(s3Only.file));
         } else {
-          s3OnlyTimes.push(await importMs(s3Only.file));
-          importTimes.push(await importMs(bundle.file));
+          reference.push(await importTimes(s3Only.file));
+          own.push(await importTimes(bundle.file));
         }
       }
-      const importMedianMs = median(importTimes);
+      const importTimesMs = own.map((times) => times.wallMs);
+      const s3OnlyTimes = reference.map((times) => times.wallMs);
+      const importCpuMs = own.map((times) => times.cpuMs);
+      const s3OnlyImportCpuMs = reference.map((times) => times.cpuMs);
+      const importMedianMs = median(importTimesMs);
       const s3OnlyImportMedianMs = median(s3OnlyTimes);
       rows.push({
         fn: bundle.fn,
@@ -182,11 +220,15 @@ export async function benchBundles(options: BundlesOptions = {}): Promise<Bundle
         bytes: bundle.bytes,
         packages: bundle.packages,
         ...stageMismatch(bundle.fn, bundle.packages),
-        importMs: importTimes,
+        importMs: importTimesMs,
         s3OnlyImportMs: s3OnlyTimes,
         importMedianMs,
         s3OnlyImportMedianMs,
         importRatio: importMedianMs / s3OnlyImportMedianMs,
+        importCpuMs,
+        s3OnlyImportCpuMs,
+        importCpuRatio: median(importCpuMs) / median(s3OnlyImportCpuMs),
+        firstUse: firstUsePackages(bundle.fn),
         sizeRatio: bundle.bytes / s3Only.bytes,
       });
       log(`bundles: ${bundle.fn} ${Math.round(importMedianMs)} ms vs ${Math.round(s3OnlyImportMedianMs)} ms`);
@@ -195,6 +237,11 @@ export async function benchBundles(options: BundlesOptions = {}): Promise<Bundle
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The provider clients `fn` loads on first use: its stage's ({@link STAGE_PROVIDERS}) but S3's, which every function builds. */
+export function firstUsePackages(fn: BundledFunction): ProviderPackage[] {
+  return STAGE_PROVIDERS[fn].filter((name) => name !== "@aws-sdk/client-s3");
 }
 
 /** `bytes` in whole kilobytes: `1,446 KB`. */
@@ -213,7 +260,18 @@ export function mismatchLabel(row: Pick<BundleRow, "unexpected" | "missing">): s
 
 /** The result as a plain-text table, one line per function and one for the S3-only reference. */
 export function bundlesTable(result: BundlesResult): string {
-  const header = ["function", "size", "size x", "import", "S3-only", "import x", "includes", "vs its stage"];
+  const header = [
+    "function",
+    "size",
+    "size x",
+    "import",
+    "S3-only",
+    "import x",
+    "cpu x",
+    "includes",
+    "vs its stage",
+    "on first use",
+  ];
   const cells = [
     header,
     ...result.rows.map((row) => [
@@ -223,8 +281,10 @@ export function bundlesTable(result: BundlesResult): string {
       `${Math.round(row.importMedianMs)} ms`,
       `${Math.round(row.s3OnlyImportMedianMs)} ms`,
       `${row.importRatio.toFixed(2)}x`,
+      `${row.importCpuRatio.toFixed(2)}x`,
       row.packages.map(packageLabel).join(" "),
       mismatchLabel(row),
+      row.firstUse.map(packageLabel).join(" ") || "-",
     ]),
     [
       "(S3 client only)",
@@ -233,16 +293,17 @@ export function bundlesTable(result: BundlesResult): string {
       "",
       "",
       "",
+      "",
       result.s3Only.packages.map(packageLabel).join(" "),
     ],
   ];
   const widths = header.map((_, column) => Math.max(...cells.map((line) => line[column]?.length ?? 0)));
-  // Figures (size to import x) right-aligned, names and package lists left-aligned.
+  // Figures (size to cpu x) right-aligned, names and package lists left-aligned.
   const pad = (cell: string, column: number) =>
-    column >= 1 && column <= 5 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0);
+    column >= 1 && column <= 6 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0);
   return [
     `Lambda bundles as sst builds them, import time in a fresh node: median of ${result.rounds} rounds, ` +
-      "each also importing the S3-client-only bundle, in alternating order",
+      "each also importing the S3-client-only bundle, in alternating order (cpu x: the same ratio of the process's CPU time)",
     ...cells.map((line) => line.map(pad).join("  ").trimEnd()),
     "",
   ].join("\n");

@@ -2,6 +2,7 @@ import type { FactAccuracyResult } from "../tools/eval/fact-accuracy";
 import type { TranscriptionWerResult } from "../tools/eval/transcription-wer";
 import { type BundlesResult, kb, mismatchLabel } from "./bundle-sizes";
 import type { CliStartupResult } from "./cli-startup";
+import type { FirstUseResult } from "./first-use";
 import { type LineageIndexResult, times, type WayFigures } from "./lineage-index";
 import type { LineageQueryResult } from "./lineage-queries";
 import type { Machine } from "./machine";
@@ -33,6 +34,7 @@ export interface BenchResults {
   verifySpeed?: VerifySpeedResult;
   bundles?: BundlesResult;
   cliStartup?: CliStartupResult;
+  firstUse?: FirstUseResult[];
   /** Sections that threw, with the error's message. */
   failures: Record<string, string>;
 }
@@ -185,7 +187,7 @@ export function resultsMarkdown(results: BenchResults): string {
   if (bundles) {
     for (const row of bundles.rows) {
       out.push(
-        `| Lambda bundle of ${row.fn} (\`${row.entry}\`, esbuild as sst builds it) vs one that only constructs an S3Client: size, and import time in a fresh node (median of ${bundles.rounds} alternating rounds) | ${kb(row.bytes)} vs ${kb(bundles.s3Only.bytes)} (${row.sizeRatio.toFixed(2)}x); import ${Math.round(row.importMedianMs)} ms vs ${Math.round(row.s3OnlyImportMedianMs)} ms; includes ${row.packages.join(", ") || "none of the heavy packages"}; providers beyond / missing from its stage's: ${mismatchLabel(row)} | **${row.importRatio.toFixed(2)}x** |`,
+        `| Lambda bundle of ${row.fn} (\`${row.entry}\`, esbuild as sst builds it) vs one that only constructs an S3Client: size, and import time in a fresh node (median of ${bundles.rounds} alternating rounds) | ${kb(row.bytes)} vs ${kb(bundles.s3Only.bytes)} (${row.sizeRatio.toFixed(2)}x); import ${Math.round(row.importMedianMs)} ms vs ${Math.round(row.s3OnlyImportMedianMs)} ms; includes ${row.packages.join(", ") || "none of the heavy packages"}; providers beyond / missing from its stage's: ${mismatchLabel(row)}; loads on first use: ${row.firstUse.join(", ") || "nothing"} | **${row.importRatio.toFixed(2)}x** (CPU time ${row.importCpuRatio.toFixed(2)}x) |`,
       );
     }
   }
@@ -205,6 +207,11 @@ export function resultsMarkdown(results: BenchResults): string {
         : "";
     out.push(
       `| CLI as installed from its tarball: \`${row.command.replace(/^voxtrail /, "")}\`${index} vs ${floor}, spawn to exit (median of ${cliStartup?.rounds} alternating rounds) | ${seconds(row.medianMs)} vs ${seconds(cliStartup?.floorMs[row.floor] ?? 0)}: **${signed(Math.round(row.overMs))}**${cpu}${required} | ${row.overMs <= row.boundMs ? "within" : "**over**"} the ${row.boundMs} ms target |`,
+    );
+  }
+  for (const load of results.firstUse ?? []) {
+    out.push(
+      `| ${load.package} loaded on first use, after the S3 client (a fresh node per round, median of ${load.loadMs.length}) | ${Math.round(load.loadMedianMs)} ms (CPU ${Math.round(load.loadCpuMedianMs)} ms) | - |`,
     );
   }
   for (const [section, message] of Object.entries(results.failures)) {

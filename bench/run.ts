@@ -32,6 +32,7 @@ import { factAccuracyTable } from "../tools/eval/fact-accuracy-table";
 import { benchTranscriptionWer } from "../tools/eval/transcription-wer";
 import { benchBundles, bundlesTable } from "./bundle-sizes";
 import { benchCliStartup, cliStartupTable } from "./cli-startup";
+import { benchFirstUse, firstUseTable } from "./first-use";
 import { benchLineageIndex, lineageIndexTable } from "./lineage-index";
 import {
   benchLineageQueries,
@@ -188,8 +189,12 @@ await section("verify", async () => {
   log(verifySpeedTable(results.verifySpeed));
 });
 await section("bundles", async () => {
-  results.bundles = await benchBundles({ rounds: Number(values["import-rounds"]), log });
+  const rounds = Number(values["import-rounds"]);
+  results.bundles = await benchBundles({ rounds, log });
   log(bundlesTable(results.bundles));
+  const packages = [...new Set(results.bundles.rows.flatMap((row) => row.firstUse))];
+  results.firstUse = await benchFirstUse({ packages, rounds, log });
+  log(firstUseTable(results.firstUse, rounds));
 });
 await section("cli", async () => {
   results.cliStartup = await benchCliStartup({
