@@ -39,6 +39,39 @@ describe("Lambda function bundles (esbuild as sst builds them, packages/workflow
   });
 });
 
+/**
+ * Each function's bundle size ceiling, KB: its size when issue 42 was closed (schemas on
+ * `zod/mini`, 743 to 988 KB) plus about 20 KB. Classic zod's chained API, which does not
+ * tree-shake, put some 430 KB back into every bundle, and with it ~60 ms of each cold import.
+ */
+const CEILING_KB: Record<BundledFunction, number> = {
+  ingest: 870,
+  transcribe: 1010,
+  reason: 940,
+  synthesize: 910,
+  finalize: 850,
+  recordFailure: 850,
+  preparePrompts: 870,
+  synthesizePrompt: 910,
+  recordPromptFailure: 770,
+  writePromptsReport: 780,
+  openBatch: 770,
+  lineageSigner: 820,
+  lineageIndexCompactor: 870,
+};
+
+describe("Lambda function bundle sizes (issue 42: a cold start imports the whole bundle)", () => {
+  it.each(FUNCTION_ENTRIES.map(({ fn }): [BundledFunction, number] => [fn, CEILING_KB[fn]]))(
+    "%s stays within %i KB",
+    (fn, ceiling) => {
+      const { bytes } = bundles.get(fn)!;
+      expect(Math.round(bytes / 1024), `${fn} is ${Math.round(bytes / 1024)} KB`).toBeLessThanOrEqual(
+        ceiling,
+      );
+    },
+  );
+});
+
 describe("named errors in a function bundle", () => {
   it("keep their class names, which Step Functions' Retry and Catch match, though the bundle is minified", async () => {
     const outfile = join(dir, "named-errors.mjs");
