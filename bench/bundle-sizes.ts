@@ -240,7 +240,7 @@ export async function benchBundles(options: BundlesOptions = {}): Promise<Bundle
 }
 
 /** The provider clients `fn` loads on first use: its stage's ({@link STAGE_PROVIDERS}) but S3's, which every function builds. */
-export function firstUsePackages(fn: BundledFunction): ProviderPackage[] {
+function firstUsePackages(fn: BundledFunction): ProviderPackage[] {
   return STAGE_PROVIDERS[fn].filter((name) => name !== "@aws-sdk/client-s3");
 }
 

@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { FUNCTION_ENTRIES, FUNCTION_ESBUILD_OPTIONS, FUNCTION_ESM_BANNER } from "@voxtrail/workflow";
 import { build } from "esbuild";
-import { bundleDir, importTimes } from "./bundle-sizes";
+import { bundleDir, importTimes, kb } from "./bundle-sizes";
 import { median } from "./stats";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -87,7 +87,6 @@ try {
   const s3Wall = median(of("s3-only.mjs").wall);
   const s3Cpu = median(of("s3-only.mjs").cpu);
   const ratio = (values: number[], reference: number) => `${(median(values) / reference).toFixed(2)}x`;
-  const kb = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString("en-US")} KB`;
   const lines = [
     `S3-only ${kb(s3OnlyBytes)}: import median ${Math.round(s3Wall)} ms wall, ${Math.round(s3Cpu)} ms CPU, over ${of("s3-only.mjs").wall.length} imports; ${commit} vs this tree, ${rounds} rounds`,
     "",
