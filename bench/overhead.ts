@@ -12,12 +12,22 @@
  * sides, into engine time (transcription, reasoning, the synthesis stream, as each side measured
  * them) and the rest; the pipeline's per-item overhead is the difference of the medians of "the
  * rest", which the engines' swings do not reach.
+ *
+ * With `transcriber: "simulated"` both sides use the repository's simulated transcriber (a fixed
+ * transcript, no recogniser: see `SimulatedTranscriber`) instead of pocketsphinx, so 20 or more
+ * voicemails take minutes rather than an hour here; the engines' time is set aside anyway, and
+ * the result names the transcriber. More voicemails than the 5 bundled ones are copies of them
+ * under distinct names (`07-billing.wav`), so every one is its own job. `overheadPerVoicemailMs`
+ * is the median over passes of each pipeline pass's median non-engine time per voicemail, less
+ * the same for the plain loop's passes (the passes alternate which side goes first).
+ *
+ *   npm run bench -- --only overhead --voicemails 20 --rounds 3 --transcriber simulated
  */
-import { mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { normalizeForTranscription, wavHeader } from "@voxtrail/audio";
-import { type JobReport, mapLimit, type Synthesizer } from "@voxtrail/core";
+import { type JobReport, mapLimit, type Synthesizer, type Transcriber } from "@voxtrail/core";
 import {
   BUNDLED_RECORDS_FILE,
   BUNDLED_VOICEMAILS_DIR,
@@ -28,13 +38,23 @@ import {
   localSonicSynthesizer,
   startSonicEndpoint,
 } from "@voxtrail/local";
-import { JsonlRecordLookup, LocalReasoner, PocketsphinxTranscriber } from "@voxtrail/providers";
+import {
+  JsonlRecordLookup,
+  LocalReasoner,
+  PocketsphinxTranscriber,
+  SimulatedTranscriber,
+} from "@voxtrail/providers";
 import { median, round1 } from "./stats";
+
+/** The transcribers the comparison can run: pocketsphinx, or the simulated one (no recogniser). */
+export type OverheadTranscriber = "pocketsphinx" | "simulated";
 
 /** Options of {@link benchOverhead}. */
 export interface OverheadOptions {
-  /** How many bundled voicemails to process per pass (at most 5). */
+  /** How many voicemails to process per pass: the bundled ones, then copies of them. */
   voicemails: number;
+  /** Both sides' transcriber; `pocketsphinx` (the real engine) by default. */
+  transcriber?: OverheadTranscriber;
   concurrency: number;
   /** Passes per side. */
   rounds: number;
@@ -43,6 +63,8 @@ export interface OverheadOptions {
 
 /** What {@link benchOverhead} measured. */
 export interface OverheadResult {
+  /** What transcribed on both sides: the processor's model, `simulated` in it when simulated. */
+  transcriber: string;
   voicemails: string[];
   concurrency: number;
   rounds: number;
@@ -63,6 +85,14 @@ export interface OverheadResult {
   directNonEngineMsPerItem: number;
   /** The difference of the two: what the pipeline adds per voicemail, engines' swings aside. */
   nonEngineOverheadPerItemMs: number;
+  /** Each pass's median non-engine time per voicemail, pipeline and plain loop, in pass order. */
+  pipelinePassNonEngineMs: number[];
+  directPassNonEngineMs: number[];
+  /**
+   * The issue's figure: median of the pipeline passes' medians less median of the plain loop's,
+   * ms per voicemail, engines' time set aside.
+   */
+  overheadPerVoicemailMs: number;
   /** Every pipeline job succeeded (else the comparison is void). */
   allSucceeded: boolean;
 }
@@ -75,13 +105,16 @@ interface ItemTime {
 
 /** Runs the overhead comparison; see the file's comment. */
 export async function benchOverhead(options: OverheadOptions): Promise<OverheadResult> {
-  const files = (await collectInputFiles([BUNDLED_VOICEMAILS_DIR])).slice(0, options.voicemails);
+  const transcriber = options.transcriber ?? "pocketsphinx";
   const scratch = await mkdtemp(join(tmpdir(), "voxtrail-bench-overhead-"));
-  const direct = await DirectLoop.start();
+  const files = await voicemailFiles(options.voicemails, join(scratch, "voicemails"));
+  const direct = await DirectLoop.start(transcriber);
   const pipelineMs: number[] = [];
   const directMs: number[] = [];
   const startMs: number[] = [];
   const pipelineItems: ItemTime[] = [];
+  const pipelinePasses: number[] = [];
+  const directPasses: number[] = [];
   let allSucceeded = true;
   try {
     // Untimed: the first pocketsphinx and flite runs load their models from a cold disk cache.
@@ -93,18 +126,27 @@ export async function benchOverhead(options: OverheadOptions): Promise<OverheadR
         const dir = join(scratch, `${side}-${round}`);
         if (side === "direct") {
           const started = performance.now();
+          const done = direct.items.length;
           await direct.run(files, dir, options.concurrency);
           directMs.push(performance.now() - started);
+          directPasses.push(median(direct.items.slice(done).map(nonEngine)));
         } else {
           let started = performance.now();
-          const runtime = await LocalRuntime.start({ storeDir: dir });
+          const runtime = await LocalRuntime.start({
+            storeDir: dir,
+            ...(transcriber === "simulated"
+              ? { providers: { transcriber: "simulated", reasoner: "local", synthesizer: "local" } }
+              : {}),
+          });
           startMs.push(performance.now() - started);
           try {
             started = performance.now();
             const results = await runtime.run(files, { concurrency: options.concurrency });
             pipelineMs.push(performance.now() - started);
             allSucceeded &&= results.every((result) => result.status === "SUCCEEDED");
-            for (const { report } of results) if (report) pipelineItems.push(pipelineItemTime(report));
+            const items = results.flatMap(({ report }) => (report ? [pipelineItemTime(report)] : []));
+            pipelineItems.push(...items);
+            pipelinePasses.push(median(items.map(nonEngine)));
           } finally {
             await runtime.close();
           }
@@ -117,11 +159,12 @@ export async function benchOverhead(options: OverheadOptions): Promise<OverheadR
     await direct.close();
     await rm(scratch, { recursive: true, force: true });
   }
-  const pipelineNonEngine = median(pipelineItems.map((item) => item.wallMs - item.engineMs));
-  const directNonEngine = median(direct.items.map((item) => item.wallMs - item.engineMs));
+  const pipelineNonEngine = median(pipelineItems.map(nonEngine));
+  const directNonEngine = median(direct.items.map(nonEngine));
   const pipelineMedianMs = median(pipelineMs);
   const directMedianMs = median(directMs);
   return {
+    transcriber: direct.transcriberModel,
     voicemails: files.map((file) => file.name),
     concurrency: options.concurrency,
     rounds: options.rounds,
@@ -135,8 +178,34 @@ export async function benchOverhead(options: OverheadOptions): Promise<OverheadR
     pipelineNonEngineMsPerItem: round1(pipelineNonEngine),
     directNonEngineMsPerItem: round1(directNonEngine),
     nonEngineOverheadPerItemMs: round1(pipelineNonEngine - directNonEngine),
+    pipelinePassNonEngineMs: pipelinePasses.map(round1),
+    directPassNonEngineMs: directPasses.map(round1),
+    overheadPerVoicemailMs: round1(median(pipelinePasses) - median(directPasses)),
     allSucceeded,
   };
+}
+
+/**
+ * `count` voicemails: the bundled ones, then copies of them under `dir` named `<nn>-<name>` so that
+ * each is a job of its own (the job id follows the key).
+ */
+async function voicemailFiles(count: number, dir: string): Promise<InputFile[]> {
+  const bundled = await collectInputFiles([BUNDLED_VOICEMAILS_DIR]);
+  if (count <= bundled.length) return bundled.slice(0, count);
+  await mkdir(dir, { recursive: true });
+  const files: InputFile[] = [];
+  for (let index = 0; index < count; index++) {
+    const source = bundled[index % bundled.length] as InputFile;
+    const name = `${String(index + 1).padStart(2, "0")}-${basename(source.path)}`;
+    await copyFile(source.path, join(dir, name));
+    files.push({ path: join(dir, name), name });
+  }
+  return files;
+}
+
+/** A voicemail's time outside its engines. */
+function nonEngine(item: ItemTime): number {
+  return item.wallMs - item.engineMs;
 }
 
 /** The engines the pipeline uses, called one after another, writing the same outputs to files. */
@@ -145,18 +214,23 @@ class DirectLoop {
   readonly items: ItemTime[] = [];
 
   private constructor(
-    private readonly transcriber: PocketsphinxTranscriber,
+    private readonly transcriber: Transcriber,
     private readonly reasoner: LocalReasoner,
     private readonly records: JsonlRecordLookup,
     private readonly synthesizer: Synthesizer,
     readonly close: () => Promise<void>,
   ) {}
 
-  static async start(): Promise<DirectLoop> {
+  /** What transcribes: the processor's model, which says `simulated` for the simulated one. */
+  get transcriberModel(): string {
+    return this.transcriber.processor.model;
+  }
+
+  static async start(transcriber: OverheadTranscriber): Promise<DirectLoop> {
     const endpoint = await startSonicEndpoint();
     const synthesizer = localSonicSynthesizer(endpoint);
     return new DirectLoop(
-      new PocketsphinxTranscriber(),
+      transcriber === "simulated" ? new SimulatedTranscriber() : new PocketsphinxTranscriber(),
       new LocalReasoner(),
       await JsonlRecordLookup.fromFile(BUNDLED_RECORDS_FILE),
       synthesizer,

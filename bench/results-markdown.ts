@@ -59,6 +59,9 @@ export function resultsMarkdown(results: BenchResults): string {
   const { overhead, streamingMemory, measurementAccuracy, lineageQueries } = results;
   if (overhead) {
     out.push(
+      `| Overhead per voicemail (issue 42), engines' time set aside: ${overhead.voicemails.length} voicemails, concurrency ${overhead.concurrency}, transcriber ${overhead.transcriber}; median of each side's pass medians (${overhead.rounds} alternating passes) | pipeline ${overhead.pipelinePassNonEngineMs.map(Math.round).join(", ")} ms vs plain loop ${overhead.directPassNonEngineMs.map(Math.round).join(", ")} ms: **${Math.round(overhead.overheadPerVoicemailMs)} ms per voicemail** (\`overheadPerVoicemailMs\`) | - |`,
+    );
+    out.push(
       `| Overhead, engines' time set aside: per voicemail, pipeline wall time minus its engines' (transcription, reasoning, synthesis stream) vs the same for the plain loop | ${Math.round(overhead.pipelineNonEngineMsPerItem)} ms vs ${Math.round(overhead.directNonEngineMsPerItem)} ms: **${Math.round(overhead.nonEngineOverheadPerItemMs)} ms per voicemail** added by the pipeline | - |`,
     );
     out.push(

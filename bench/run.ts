@@ -7,6 +7,7 @@
  *
  *   npm run bench
  *   npm run bench -- --only overhead,memory    # some sections (overhead, memory, manifest, accuracy, wer, facts, ttfb, prompts, lineage, index, verify, bundles, cli)
+ *   npm run bench -- --only overhead --voicemails 20 --transcriber simulated   # issue 42's overhead figure (see bench/overhead.ts)
  *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store (lineage, and index's record-walking side)
  *   npm run bench -- --only index --index-jobs 20000   # a smaller index-only store (default 100,000)
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
@@ -43,7 +44,7 @@ import {
 import { describeMachine } from "./machine";
 import { benchManifestMemory } from "./manifest-memory";
 import { benchMeasurementAccuracy } from "./measurement-accuracy";
-import { benchOverhead } from "./overhead";
+import { benchOverhead, type OverheadTranscriber } from "./overhead";
 import { benchPromptsScaling, promptsScalingTable } from "./prompts-scaling";
 import { type BenchResults, resultsMarkdown } from "./results-markdown";
 import { benchStreamingMemory } from "./streaming-memory";
@@ -76,6 +77,7 @@ const { values } = parseArgs({
     "lineage-jobs": { type: "string", default: "10000" },
     "index-jobs": { type: "string", default: "100000" },
     voicemails: { type: "string", default: "3" },
+    transcriber: { type: "string", default: "pocketsphinx" },
     rounds: { type: "string", default: "3" },
     "import-rounds": { type: "string", default: "5" },
     "verify-rounds": { type: "string", default: "5" },
@@ -86,6 +88,10 @@ const { values } = parseArgs({
   },
 });
 const only = new Set((values.only?.split(",") ?? SECTIONS) as Section[]);
+const transcriber = values.transcriber as OverheadTranscriber;
+if (transcriber !== "pocketsphinx" && transcriber !== "simulated") {
+  throw new Error(`unknown transcriber ${transcriber}; transcribers: pocketsphinx, simulated`);
+}
 for (const section of only) {
   if (!SECTIONS.includes(section))
     throw new Error(`unknown section ${section}; sections: ${SECTIONS.join(", ")}`);
@@ -111,6 +117,7 @@ async function section(name: Section, run: () => Promise<void>): Promise<void> {
 await section("overhead", async () => {
   results.overhead = await benchOverhead({
     voicemails: Number(values.voicemails),
+    transcriber,
     concurrency: 2,
     rounds: Number(values.rounds),
     log,

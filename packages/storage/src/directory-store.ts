@@ -124,8 +124,10 @@ export class DirectoryStore implements ObjectStore {
   /** A local file is copied through one reused buffer ({@link copyHashing}), however long it is. */
   async put(key: string, body: ObjectBody, options: PutOptions): Promise<StoredObject> {
     let file: string;
+    let sideDirectories: Promise<void>;
     try {
       file = await this.#locate(key);
+      sideDirectories = this.#makeSideDirectories(key);
       await this.#makeParentDirectory(file);
     } catch (error) {
       if (body instanceof Readable) body.destroy();
@@ -143,6 +145,7 @@ export class DirectoryStore implements ObjectStore {
         etag: `"${hex.md5}"`,
         versionId: newVersionId(),
       };
+      await sideDirectories;
       await this.#versions.keep(temp, { key, ...sidecar });
     });
     return this.#writeSidecar(key, sidecar as Required<Sidecar>);
@@ -158,6 +161,7 @@ export class DirectoryStore implements ObjectStore {
     options: PutOptions,
   ): Promise<StoredObject | undefined> {
     const file = await this.#locate(key);
+    const sideDirectories = this.#makeSideDirectories(key);
     await this.#makeParentDirectory(file);
     const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
     const temp = path.join(path.dirname(file), `${TEMP_FILE_PREFIX}${randomUUID()}`);
@@ -171,14 +175,20 @@ export class DirectoryStore implements ObjectStore {
     try {
       await writeFile(temp, bytes, { flush: this.#durable });
       await link(temp, file);
+      await sideDirectories;
       await this.#versions.keep(temp, { key, ...sidecar });
     } catch (error) {
+      await rm(temp, { force: true });
       if (hasErrorCode(error, "EEXIST")) return undefined;
       throw error;
-    } finally {
-      await rm(temp, { force: true });
     }
-    return this.#writeSidecar(key, sidecar);
+    // The temporary name is only removed: the sidecar need not wait for it.
+    const removed = rm(temp, { force: true });
+    try {
+      return await this.#writeSidecar(key, sidecar);
+    } finally {
+      await removed;
+    }
   }
 
   /** With `version`: that version by its id, or the current object if its etag matches. */
@@ -455,24 +465,47 @@ export class DirectoryStore implements ObjectStore {
     return this.#realRoot;
   }
 
+  /** The key's directory, made if missing, and a refusal when the key's path is a directory. */
   async #makeParentDirectory(file: string): Promise<void> {
-    try {
-      await mkdir(path.dirname(file), { recursive: true });
-    } catch (error) {
+    const [made, existing] = await Promise.allSettled([
+      mkdir(path.dirname(file), { recursive: true }),
+      stat(file),
+    ]);
+    if (made.status === "rejected") {
+      const error: unknown = made.reason;
       // The system error names the path, so it is not kept as the cause.
       throw hasErrorCode(error, "EEXIST", "ENOTDIR") ? new InvalidKey(PREFIX_CONFLICT) : error;
     }
-    if ((await stat(file).catch(() => undefined))?.isDirectory()) {
+    if (existing.status === "fulfilled" && existing.value.isDirectory()) {
       throw new InvalidKey(PREFIX_CONFLICT);
     }
   }
 
+  /**
+   * The directories of the key's sidecar and kept versions, made while the body is written rather
+   * than one after another on the way to each write (a write that finds one removed since, by a
+   * delete emptying it, makes it again). Never rejects unobserved: the write awaits it.
+   */
+  #makeSideDirectories(key: string): Promise<void> {
+    const made = Promise.all([
+      mkdir(path.dirname(this.#sidecarPath(key)), { recursive: true }),
+      this.#versions.makeDirectory(key),
+    ]).then(() => undefined);
+    made.catch(() => undefined);
+    return made;
+  }
+
   async #writeSidecar(key: string, sidecar: Sidecar): Promise<StoredObject> {
     const sidecarFile = this.#sidecarPath(key);
-    await mkdir(path.dirname(sidecarFile), { recursive: true });
-    await writeAtomically(sidecarFile, (temp) =>
-      writeFile(temp, JSON.stringify(sidecar), { flush: this.#durable }),
-    );
+    const write = () =>
+      writeAtomically(sidecarFile, (temp) =>
+        writeFile(temp, JSON.stringify(sidecar), { flush: this.#durable }),
+      );
+    await write().catch(async (error: unknown) => {
+      if (!hasErrorCode(error, "ENOENT")) throw error;
+      await mkdir(path.dirname(sidecarFile), { recursive: true });
+      await write();
+    });
     return { key, uri: this.uri(key), ...sidecar };
   }
 

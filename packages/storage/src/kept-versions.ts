@@ -46,11 +46,22 @@ export class KeptVersions {
     private readonly durable = true,
   ) {}
 
-  /** Keeps `file` (a body just written) as version `sidecar.versionId` of `sidecar.key`. */
+  /** Makes the directory of `key`'s versions, if missing: before {@link keep}, while the body is written. */
+  async makeDirectory(key: string): Promise<void> {
+    await mkdir(this.#directory(key), { recursive: true });
+  }
+
+  /**
+   * Keeps `file` (a body just written) as version `sidecar.versionId` of `sidecar.key`. The key's
+   * directory is made again if it is missing (not made first, or emptied since by a removal).
+   */
   async keep(file: string, sidecar: VersionSidecar): Promise<void> {
     const body = this.body(sidecar.key, sidecar.versionId);
-    await mkdir(path.dirname(body), { recursive: true });
-    await link(file, body);
+    await link(file, body).catch(async (error: unknown) => {
+      if (!hasErrorCode(error, "ENOENT")) throw error;
+      await mkdir(path.dirname(body), { recursive: true });
+      await link(file, body);
+    });
     await writeAtomically(`${body}.json`, (temp) =>
       writeFile(temp, JSON.stringify(sidecar), { flush: this.durable }),
     );

@@ -44,19 +44,17 @@ export const reasonStage = defineStage<StageNeeds<"reasoner" | "records" | "reda
         })
       : undefined;
     const record = redacted?.record ?? reasoned;
-    const recordRef = await putJsonArtifact(
-      deps.store,
-      "record",
-      keys.artifact(job.jobId, ARTIFACT_FILES.record),
-      record,
-    );
-    const replyText = await putArtifact(
-      deps.store,
-      "reply-text",
-      keys.artifact(job.jobId, ARTIFACT_FILES.replyText),
-      `${record.replyText}\n`,
-      "text/plain; charset=utf-8",
-    );
+    // Two objects, neither waiting on the other: written at once.
+    const [recordRef, replyText] = await Promise.all([
+      putJsonArtifact(deps.store, "record", keys.artifact(job.jobId, ARTIFACT_FILES.record), record),
+      putArtifact(
+        deps.store,
+        "reply-text",
+        keys.artifact(job.jobId, ARTIFACT_FILES.replyText),
+        `${record.replyText}\n`,
+        "text/plain; charset=utf-8",
+      ),
+    ]);
     activity.outputs.push(recordRef, replyText);
     redacted?.note(recordRef);
     redacted?.note(replyText);

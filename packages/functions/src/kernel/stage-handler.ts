@@ -91,6 +91,9 @@ async function runStage<D extends KernelDependencies, I, O, C>(
       definition.run(input, { ...invocation, activity: detachedActivity(), tmpDir }, opening.carry),
     );
   }
+  // The temp directory is made while the record is opened: neither waits on the other.
+  const tmpDirOpened = openAttemptDir(state, `${opening.jobId}-${recordAs}`);
+  tmpDirOpened.catch(() => undefined);
   const recorder = await ActivityRecorder.open({
     store: deps.store,
     jobId: opening.jobId,
@@ -109,7 +112,7 @@ async function runStage<D extends KernelDependencies, I, O, C>(
   // Ended (timed out, interrupted) while its record was opened: it never began, and writes nothing.
   signal.throwIfAborted();
   state.recorder = recorder;
-  const tmpDir = await openAttemptDir(state, `${opening.jobId}-${recordAs}`);
+  const tmpDir = await tmpDirOpened;
   const { activity } = recorder;
   return inAttemptDir(tmpDir, () =>
     collectSdkCalls(recorder.sdkCalls, async () => {

@@ -27,7 +27,8 @@ export interface AttemptState {
  * signal aborted first, so late work stops, then the record as failed (an error writing it, such
  * as a full disk, becomes the invocation's error, still made safe by the middlewares after this
  * one). An invocation whose handler opened no record writes none. Either way, the attempt's temp
- * directory, if it opened one, is removed last, with everything in it.
+ * directory, if it opened one, is removed with everything in it while the record is written (the
+ * record needs nothing in it), and the invocation ends once both are done.
  *
  * With `interrupt` (the process's, aborted on SIGINT or SIGTERM), the attempt's signal aborts with
  * it too, and its `interrupted` rejects with `AttemptInterrupted` (the kernel races the handler
@@ -61,16 +62,19 @@ export function stageAttempt(
     },
     after: async (request) => {
       const state = attemptOf(request.context);
+      // The directory's removal needs nothing of the record's write: both at once.
+      const removed = removeAttemptDir(state);
       try {
         await state.recorder?.record("succeeded");
       } finally {
-        await removeAttemptDir(state);
+        await removed;
       }
     },
     onError: async (request) => {
       const state = (request.context as Partial<Record<typeof ATTEMPT, AttemptState>>)[ATTEMPT];
       if (!state) return;
       state.controller.abort(request.error);
+      const removed = removeAttemptDir(state);
       try {
         await state.recorder?.record("failed", request.error);
       } catch (error) {
@@ -79,7 +83,7 @@ export function stageAttempt(
         // them) and the error would leave as it is, path and all, instead of by its meaning.
         request.error = error as Error;
       } finally {
-        await removeAttemptDir(state);
+        await removed;
       }
     },
   };
