@@ -94,8 +94,9 @@ export interface DirectoryStoreOptions {
  * a delete by version id removes that version for good, the newest remaining one becoming current.
  *
  * Writes are atomic per file: the body is streamed (and hashed) into a temporary file beside the
- * target, renamed over it, and then the sidecar is written the same way; a failed write leaves
- * the previous object intact. Between the two renames a reader can briefly see the new body with
+ * target, renamed over it, and then the sidecar is written the same way (at the same time as
+ * the kept version's, which names the same version); a failed write leaves the previous object
+ * intact. Between the two renames a reader can briefly see the new body with
  * the previous sidecar, and concurrent puts of one key are not serialised (the last rename of
  * each file wins, so body and sidecar may come from different puts). Beyond the common key rules it refuses keys under `.meta/`, keys that
  * resolve outside the root through a symbolic link, and a key that is also a prefix of another
@@ -146,9 +147,9 @@ export class DirectoryStore implements ObjectStore {
         versionId: newVersionId(),
       };
       await sideDirectories;
-      await this.#versions.keep(temp, { key, ...sidecar });
+      await this.#versions.keep(temp, key, sidecar.versionId);
     });
-    return this.#writeSidecar(key, sidecar as Required<Sidecar>);
+    return this.#describe(key, sidecar as Required<Sidecar>);
   }
 
   /**
@@ -176,19 +177,31 @@ export class DirectoryStore implements ObjectStore {
       await writeFile(temp, bytes, { flush: this.#durable });
       await link(temp, file);
       await sideDirectories;
-      await this.#versions.keep(temp, { key, ...sidecar });
+      await this.#versions.keep(temp, key, sidecar.versionId);
     } catch (error) {
       await rm(temp, { force: true });
       if (hasErrorCode(error, "EEXIST")) return undefined;
       throw error;
     }
-    // The temporary name is only removed: the sidecar need not wait for it.
+    // The temporary name is only removed: the sidecars need not wait for it.
     const removed = rm(temp, { force: true });
     try {
-      return await this.#writeSidecar(key, sidecar);
+      return await this.#describe(key, sidecar);
     } finally {
       await removed;
     }
+  }
+
+  /**
+   * Writes the sidecars of a body just written and kept as version `sidecar.versionId`: the
+   * version's and the key's, at once (each names the same version and neither reads the other).
+   */
+  async #describe(key: string, sidecar: Required<Sidecar>): Promise<StoredObject> {
+    const [stored] = await Promise.all([
+      this.#writeSidecar(key, sidecar),
+      this.#versions.describe({ key, ...sidecar }),
+    ]);
+    return stored;
   }
 
   /** With `version`: that version by its id, or the current object if its etag matches. */

@@ -52,17 +52,22 @@ export class KeptVersions {
   }
 
   /**
-   * Keeps `file` (a body just written) as version `sidecar.versionId` of `sidecar.key`. The key's
-   * directory is made again if it is missing (not made first, or emptied since by a removal).
+   * Keeps `file` (a body just written) as the body of version `versionId` of `key`: a version only
+   * once {@link describe} has written its sidecar. The key's directory is made again if it is
+   * missing (not made first, or emptied since by a removal).
    */
-  async keep(file: string, sidecar: VersionSidecar): Promise<void> {
-    const body = this.body(sidecar.key, sidecar.versionId);
+  async keep(file: string, key: string, versionId: string): Promise<void> {
+    const body = this.body(key, versionId);
     await link(file, body).catch(async (error: unknown) => {
       if (!hasErrorCode(error, "ENOENT")) throw error;
       await mkdir(path.dirname(body), { recursive: true });
       await link(file, body);
     });
-    await writeAtomically(`${body}.json`, (temp) =>
+  }
+
+  /** Writes the sidecar of a version whose body {@link keep} kept, which makes it a version. */
+  async describe(sidecar: VersionSidecar): Promise<void> {
+    await writeAtomically(`${this.body(sidecar.key, sidecar.versionId)}.json`, (temp) =>
       writeFile(temp, JSON.stringify(sidecar), { flush: this.durable }),
     );
   }
