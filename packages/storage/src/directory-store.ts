@@ -29,6 +29,7 @@ import { assertValidKey } from "./object-key";
 import { isInside, realpathOfExisting } from "./path-containment";
 import { READ_FLAGS, readRegularFile } from "./regular-file";
 import { type FileHash, Sha256Pool } from "./sha256-pool";
+import { type StagedFile, stageFile } from "./staged-file";
 import { META_DIR } from "./store-root";
 import { sortByUtf8 } from "./utf8-order";
 
@@ -122,7 +123,10 @@ export class DirectoryStore implements ObjectStore {
     this.#versions = new KeptVersions(this.root, durable);
   }
 
-  /** A local file is copied through one reused buffer ({@link copyHashing}), however long it is. */
+  /**
+   * A local file is copied through one reused buffer ({@link copyHashing}), however long it is.
+   * Bytes in memory are hashed first, so their sidecars are written and flushed while the body is.
+   */
   async put(key: string, body: ObjectBody, options: PutOptions): Promise<StoredObject> {
     let file: string;
     let sideDirectories: Promise<void>;
@@ -133,6 +137,9 @@ export class DirectoryStore implements ObjectStore {
     } catch (error) {
       if (body instanceof Readable) body.destroy();
       throw error;
+    }
+    if (typeof body === "string" || body instanceof Uint8Array) {
+      return this.#putBytes(key, file, sideDirectories, body, options);
     }
     let sidecar: Required<Sidecar> | undefined;
     await writeAtomically(file, async (temp) => {
@@ -149,12 +156,15 @@ export class DirectoryStore implements ObjectStore {
       await sideDirectories;
       await this.#versions.keep(temp, key, sidecar.versionId);
     });
-    return this.#describe(key, sidecar as Required<Sidecar>);
+    const described = sidecar as Required<Sidecar>;
+    await (await this.#stageSidecars(key, described)).commit();
+    return { key, uri: this.uri(key), ...described };
   }
 
   /**
    * The body goes to a temporary file that is then hard-linked to the key's path: `link` fails
-   * when the path exists, so of concurrent callers exactly one wins. The sidecar follows, as in `put`.
+   * when the path exists, so of concurrent callers exactly one wins. Its sidecars are written
+   * while the body is and take their names after it, as in `put`.
    */
   async putIfAbsent(
     key: string,
@@ -164,44 +174,101 @@ export class DirectoryStore implements ObjectStore {
     const file = await this.#locate(key);
     const sideDirectories = this.#makeSideDirectories(key);
     await this.#makeParentDirectory(file);
-    const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+    const sidecar = sidecarOf(body, options);
     const temp = path.join(path.dirname(file), `${TEMP_FILE_PREFIX}${randomUUID()}`);
-    const sidecar = {
-      contentType: options.contentType,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-      bytes: bytes.byteLength,
-      etag: `"${createHash("md5").update(bytes).digest("hex")}"`,
-      versionId: newVersionId(),
-    };
+    const staged = await this.#writeWithSidecars(key, sidecar, sideDirectories, () =>
+      writeFile(temp, body, { flush: this.#durable }),
+    ).catch(async (error: unknown) => {
+      await rm(temp, { force: true });
+      throw error;
+    });
     try {
-      await writeFile(temp, bytes, { flush: this.#durable });
       await link(temp, file);
-      await sideDirectories;
       await this.#versions.keep(temp, key, sidecar.versionId);
     } catch (error) {
-      await rm(temp, { force: true });
+      await Promise.all([rm(temp, { force: true }), staged.discard()]);
       if (hasErrorCode(error, "EEXIST")) return undefined;
       throw error;
     }
     // The temporary name is only removed: the sidecars need not wait for it.
     const removed = rm(temp, { force: true });
     try {
-      return await this.#describe(key, sidecar);
+      await staged.commit();
     } finally {
       await removed;
     }
+    return { key, uri: this.uri(key), ...sidecar };
+  }
+
+  /** `put` of bytes in memory: body and sidecars written at once, then put in place in that order. */
+  async #putBytes(
+    key: string,
+    file: string,
+    sideDirectories: Promise<void>,
+    body: Uint8Array | string,
+    options: PutOptions,
+  ): Promise<StoredObject> {
+    const sidecar = sidecarOf(body, options);
+    let staged: StagedFile | undefined;
+    try {
+      await writeAtomically(file, async (temp) => {
+        staged = await this.#writeWithSidecars(key, sidecar, sideDirectories, () =>
+          writeFile(temp, body, { flush: this.#durable }),
+        );
+        await this.#versions.keep(temp, key, sidecar.versionId);
+      });
+    } catch (error) {
+      await staged?.discard();
+      throw error;
+    }
+    await (staged as StagedFile).commit();
+    return { key, uri: this.uri(key), ...sidecar };
   }
 
   /**
-   * Writes the sidecars of a body just written and kept as version `sidecar.versionId`: the
-   * version's and the key's, at once (each names the same version and neither reads the other).
+   * Runs `writeBody` while both sidecars are staged (the key's and its kept version's), and
+   * returns them staged once all three are written; when any fails, nothing staged is left.
    */
-  async #describe(key: string, sidecar: Required<Sidecar>): Promise<StoredObject> {
-    const [stored] = await Promise.all([
-      this.#writeSidecar(key, sidecar),
-      this.#versions.describe({ key, ...sidecar }),
+  async #writeWithSidecars(
+    key: string,
+    sidecar: Required<Sidecar>,
+    sideDirectories: Promise<void>,
+    writeBody: () => Promise<void>,
+  ): Promise<StagedFile> {
+    const [written, staged] = await Promise.allSettled([
+      writeBody(),
+      sideDirectories.then(() => this.#stageSidecars(key, sidecar)),
     ]);
-    return stored;
+    if (written.status === "fulfilled" && staged.status === "fulfilled") return staged.value;
+    if (staged.status === "fulfilled") await staged.value.discard();
+    throw written.status === "rejected" ? written.reason : (staged as PromiseRejectedResult).reason;
+  }
+
+  /**
+   * The sidecars of version `sidecar.versionId` of `key`, the version's and the key's, written and
+   * flushed at once under temporary names; committing renames both into place at once (each names
+   * the same version and neither reads the other).
+   */
+  async #stageSidecars(key: string, sidecar: Required<Sidecar>): Promise<StagedFile> {
+    const settled = await Promise.allSettled([
+      stageFile(this.#sidecarPath(key), JSON.stringify(sidecar), this.#durable),
+      this.#versions.stageSidecar({ key, ...sidecar }),
+    ]);
+    const files = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+    const failed = settled.find((result) => result.status === "rejected");
+    const discard = async () => {
+      await Promise.all(files.map((staged) => staged.discard()));
+    };
+    if (failed) {
+      await discard();
+      throw failed.reason;
+    }
+    return {
+      commit: async () => {
+        await Promise.all(files.map((staged) => staged.commit()));
+      },
+      discard,
+    };
   }
 
   /** With `version`: that version by its id, or the current object if its etag matches. */
@@ -510,15 +577,10 @@ export class DirectoryStore implements ObjectStore {
 
   async #writeSidecar(key: string, sidecar: Sidecar): Promise<StoredObject> {
     const sidecarFile = this.#sidecarPath(key);
-    const write = () =>
-      writeAtomically(sidecarFile, (temp) =>
-        writeFile(temp, JSON.stringify(sidecar), { flush: this.#durable }),
-      );
-    await write().catch(async (error: unknown) => {
-      if (!hasErrorCode(error, "ENOENT")) throw error;
-      await mkdir(path.dirname(sidecarFile), { recursive: true });
-      await write();
-    });
+    await mkdir(path.dirname(sidecarFile), { recursive: true });
+    await writeAtomically(sidecarFile, (temp) =>
+      writeFile(temp, JSON.stringify(sidecar), { flush: this.#durable }),
+    );
     return { key, uri: this.uri(key), ...sidecar };
   }
 
@@ -565,4 +627,16 @@ async function writeHashing(
   const source = body instanceof Readable ? body : Readable.from([body]);
   await pipeline(source, hashing, createWriteStream(temp, { flush }));
   return { bytes: hashing.bytes, hex: { sha256: hashing.hex("sha256"), md5: hashing.hex("md5") } };
+}
+
+/** The sidecar of a new version of `body`, hashed in memory. */
+function sidecarOf(body: Uint8Array | string, options: PutOptions): Required<Sidecar> {
+  const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+  return {
+    contentType: options.contentType,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    bytes: bytes.byteLength,
+    etag: `"${createHash("md5").update(bytes).digest("hex")}"`,
+    versionId: newVersionId(),
+  };
 }

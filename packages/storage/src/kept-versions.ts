@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { link, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { link, mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { writeAtomically } from "./atomic-write";
 import { removeEmptyDirectories, removeFile } from "./directory-tree";
 import { hasErrorCode } from "./errno";
+import { type StagedFile, stageFile } from "./staged-file";
 
 /** Top-level directory of the directory store's versions; keys under it are refused. */
 export const VERSIONS_DIR = ".versions";
@@ -53,7 +53,7 @@ export class KeptVersions {
 
   /**
    * Keeps `file` (a body just written) as the body of version `versionId` of `key`: a version only
-   * once {@link describe} has written its sidecar. The key's directory is made again if it is
+   * once the sidecar {@link stageSidecar} wrote is committed. The key's directory is made again if it is
    * missing (not made first, or emptied since by a removal).
    */
   async keep(file: string, key: string, versionId: string): Promise<void> {
@@ -65,10 +65,15 @@ export class KeptVersions {
     });
   }
 
-  /** Writes the sidecar of a version whose body {@link keep} kept, which makes it a version. */
-  async describe(sidecar: VersionSidecar): Promise<void> {
-    await writeAtomically(`${this.body(sidecar.key, sidecar.versionId)}.json`, (temp) =>
-      writeFile(temp, JSON.stringify(sidecar), { flush: this.durable }),
+  /**
+   * Writes the sidecar of a version under a temporary name: committed once {@link keep} has kept
+   * its body, it makes the body a version.
+   */
+  stageSidecar(sidecar: VersionSidecar): Promise<StagedFile> {
+    return stageFile(
+      `${this.body(sidecar.key, sidecar.versionId)}.json`,
+      JSON.stringify(sidecar),
+      this.durable,
     );
   }
 
