@@ -23,15 +23,13 @@
  *
  *   npm run bench -- --only overhead --voicemails 20 --rounds 3 --transcriber simulated
  */
-import { copyFile, mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { normalizeForTranscription, wavHeader } from "@voxtrail/audio";
 import { type JobReport, mapLimit, type Synthesizer, type Transcriber } from "@voxtrail/core";
 import {
   BUNDLED_RECORDS_FILE,
-  BUNDLED_VOICEMAILS_DIR,
-  collectInputFiles,
   DEFAULT_REPLY_FORMAT,
   type InputFile,
   LocalRuntime,
@@ -45,6 +43,7 @@ import {
   SimulatedTranscriber,
 } from "@voxtrail/providers";
 import { median, round1 } from "./stats";
+import { voicemailCopies } from "./voicemail-copies";
 
 /** The transcribers the comparison can run: pocketsphinx, or the simulated one (no recogniser). */
 export type OverheadTranscriber = "pocketsphinx" | "simulated";
@@ -107,7 +106,7 @@ interface ItemTime {
 export async function benchOverhead(options: OverheadOptions): Promise<OverheadResult> {
   const transcriber = options.transcriber ?? "pocketsphinx";
   const scratch = await mkdtemp(join(tmpdir(), "voxtrail-bench-overhead-"));
-  const files = await voicemailFiles(options.voicemails, join(scratch, "voicemails"));
+  const files = await voicemailCopies(options.voicemails, join(scratch, "voicemails"));
   const direct = await DirectLoop.start(transcriber);
   const pipelineMs: number[] = [];
   const directMs: number[] = [];
@@ -183,24 +182,6 @@ export async function benchOverhead(options: OverheadOptions): Promise<OverheadR
     overheadPerVoicemailMs: round1(median(pipelinePasses) - median(directPasses)),
     allSucceeded,
   };
-}
-
-/**
- * `count` voicemails: the bundled ones, then copies of them under `dir` named `<nn>-<name>` so that
- * each is a job of its own (the job id follows the key).
- */
-async function voicemailFiles(count: number, dir: string): Promise<InputFile[]> {
-  const bundled = await collectInputFiles([BUNDLED_VOICEMAILS_DIR]);
-  if (count <= bundled.length) return bundled.slice(0, count);
-  await mkdir(dir, { recursive: true });
-  const files: InputFile[] = [];
-  for (let index = 0; index < count; index++) {
-    const source = bundled[index % bundled.length] as InputFile;
-    const name = `${String(index + 1).padStart(2, "0")}-${basename(source.path)}`;
-    await copyFile(source.path, join(dir, name));
-    files.push({ path: join(dir, name), name });
-  }
-  return files;
 }
 
 /** A voicemail's time outside its engines. */
