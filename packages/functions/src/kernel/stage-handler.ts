@@ -39,10 +39,11 @@ export const RECORD_BEFORE_DEADLINE_MS = 500;
  * or SIGTERM), every attempt in flight fails the same way at once, with `AttemptInterrupted`, and
  * no later invocation begins.
  *
- * Each attempt, once opened (its record first, when it has one), has its own temp directory
- * (`tmpDir`, under {@link tempRoot}: `<jobId>-<recordAs>-<random>`), removed with its content when
- * the attempt ends, whether it succeeds, fails, times out or is interrupted; every temp file the
- * attempt makes goes there (the reply spool finds it through the attempt's async context).
+ * Each attempt has its own temp directory (`tmpDir`, under {@link tempRoot}:
+ * `<jobId>-<recordAs>-<random>`), made while its record (when it has one) is opened, and removed
+ * with its content when the attempt ends, whether it succeeds, fails, times out or is
+ * interrupted; every temp file the attempt makes goes there (the reply spool finds it through the
+ * attempt's async context).
  *
  * @example
  * const handler = stageHandler(transcribeStage, deps);
