@@ -25,6 +25,7 @@
  *   npx tsx tools/eval/fact-accuracy.ts --splits tuning --ids t07,t08 --language-model /tmp/v.lm.bin --json out.json
  *   npx tsx tools/eval/fact-accuracy.ts --deliveries telephony --warp-factors none   # or e.g. 1,1.2,1.4
  *   npx tsx tools/eval/fact-accuracy.ts --deliveries telephony --voice-adaptations none  # or FILE,FILE
+ *   npx tsx tools/eval/fact-accuracy.ts --deliveries telephony --call-adaptation none  # no per-call MLLR
  *   npx tsx tools/eval/fact-accuracy.ts --deliveries telephony --reference-lengths none
  *
  * `--voices` takes speaker ids or `tuned` / `held-out` (every speaker of that set); the tables show
@@ -32,7 +33,7 @@
  * alone (tuning work has no reason to read the held-out half's transcripts); `--ids` keeps the
  * scripts whose ids start with one of them; `--language-model FILE|none` decodes with another
  * language model, or pocketsphinx-en-us's own; `--warp-factors none|LIST` turns the per-call warp
- * choice off or tries other factors, `--voice-adaptations none|LIST` the per-call choice of a voice
+ * choice off or tries other factors, `--call-adaptation none` the per-call MLLR, `--voice-adaptations none|LIST` the per-call choice of a voice
  * adaptation, `--reference-lengths none` the refit of order and account numbers one digit off the
  * records' lengths; `--review-below N` the confidence below which the reasoner holds a fact for
  * review (0 holds none for its words' confidence; the call and length rules still hold; tools/eval/review-threshold.ts chooses it); `--json FILE` keeps every
@@ -94,6 +95,8 @@ export interface FactAccuracyOptions {
   warpFactors?: readonly number[];
   /** The transcriber's voice adaptations to choose among per call; default its own, `[]` for none. */
   voiceAdaptations?: readonly string[];
+  /** Whether the transcriber adapts to each call's speaker (per-call MLLR); default its own (on). */
+  callAdaptation?: boolean;
   /** The lengths order and account numbers are refitted to; default the records', as the local runtime; `{}` for none. */
   referenceLengths?: ReferenceLengths;
   /** Only the scripts whose ids start with one of these; default all. */
@@ -121,6 +124,7 @@ export async function benchFactAccuracy(options: FactAccuracyOptions = {}): Prom
     ...(options.languageModel === undefined ? {} : { languageModel: options.languageModel }),
     ...(options.warpFactors === undefined ? {} : { warpFactors: options.warpFactors }),
     ...(options.voiceAdaptations === undefined ? {} : { voiceAdaptations: options.voiceAdaptations }),
+    ...(options.callAdaptation === undefined ? {} : { callAdaptation: options.callAdaptation }),
     referenceLengths: options.referenceLengths ?? records.referenceLengths(),
     // A pass the deadline could not cover is skipped: on a busy machine that would change what is
     // measured, so the bench's deadline is far beyond any clip's.
@@ -208,6 +212,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       "telephony-adaptation": { type: "string" },
       "warp-factors": { type: "string" },
       "voice-adaptations": { type: "string" },
+      "call-adaptation": { type: "string" },
       "reference-lengths": { type: "string" },
       "review-below": { type: "string" },
     },
@@ -222,6 +227,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     const parsed = value.split(",").map(Number);
     if (parsed.some((n) => !(n > 0))) throw new Error(`--warp-factors takes positive numbers: ${value}`);
     return parsed;
+  };
+  const callAdaptation = (value: string): boolean => {
+    if (value !== "none")
+      throw new Error(`--call-adaptation takes none (the default adapts to each call): ${value}`);
+    return false;
   };
   const referenceLengths = (value: string): ReferenceLengths => {
     if (value !== "none")
@@ -256,6 +266,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           voiceAdaptations:
             values["voice-adaptations"] === "none" ? [] : values["voice-adaptations"].split(","),
         }),
+    ...(values["call-adaptation"] === undefined
+      ? {}
+      : { callAdaptation: callAdaptation(values["call-adaptation"]) }),
     ...(values["reference-lengths"] === undefined
       ? {}
       : { referenceLengths: referenceLengths(values["reference-lengths"]) }),

@@ -28,15 +28,20 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { normalizeForTranscription } from "@voxtrail/audio";
 import type { FliteVoice } from "@voxtrail/local";
-import { FEMALE_VOICE_ADAPTATION, TELEPHONY_ADAPTATION } from "@voxtrail/providers";
+import {
+  EN_US_MODEL,
+  FEMALE_VOICE_ADAPTATION,
+  SPHINXTRAIN_DIR,
+  TELEPHONY_ADAPTATION,
+  writeMixtureWeights,
+} from "@voxtrail/providers";
 import { ClipAudio, NOISE_LEVELS, VOICES } from "../eval/accuracy-audio";
 import { CORPUS_FILE, loadAccuracyCorpus } from "../eval/accuracy-corpus";
-import { writeMixtureWeights } from "./sphinx-mixture-weights";
+
 import { runSphinxTool as run } from "./sphinx-tool";
 
-const MODEL = "/usr/share/pocketsphinx/model/en-us";
-const ACOUSTIC_MODEL = `${MODEL}/en-us`;
-const SPHINXTRAIN = "/usr/lib/sphinxtrain";
+const ACOUSTIC_MODEL = EN_US_MODEL.acoustic;
+const SPHINXTRAIN = SPHINXTRAIN_DIR;
 /** One adaptation to estimate: the means file to write, and the voices of the tuning clips it reads. */
 export interface AdaptationTarget {
   out: string;
@@ -150,7 +155,7 @@ async function writeTuningClips(
     );
   const corpus = await loadAccuracyCorpus(CORPUS_FILE);
   const audio = await ClipAudio.open(corpus.noiseSeed, CORPUS_FILE);
-  const dictionary = await readFile(`${MODEL}/cmudict-en-us.dict`, "utf8");
+  const dictionary = await readFile(EN_US_MODEL.dictionary, "utf8");
   const known = new Set(dictionary.split("\n").map((line) => line.split(" ")[0]));
   await mkdir(join(work, "wav"));
   const clips: TuningClip[] = [];

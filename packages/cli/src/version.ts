@@ -16,6 +16,9 @@ export const POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
 /** Where festvox-kdlpc16k puts festival's ked voice (the accuracy corpus's held-out festival speaker). */
 export const FESTIVAL_KED_VOICE_DIR = "/usr/share/festival/voices/english/ked_diphone";
 
+/** Where Debian's sphinxtrain puts the tools of the transcriber's per-call adaptation. */
+export const SPHINXTRAIN_DIR = "/usr/lib/sphinxtrain";
+
 /** dpkg's record of the installed packages, read (not run) for their versions. */
 const DPKG_STATUS = "/var/lib/dpkg/status";
 
@@ -47,6 +50,10 @@ export const SYSTEM_ENGINES: SystemEngine[] = [
       { program: "pocketsphinx_continuous", debianPackage: "pocketsphinx" },
       { program: "pocketsphinx_batch", debianPackage: "pocketsphinx" },
       { directory: POCKETSPHINX_MODEL_DIR, label: "en-us model", debianPackage: "pocketsphinx-en-us" },
+      // The per-call speaker adaptation: features, the model as bw reads it, and bw/mllr_solve.
+      { program: "sphinx_fe", debianPackage: "sphinxbase-utils" },
+      { program: "pocketsphinx_mdef_convert", debianPackage: "pocketsphinx" },
+      { directory: SPHINXTRAIN_DIR, label: "sphinxtrain (bw, mllr_solve)", debianPackage: "sphinxtrain" },
     ],
   },
   {

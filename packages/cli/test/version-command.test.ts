@@ -35,9 +35,9 @@ describe("the built voxtrail command's --version", () => {
   it("names the apt-get command for each engine when PATH holds none of them", async () => {
     const { code, stdout } = await runCli(["--version"], { PATH: emptyPath });
     expect(code).toBe(0);
-    // The model and the ked voice are directories, not programs: missing only where not installed.
+    // The model, sphinxtrain and the ked voice are directories, not programs: missing only where not installed.
     expect(stdout).toMatch(
-      /missing pocketsphinx_continuous, pocketsphinx_batch(, en-us model)?: install with sudo apt-get install pocketsphinx( pocketsphinx-en-us)?\n/,
+      /missing pocketsphinx_continuous, pocketsphinx_batch(, en-us model)?, sphinx_fe, pocketsphinx_mdef_convert(, sphinxtrain \(bw, mllr_solve\))?: install with sudo apt-get install pocketsphinx( pocketsphinx-en-us)? sphinxbase-utils( sphinxtrain)?\n/,
     );
     expect(stdout).toContain("missing espeak-ng: install with sudo apt-get install espeak-ng");
     expect(stdout).toMatch(

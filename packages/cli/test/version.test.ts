@@ -50,7 +50,9 @@ describe("voxtrail --version", () => {
     const install = Object.fromEntries(findings.map((engine) => [engine.name, engine.install]));
     expect(install["espeak-ng"]).toBe("sudo apt-get install espeak-ng");
     expect(install.sox).toBe("sudo apt-get install sox");
-    expect(install.pocketsphinx).toMatch(/^sudo apt-get install pocketsphinx( pocketsphinx-en-us)?$/);
+    expect(install.pocketsphinx).toMatch(
+      /^sudo apt-get install pocketsphinx( pocketsphinx-en-us)? sphinxbase-utils( sphinxtrain)?$/,
+    );
     expect(install.festival).toMatch(/^sudo apt-get install festival( festvox-kdlpc16k)?$/);
     const text = versionText({ path: empty, dpkgStatus: join(scratch, "no-such-status") });
     expect(text).toContain("missing espeak-ng: install with sudo apt-get install espeak-ng");

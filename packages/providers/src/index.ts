@@ -27,6 +27,7 @@ export { JsonlRecordLookup } from "./records/jsonl-record-lookup";
 export { SonicSageMakerSynthesizer, SonicSynthesisStream } from "./synthesis/sonic-sagemaker";
 export { TimedSynthesisStream } from "./synthesis/timed-synthesis-stream";
 export { AmazonTranscribe, DEFAULT_TRANSCRIBE_JOB_PREFIX } from "./transcription/amazon-transcribe";
+export { EN_US_MODEL, SPHINXTRAIN_DIR } from "./transcription/call-adaptation";
 export {
   FEMALE_VOICE_ADAPTATION,
   PocketsphinxTranscriber,
@@ -34,5 +35,6 @@ export {
   VOICEMAIL_LANGUAGE_MODEL,
 } from "./transcription/pocketsphinx";
 export { SimulatedTranscriber } from "./transcription/simulated-transcriber";
+export { writeMixtureWeights } from "./transcription/sphinx-mixture-weights";
 export { transcriptOfTranscribeOutput } from "./transcription/transcribe-output";
 export { countWordErrors } from "./transcription/word-error-rate";

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,7 @@ import {
 } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isNarrowband } from "../src/transcription/bandwidth";
+import { estimateCallMeans } from "../src/transcription/call-adaptation";
 import {
   FEMALE_VOICE_ADAPTATION,
   type PocketsphinxOptions,
@@ -102,9 +103,16 @@ describe("PocketsphinxTranscriber with a stand-in recogniser", () => {
   let dir: string;
   /** A stand-in recogniser; see beforeAll. */
   let fake: string;
-  /** A transcriber whose aligner is a stand-in that finds no warp better than none. */
+  /**
+   * A transcriber whose aligner is a stand-in that finds no warp better than none, and that adapts
+   * to no call (SphinxTrain cannot align a stand-in's words: the real tools' tests are below).
+   */
   const standIn = (options: PocketsphinxOptions) =>
-    new PocketsphinxTranscriber({ alignCommand: join(dir, "align-unwarped"), ...options });
+    new PocketsphinxTranscriber({
+      alignCommand: join(dir, "align-unwarped"),
+      callAdaptation: false,
+      ...options,
+    });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "voxtrail-fake-pocketsphinx-"));
@@ -346,7 +354,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
   test("aligns what it heard under each warp factor, and decodes again with one that fits clearly better", async () => {
     await rm(join(dir, "calls.log"), { force: true });
     await rm(join(dir, "align.log"), { force: true });
-    const warped = new PocketsphinxTranscriber({ command: fake, alignCommand: join(dir, "align-warped") });
+    const warped = standIn({ command: fake, alignCommand: join(dir, "align-warped") });
     expect((await warped.transcribe(wav16k(noise()), { language: "en" })).text).toBe("warped");
     const aligned = (await readFile(join(dir, "align.log"), "utf8")).trim().split("\n");
     expect(aligned.map((call) => /-warp_params (\S+)/.exec(call)?.[1])).toEqual(["1", "1.1", "1.2", "1.3"]);
@@ -369,7 +377,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
 
     // A first decode that took most of the time allowed leaves no room for a second one.
     await rm(join(dir, "align.log"), { force: true });
-    const slow = new PocketsphinxTranscriber({
+    const slow = standIn({
       command: join(dir, "slow-decode"),
       alignCommand: join(dir, "align-warped"),
       timeoutMs: 2000,
@@ -379,7 +387,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     await expect(readFile(join(dir, "align.log"), "utf8")).rejects.toThrow(/ENOENT/);
 
     await rm(join(dir, "align.log"), { force: true });
-    const off = new PocketsphinxTranscriber({
+    const off = standIn({
       command: fake,
       alignCommand: join(dir, "align-warped"),
       warpFactors: [1],
@@ -394,7 +402,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     const voice = join(dir, "voice.means");
     await writeFile(voice, "stand-in means");
     const narrow = resample(resample(noise(), 16000, 8000), 8000, 16000);
-    const transcriber = new PocketsphinxTranscriber({
+    const transcriber = standIn({
       command: fake,
       alignCommand: join(dir, "align-voice"),
       voiceAdaptations: [voice],
@@ -471,7 +479,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     const missing = standIn({ command: join(dir, "no-such-binary") });
     const failure = missing.transcribe(wav16k(noise()), { language: "en" });
     await expect(failure).rejects.toThrow(TranscriptionFailed);
-    await expect(failure).rejects.toThrow(/not found: install Debian's pocketsphinx and pocketsphinx-en-us/);
+    await expect(failure).rejects.toThrow(/not found: install Debian's pocketsphinx, pocketsphinx-en-us/);
   });
 
   test("a non-zero exit names the exit code, never what was recognised", async () => {
@@ -520,7 +528,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
     ].map(hash);
     expect(new PocketsphinxTranscriber().processor).toEqual({
       provider: "pocketsphinx",
-      model: `cmusphinx-en-us (pocketsphinx-en-us) + voicemail LM ${lm} + speaker warp of 1/1.1/1.2/1.3 + telephony means ${telephony} + per-call voice means ${female}`,
+      model: `cmusphinx-en-us (pocketsphinx-en-us) + voicemail LM ${lm} + speaker warp of 1/1.1/1.2/1.3 + telephony means ${telephony} + per-call voice means ${female} + per-call MLLR`,
       version,
       boundary: LOCAL_BOUNDARY,
     });
@@ -530,6 +538,7 @@ if [ -n "$s" ]; then printf 'word start end pprob ascr lscr lback\n<sil> 0 9 1.0
         languageModel: null,
         warpFactors: [1],
         voiceAdaptations: [],
+        callAdaptation: false,
       }).processor.model,
     ).toBe("cmusphinx-en-us (pocketsphinx-en-us)");
     expect(
@@ -578,5 +587,94 @@ describe.skipIf(!HAVE_POCKETSPHINX)(
       },
       180_000,
     );
+
+    test("adapts to the caller: the call is decoded again with means estimated from what it heard", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "voxtrail-call-adaptation-"));
+      try {
+        // The real recogniser behind a wrapper that logs each pass's arguments.
+        const wrapper = join(dir, "pocketsphinx");
+        await writeFile(
+          wrapper,
+          `#!/bin/sh\necho "$*" >> "${dir}/calls.log"\nexec pocketsphinx_continuous "$@"\n`,
+        );
+        await chmod(wrapper, 0o755);
+        const file = join(VOICEMAILS, "telephony", `${SAMPLE}.wav`);
+        const { wav } = normalizeForTranscription(await readFile(file));
+        const transcript = await new PocketsphinxTranscriber({
+          command: wrapper,
+          timeoutMs: 600_000,
+        }).transcribe(wav, { language: "en" });
+        const decodes = (await readFile(join(dir, "calls.log"), "utf8"))
+          .trim()
+          .split("\n")
+          .filter((call) => !call.includes("-jsgf") && !call.includes("-fwdflat no"));
+        expect(decodes.at(-1)).toMatch(/-mean \S+\/call-adaptation\/means /);
+        expect(decodes.slice(0, -1).join("\n")).not.toContain("call-adaptation");
+        const scripts = JSON.parse(await readFile(join(VOICEMAILS, "scripts.json"), "utf8")) as Record<
+          string,
+          string
+        >;
+        expect(wordErrorRate(scripts[SAMPLE] ?? "", transcript.text)).toBeLessThanOrEqual(MAX_WER.telephony);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }, 600_000);
+
+    test("estimateCallMeans moves every mean from the call's words; none without words or when the alignment fails; a missing SphinxTrain is named", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "voxtrail-call-means-"));
+      try {
+        const input = join(dir, "input.wav");
+        const { wav } = normalizeForTranscription(
+          await readFile(join(VOICEMAILS, "telephony", `${SAMPLE}.wav`)),
+        );
+        await writeFile(input, wav);
+        const scripts = JSON.parse(await readFile(join(VOICEMAILS, "scripts.json"), "utf8")) as Record<
+          string,
+          string
+        >;
+        const words = (scripts[SAMPLE] ?? "")
+          .toLowerCase()
+          .replace(/[^a-z' ]+/g, " ")
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((word) => ({ word, startMs: 0, endMs: 0 }));
+        const run = (command: string, args: string[]) =>
+          new Promise<string>((resolve, reject) => {
+            const child = spawnSync(command, args, { stdio: "ignore" });
+            if (child.status === 0) resolve("");
+            else reject(new TranscriptionFailed(`${command} exited with code ${child.status}`));
+          });
+        const base = { dir, input, means: TELEPHONY_ADAPTATION, removeNoise: false, run };
+        const adapted = await estimateCallMeans({ ...base, words });
+        expect(adapted).toBe(join(dir, "call-adaptation", "means"));
+        expect((await stat(adapted as string)).size).toBe((await stat(TELEPHONY_ADAPTATION)).size);
+        expect(
+          Buffer.compare(await readFile(adapted as string), await readFile(TELEPHONY_ADAPTATION)),
+        ).not.toBe(0);
+
+        await expect(
+          estimateCallMeans({ ...base, dir: await mkdtemp(join(dir, "none-")), words: [] }),
+        ).resolves.toBeUndefined();
+        // An alignment that fails (bw exits non-zero) leaves the first decode standing.
+        const failing = await mkdtemp(join(dir, "failing-sphinxtrain-"));
+        for (const tool of ["bw", "mllr_solve", "mllr_transform"]) {
+          await writeFile(join(failing, tool), "#!/bin/sh\nexit 1\n");
+          await chmod(join(failing, tool), 0o755);
+        }
+        await expect(
+          estimateCallMeans({
+            ...base,
+            dir: await mkdtemp(join(dir, "failed-")),
+            words,
+            sphinxtrainDir: failing,
+          }),
+        ).resolves.toBeUndefined();
+        await expect(
+          estimateCallMeans({ ...base, words, sphinxtrainDir: join(dir, "no-sphinxtrain") }),
+        ).rejects.toThrow(/bw was not found: the per-call adaptation needs Debian's sphinxtrain/);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }, 300_000);
   },
 );

@@ -178,7 +178,7 @@ describe("the recogniser's input and the reply spool", () => {
       }),
     };
     const { deps } = await testDependencies({
-      transcriber: new PocketsphinxTranscriber({ command: fake, cmnWarmup: false }),
+      transcriber: new PocketsphinxTranscriber({ command: fake, cmnWarmup: false, callAdaptation: false }),
       reasoner: {
         processor: PROBE,
         reason: async () => ({

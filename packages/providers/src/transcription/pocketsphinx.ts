@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decodeMono16, encodeSamples, TRANSCRIPTION_FORMAT, writeWav } from "@voxtrail/audio";
 import {
@@ -20,6 +20,7 @@ import {
   type TranscriptWord,
 } from "@voxtrail/core";
 import { isNarrowband } from "./bandwidth";
+import { EN_US_MODEL, estimateCallMeans } from "./call-adaptation";
 import { lengthGrammar, numbersToRefit, REFERENCE_DIGITS, replaceNumber } from "./number-length";
 import { type NumberWindow, numberGrammar, numberWindows, replaceWindows } from "./number-windows";
 import {
@@ -87,6 +88,12 @@ export interface PocketsphinxOptions {
   voiceAdaptations?: readonly string[];
   /** The aligner for the warp and adaptation choice; default `pocketsphinx_batch`, found on `PATH`. */
   alignCommand?: string;
+  /**
+   * Adapt the model to each call's speaker from what its decode heard (one MLLR transform,
+   * {@link estimateCallMeans}) and decode the call again with it; default true. Needs Debian's
+   * `sphinxtrain`. See {@link PocketsphinxTranscriber}.
+   */
+  callAdaptation?: boolean;
 }
 
 /**
@@ -128,7 +135,8 @@ const MEASURING_SEARCH = "-fwdflat no -bestpath no -beam 1e-20 -wbeam 1e-10 -pbe
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** Time a second decode (warped or otherwise adapted) is given, as a multiple of the first decode's (alignments included). */
 const REFIT_HEADROOM = 1.5;
-const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scripts/setup.sh does that)";
+const INSTALL_HINT =
+  "install Debian's pocketsphinx, pocketsphinx-en-us, sphinxtrain and sphinxbase-utils (scripts/setup.sh does that)";
 
 /**
  * Speech recognition with CMU pocketsphinx and its US English model, run out of process
@@ -187,6 +195,13 @@ const INSTALL_HINT = "install Debian's pocketsphinx and pocketsphinx-en-us (scri
  * (the local runtime passes the lengths its records share). A transcript with no number costs
  * nothing more.
  *
+ * With `callAdaptation` (the default) the model is then adapted to the call's own speaker: what the
+ * decode heard is aligned to the audio and one MLLR transform of the means estimated from it
+ * ({@link estimateCallMeans}, SphinxTrain's `bw` and `mllr_solve`), and the call is decoded again
+ * (numbers too) with the transformed means, when what is left of `timeoutMs` covers as long as the
+ * first decode took. Unsupervised, so it needs no transcript, and it fits speakers no tuning step
+ * heard: docs/accuracy-by-speaker.md has what it does to them and to the tuned voices.
+ *
  * Each word's confidence is its posterior in the decode that gave it, lowered where the passes
  * disagree: a number word the grammar pass put in place of another word is no surer than one minus
  * that word's posterior ({@link replaceWindows}), and a length refit's digits no surer than the
@@ -214,6 +229,7 @@ export class PocketsphinxTranscriber implements Transcriber {
   readonly #warpFactors: readonly number[];
   readonly #voiceAdaptations: readonly string[];
   readonly #alignCommand: string;
+  readonly #callAdaptation: boolean;
   #model: string | undefined;
 
   constructor(options: PocketsphinxOptions = {}) {
@@ -229,6 +245,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     this.#warpFactors = options.warpFactors ?? WARP_FACTORS;
     this.#voiceAdaptations = options.voiceAdaptations ?? [FEMALE_VOICE_ADAPTATION];
     this.#alignCommand = options.alignCommand ?? DEFAULT_ALIGN_COMMAND;
+    this.#callAdaptation = options.callAdaptation ?? true;
   }
 
   /**
@@ -261,6 +278,7 @@ export class PocketsphinxTranscriber implements Transcriber {
       const hashes = this.#voiceAdaptations.map(adaptation("the voice adaptation"));
       model += ` + per-call voice means ${hashes.join("/")}`;
     }
+    if (this.#callAdaptation) model += " + per-call MLLR";
     const lengths = Object.entries(this.#referenceLengths).map(([kind, digits]) => `${kind} ${digits}`);
     if (this.#numberPass && lengths.length > 0) model += ` + reference lengths ${lengths.join("/")}`;
     return model;
@@ -301,7 +319,8 @@ export class PocketsphinxTranscriber implements Transcriber {
   }
 
   async #recognise(samples: Int16Array, parent: string, signal?: AbortSignal): Promise<TranscriptWord[]> {
-    const deadline = Date.now() + this.#timeoutMs;
+    const started = Date.now();
+    const deadline = started + this.#timeoutMs;
     const dir = await mkdtemp(join(parent, "voxtrail-pocketsphinx-"));
     try {
       const input = join(dir, "input.wav");
@@ -327,6 +346,10 @@ export class PocketsphinxTranscriber implements Transcriber {
           deadline,
           signal,
         );
+      const numbers = (heard: TranscriptWord[]) =>
+        this.#numberPass
+          ? this.#decodeNumbers(heard, samples, dir, [...channel, ...frontEnd], deadline, signal)
+          : heard;
       const decodeStarted = Date.now();
       let words = parsePocketsphinxWords(await decode());
       // A second decode costs as much again: tried only if the deadline leaves room for it.
@@ -334,17 +357,34 @@ export class PocketsphinxTranscriber implements Transcriber {
       const fit = roomToRefit
         ? await this.#chooseSpeakerFit(dir, words, narrowband, deadline, signal)
         : undefined;
+      const warp = fit ? ["-warp_params", String(fit.factor)] : [];
       if (fit) {
-        channel = [...channelFor(narrowband, fit.adaptation), "-warp_params", String(fit.factor)];
+        channel = [...channelFor(narrowband, fit.adaptation), ...warp];
         if (estimate) {
           const file = join(dir, "feat-refit.params");
           frontEnd = await this.#featParams(file, estimate.featParamsPath, fit.cepstralMean);
         }
         words = parsePocketsphinxWords(await decode());
       }
-      return this.#numberPass
-        ? await this.#decodeNumbers(words, samples, dir, [...channel, ...frontEnd], deadline, signal)
-        : words;
+      words = await numbers(words);
+      // The call decoded once more with the model adapted to its speaker, if that fits in time too.
+      const firstPassMs = Date.now() - started;
+      if (!this.#callAdaptation || Date.now() + firstPassMs >= deadline) return words;
+      const modelDir = estimate ? dirname(estimate.featParamsPath) : EN_US_MODEL.acoustic;
+      const usedMeans = narrowband ? (fit ? fit.adaptation : this.#telephonyAdaptation) : null;
+      const callMeans = await estimateCallMeans({
+        dir,
+        input,
+        words,
+        means: usedMeans ?? join(modelDir, "means"),
+        removeNoise: !narrowband,
+        ...(fit ? { warp: fit.factor } : {}),
+        modelDir,
+        run: (command, toolArgs) => this.#run(toolArgs, deadline, signal, command),
+      });
+      if (callMeans === undefined) return words;
+      channel = [...channelFor(narrowband, null), "-mean", callMeans, ...warp];
+      return await numbers(parsePocketsphinxWords(await decode()));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
