@@ -9,7 +9,8 @@ import { basename } from "node:path";
  * process, moto_server, Chromium; the CLI is `voxtrail` and anything run through tsx. Small system
  * tools (mkfifo, sox, a test's own script) still run.
  */
-const ENGINE_COMMAND = /^(pocketsphinx|sphinx|bw$|map_adapt|mllr_solve|mllr_transform|moto_server|chromium|tsx$|npx$|sst$)/;
+const ENGINE_COMMAND =
+  /^(pocketsphinx|sphinx|bw$|map_adapt|mllr_solve|mllr_transform|moto_server|chromium|tsx$|npx$|sst$)/;
 const ENGINE_ARGUMENT = /(voxtrail\.js|flite-child\.mjs|\.wasm|tsx)$/;
 
 type Starter = (...args: unknown[]) => unknown;

@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeMixtureWeights } from "@voxtrail/providers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adaptEachToTelephony, BUNDLED_ADAPTATIONS } from "../telephony-adaptation";
 
 const HAVE_SPHINXTRAIN = spawnSync("/usr/lib/sphinxtrain/bw", ["-help", "yes"]).error === undefined;
