@@ -135,6 +135,8 @@ const MEASURING_SEARCH = "-fwdflat no -bestpath no -beam 1e-20 -wbeam 1e-10 -pbe
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** Time a second decode (warped or otherwise adapted) is given, as a multiple of the first decode's (alignments included). */
 const REFIT_HEADROOM = 1.5;
+/** What a pass stopped at the deadline says (`TranscriptionFailed`). */
+const TOOK_TOO_LONG = "took longer than";
 const INSTALL_HINT =
   "install Debian's pocketsphinx, pocketsphinx-en-us, sphinxtrain and sphinxbase-utils (scripts/setup.sh does that)";
 
@@ -199,7 +201,7 @@ const INSTALL_HINT =
  * decode heard is aligned to the audio and one MLLR transform of the means estimated from it
  * ({@link estimateCallMeans}, SphinxTrain's `bw` and `mllr_solve`), and the call is decoded again
  * (numbers too) with the transformed means, when what is left of `timeoutMs` covers as long as the
- * first decode took. Unsupervised, so it needs no transcript, and it fits speakers no tuning step
+ * first decode took; if the deadline comes during it all the same, the first decode stands. Unsupervised, so it needs no transcript, and it fits speakers no tuning step
  * heard: docs/accuracy-by-speaker.md has what it does to them and to the tuned voices.
  *
  * Each word's confidence is its posterior in the decode that gave it, lowered where the passes
@@ -372,19 +374,25 @@ export class PocketsphinxTranscriber implements Transcriber {
       if (!this.#callAdaptation || Date.now() + firstPassMs >= deadline) return words;
       const modelDir = estimate ? dirname(estimate.featParamsPath) : EN_US_MODEL.acoustic;
       const usedMeans = narrowband ? (fit ? fit.adaptation : this.#telephonyAdaptation) : null;
-      const callMeans = await estimateCallMeans({
-        dir,
-        input,
-        words,
-        means: usedMeans ?? join(modelDir, "means"),
-        removeNoise: !narrowband,
-        ...(fit ? { warp: fit.factor } : {}),
-        modelDir,
-        run: (command, toolArgs) => this.#run(toolArgs, deadline, signal, command),
-      });
-      if (callMeans === undefined) return words;
-      channel = [...channelFor(narrowband, null), "-mean", callMeans, ...warp];
-      return await numbers(parsePocketsphinxWords(await decode()));
+      try {
+        const callMeans = await estimateCallMeans({
+          dir,
+          input,
+          words,
+          means: usedMeans ?? join(modelDir, "means"),
+          removeNoise: !narrowband,
+          ...(fit ? { warp: fit.factor } : {}),
+          modelDir,
+          run: (command, toolArgs) => this.#run(toolArgs, deadline, signal, command),
+        });
+        if (callMeans === undefined) return words;
+        channel = [...channelFor(narrowband, null), "-mean", callMeans, ...warp];
+        return await numbers(parsePocketsphinxWords(await decode()));
+      } catch (error) {
+        // The deadline came during the adapted pass (the machine slowed): the first decode stands.
+        if (error instanceof TranscriptionFailed && error.message.includes(TOOK_TOO_LONG)) return words;
+        throw error;
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -503,7 +511,7 @@ export class PocketsphinxTranscriber implements Transcriber {
         () => {
           child.kill("SIGKILL");
           reject(
-            new TranscriptionFailed(`${command} took longer than ${this.#timeoutMs} ms and was stopped`),
+            new TranscriptionFailed(`${command} ${TOOK_TOO_LONG} ${this.#timeoutMs} ms and was stopped`),
           );
         },
         Math.max(0, deadline - Date.now()),
