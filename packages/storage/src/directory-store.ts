@@ -142,23 +142,31 @@ export class DirectoryStore implements ObjectStore {
       return this.#putBytes(key, file, sideDirectories, body, options);
     }
     let sidecar: Required<Sidecar> | undefined;
-    await writeAtomically(file, async (temp) => {
-      const { bytes, hex } = isLocalFileBody(body)
-        ? await copyHashing(body.localFile, temp, ["sha256", "md5"], this.#durable)
-        : await writeHashing(body, temp, this.#durable);
-      sidecar = {
-        contentType: options.contentType,
-        sha256: hex.sha256,
-        bytes,
-        etag: `"${hex.md5}"`,
-        versionId: newVersionId(),
-      };
-      await sideDirectories;
-      await this.#versions.keep(temp, key, sidecar.versionId);
-    });
-    const described = sidecar as Required<Sidecar>;
-    await (await this.#stageSidecars(key, described)).commit();
-    return { key, uri: this.uri(key), ...described };
+    let staged: StagedFile | undefined;
+    try {
+      await writeAtomically(file, async (temp) => {
+        const { bytes, hex } = isLocalFileBody(body)
+          ? await copyHashing(body.localFile, temp, ["sha256", "md5"], this.#durable)
+          : await writeHashing(body, temp, this.#durable);
+        sidecar = {
+          contentType: options.contentType,
+          sha256: hex.sha256,
+          bytes,
+          etag: `"${hex.md5}"`,
+          versionId: newVersionId(),
+        };
+        await sideDirectories;
+        await this.#versions.keep(temp, key, sidecar.versionId);
+        // Staged before the body takes its name, so a sidecar that cannot be written fails the put
+        // with the key's body and sidecar as they were.
+        staged = await this.#stageSidecars(key, sidecar);
+      });
+    } catch (error) {
+      await staged?.discard();
+      throw error;
+    }
+    await (staged as StagedFile).commit();
+    return { key, uri: this.uri(key), ...(sidecar as Required<Sidecar>) };
   }
 
   /**
@@ -246,13 +254,13 @@ export class DirectoryStore implements ObjectStore {
 
   /**
    * The sidecars of version `sidecar.versionId` of `key`, the version's and the key's, written and
-   * flushed at once under temporary names; committing renames both into place at once (each names
-   * the same version and neither reads the other).
+   * flushed at once under temporary names; committing renames the version's into place first, so
+   * the key's never names a version whose own sidecar is not there yet.
    */
   async #stageSidecars(key: string, sidecar: Required<Sidecar>): Promise<StagedFile> {
     const settled = await Promise.allSettled([
-      stageFile(this.#sidecarPath(key), JSON.stringify(sidecar), this.#durable),
       this.#versions.stageSidecar({ key, ...sidecar }),
+      stageFile(this.#sidecarPath(key), JSON.stringify(sidecar), this.#durable),
     ]);
     const files = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
     const failed = settled.find((result) => result.status === "rejected");
@@ -265,7 +273,12 @@ export class DirectoryStore implements ObjectStore {
     }
     return {
       commit: async () => {
-        await Promise.all(files.map((staged) => staged.commit()));
+        try {
+          for (const staged of files) await staged.commit();
+        } catch (error) {
+          await discard(); // The one not yet renamed; a committed one has no temporary name left.
+          throw error;
+        }
       },
       discard,
     };
