@@ -55,15 +55,10 @@ describe("the packed voxtrail tarball, installed into an empty folder", () => {
       project(),
     );
     expect(installed.code, installed.stderr).toBe(0);
-    // Only the package and its npm dependencies: no workspace, no sources.
-    expect((await readdir(join(project(), "node_modules"))).sort()).toEqual([
-      ".bin",
-      ".package-lock.json",
-      "@duckdb",
-      "@echogarden",
-      "detect-libc",
-      "voxtrail",
-    ]);
+    // Only the package and its npm dependencies (and theirs): no workspace package, no sources.
+    const modules = await readdir(join(project(), "node_modules"));
+    expect(modules).toEqual(expect.arrayContaining(["voxtrail", "@duckdb", "@echogarden"]));
+    expect(modules.filter((name) => name.startsWith("@voxtrail"))).toEqual([]);
   });
 
   it("prints its version and finds the engines", async () => {

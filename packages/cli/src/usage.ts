@@ -167,7 +167,8 @@ Usage:
 
   voxtrail version | voxtrail --version
       Print the CLI's version and the engines this machine has, found by lookup (never run):
-      pocketsphinx_continuous, pocketsphinx_batch and the pocketsphinx-en-us model, espeak-ng,
+      pocketsphinx_continuous, pocketsphinx_batch and the pocketsphinx-en-us model (with
+      sphinx_fe, pocketsphinx_mdef_convert and sphinxtrain for its per-call adaptation), espeak-ng,
       festival's text2wave and ked voice, sox (where each is, its Debian package's version, or the
       sudo apt-get install command for what is missing), and the bundled flite's npm version.
 

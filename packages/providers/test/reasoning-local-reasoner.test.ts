@@ -22,7 +22,7 @@ describe("LocalReasoner on clean transcripts", () => {
       processor: {
         provider: "local-rules",
         model: "voxtrail-local-reasoner",
-        version: "4",
+        version: "5",
         boundary: LOCAL_BOUNDARY,
       },
     });

@@ -16,7 +16,7 @@ import {
 } from "@voxtrail/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isNarrowband } from "../src/transcription/bandwidth";
-import { estimateCallMeans } from "../src/transcription/call-adaptation";
+import { checkCallAdaptation, estimateCallMeans } from "../src/transcription/call-adaptation";
 import {
   FEMALE_VOICE_ADAPTATION,
   type PocketsphinxOptions,
@@ -655,6 +655,10 @@ describe.skipIf(!HAVE_POCKETSPHINX)(
         await expect(
           estimateCallMeans({ ...base, dir: await mkdtemp(join(dir, "none-")), words: [] }),
         ).resolves.toBeUndefined();
+        // A model without a file bw reads is named before anything runs.
+        expect(() => checkCallAdaptation(undefined, join(dir, "no-model"))).toThrow(
+          /no-model\/feat\.params was not found: the per-call adaptation reads the acoustic model's own files/,
+        );
         // An alignment that fails (bw exits non-zero) leaves the first decode standing.
         const failing = await mkdtemp(join(dir, "failing-sphinxtrain-"));
         for (const tool of ["bw", "mllr_solve", "mllr_transform"]) {

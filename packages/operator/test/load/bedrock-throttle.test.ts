@@ -71,7 +71,7 @@ describe("the local reasoner behind the throttle", () => {
       boundary: LOCAL_BOUNDARY,
     });
     expect(record.processor.model).toMatch(
-      /^simulated: voxtrail-local-reasoner 4 behind a simulated Bedrock-like throttle; not Bedrock$/,
+      /^simulated: voxtrail-local-reasoner 5 behind a simulated Bedrock-like throttle; not Bedrock$/,
     );
   });
 

@@ -9,8 +9,8 @@ import { tokenize } from "./tokens";
  * The confidence below which a fact is held for review, chosen on the accuracy corpus's tuning
  * half only (tuned voices): the highest multiple of 0.05 that holds at most 1% of the facts that
  * are right with none held (pooled telephony and 16 kHz copies: 3 of 372 held, 96.9% -> 96.1%
- * right). On that half the confidences catch no wrong fact below 0.3, so every right fact held is
- * pure cost; an earlier 0.2 (within 3 points there) cost the tuned voices 4.7 points on scripts
+ * right). On that half, reasoned with today's rules, the confidences catch no wrong fact below 0.3,
+ * so a lower threshold holds right facts almost only; an earlier 0.2 (within 3 points there) cost the tuned voices 4.7 points on scripts
  * no tuning step read (docs/fact-confidence.md).
  */
 export const REVIEW_THRESHOLD = 0.1;

@@ -58,7 +58,7 @@ export class LocalReasoner implements Reasoner {
   readonly processor: Processor = {
     provider: "local-rules",
     model: "voxtrail-local-reasoner",
-    version: "4",
+    version: "5",
     boundary: LOCAL_BOUNDARY,
   };
   readonly #businessName: string;

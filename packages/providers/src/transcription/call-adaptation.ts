@@ -43,33 +43,65 @@ export interface CallAdaptationInput {
   run: ToolRunner;
 }
 
+/** The files of an acoustic model that the adaptation reads, besides pocketsphinx's own. */
+const MODEL_FILES = [
+  "feat.params",
+  "mdef",
+  "means",
+  "variances",
+  "transition_matrices",
+  "noisedict",
+  "sendump",
+];
+
+/**
+ * Throws `TranscriptionFailed` naming what is missing when SphinxTrain's tools or a file of the
+ * acoustic model the adaptation reads are not there: a transcriber that adapts checks before its
+ * first pass, so a machine without them fails at once, never after a decode, and never skips the
+ * adaptation silently.
+ *
+ * @example
+ * checkCallAdaptation(); // throws "/usr/lib/sphinxtrain/bw was not found: ..." without sphinxtrain
+ */
+export function checkCallAdaptation(
+  sphinxtrainDir: string = SPHINXTRAIN_DIR,
+  modelDir: string = EN_US_MODEL.acoustic,
+): void {
+  const tools = ["bw", "mllr_solve", "mllr_transform"].map((name) => join(sphinxtrainDir, name));
+  const missingTool = tools.find((file) => !existsSync(file));
+  if (missingTool !== undefined) {
+    throw new TranscriptionFailed(
+      `${missingTool} was not found: the per-call adaptation needs Debian's sphinxtrain (scripts/setup.sh installs it), or turn it off (callAdaptation: false)`,
+    );
+  }
+  const missingFile = MODEL_FILES.map((name) => join(modelDir, name)).find((file) => !existsSync(file));
+  if (missingFile !== undefined) {
+    throw new TranscriptionFailed(
+      `${missingFile} was not found: the per-call adaptation reads the acoustic model's own files (Debian's pocketsphinx-en-us has them), or turn it off (callAdaptation: false)`,
+    );
+  }
+}
+
 /**
  * Adapts the model to one call's speaker, unsupervised: the words a decode heard are aligned to the
  * call's audio (SphinxTrain's `bw`, features from `sphinx_fe` as the decode computed them), one MLLR
- * transform of all the means is estimated from that alignment (`mllr_solve`: per feature stream a
- * 13x13 matrix and a bias, so 30 s of speech is plenty) and applied (`mllr_transform`). Resolves to
- * the adapted means file, for a second decode of the same call; `undefined` when there is nothing
- * to align (no words) or the alignment fails (the words are too far from the audio to follow), in
- * which case the first decode stands.
- *
- * Throws `TranscriptionFailed` naming the package when SphinxTrain is not installed: the
- * transcriber's processor names the adaptation, so it is never skipped silently.
+ * transform of all the means is estimated from that alignment (`mllr_solve`: one 39x39 matrix and a
+ * bias, about 1,600 numbers against the ~100 frames a second of speech gives) and applied
+ * (`mllr_transform`). Resolves to the adapted means file, for a second decode of the same call;
+ * `undefined` when there is nothing to align (no words) or a tool fails (the words too far from
+ * the audio for `bw` to follow, a tool that crashed), in which case the first decode stands.
+ * Throws what {@link checkCallAdaptation} throws; a deadline or an abort passes through.
  *
  * @example
  * const means = await estimateCallMeans({ dir, input, words, means: TELEPHONY_ADAPTATION, removeNoise: false, run });
  * // decode again with ["-mean", means]
  */
 export async function estimateCallMeans(options: CallAdaptationInput): Promise<string | undefined> {
+  const modelDir = options.modelDir ?? EN_US_MODEL.acoustic;
+  checkCallAdaptation(options.sphinxtrainDir, modelDir);
   const tool = (name: string) => join(options.sphinxtrainDir ?? SPHINXTRAIN_DIR, name);
-  const missing = ["bw", "mllr_solve", "mllr_transform"].map(tool).find((file) => !existsSync(file));
-  if (missing !== undefined) {
-    throw new TranscriptionFailed(
-      `${missing} was not found: the per-call adaptation needs Debian's sphinxtrain (scripts/setup.sh installs it), or turn it off (callAdaptation: false)`,
-    );
-  }
   const spoken = options.words.map((word) => word.word.toLowerCase()).filter(Boolean);
   if (spoken.length === 0) return undefined;
-  const modelDir = options.modelDir ?? EN_US_MODEL.acoustic;
   const work = join(options.dir, "call-adaptation");
   const at = (file: string) => join(work, file);
   try {
@@ -78,7 +110,16 @@ export async function estimateCallMeans(options: CallAdaptationInput): Promise<s
     const params = parseFeatParams(await readFile(join(modelDir, "feat.params"), "utf8"));
     // The model as bw reads it: a text mdef and float mixture weights (Debian ships sendump only).
     await options.run("pocketsphinx_mdef_convert", ["-text", join(modelDir, "mdef"), at("mdef")]);
-    await writeMixtureWeights(join(modelDir, "sendump"), join(modelDir, "means"), at("mixture_weights"));
+    // A sendump this conversion cannot read (another model's format): no adaptation, as for a tool.
+    const converted = await writeMixtureWeights(
+      join(modelDir, "sendump"),
+      join(modelDir, "means"),
+      at("mixture_weights"),
+    ).then(
+      () => true,
+      () => false,
+    );
+    if (!converted) return undefined;
     // The call is one utterance, named as its audio file is (`sphinx_fe` reads `<dir>/<id>.wav`).
     const id = basename(options.input, ".wav");
     await writeFile(at("call.fileids"), `${id}\n`);
@@ -118,11 +159,10 @@ export async function estimateCallMeans(options: CallAdaptationInput): Promise<s
       ...["-inmeanfn", options.means, "-outmeanfn", at("means"), "-mllrmat", at("call.mllr")],
     ]);
   } catch (error) {
-    // A tool that failed (an alignment the words are too far from the audio to follow) or a model
-    // without the files bw reads ends this step only; a deadline or an abort ends the transcription.
-    const toolFailed = error instanceof TranscriptionFailed && /exited with code/.test(error.message);
-    const fileMissing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    if (toolFailed || fileMissing) return undefined;
+    // A tool that failed or crashed (an alignment the words are too far from the audio to follow)
+    // ends this step only; a deadline or an abort ends the transcription.
+    if (error instanceof TranscriptionFailed && /exited with code|was stopped by SIG/.test(error.message))
+      return undefined;
     throw error;
   }
   return existsSync(at("means")) ? at("means") : undefined;

@@ -20,7 +20,7 @@ import {
   type TranscriptWord,
 } from "@voxtrail/core";
 import { isNarrowband } from "./bandwidth";
-import { EN_US_MODEL, estimateCallMeans } from "./call-adaptation";
+import { checkCallAdaptation, EN_US_MODEL, estimateCallMeans } from "./call-adaptation";
 import { lengthGrammar, numbersToRefit, REFERENCE_DIGITS, replaceNumber } from "./number-length";
 import { type NumberWindow, numberGrammar, numberWindows, replaceWindows } from "./number-windows";
 import {
@@ -200,8 +200,11 @@ const INSTALL_HINT =
  * With `callAdaptation` (the default) the model is then adapted to the call's own speaker: what the
  * decode heard is aligned to the audio and one MLLR transform of the means estimated from it
  * ({@link estimateCallMeans}, SphinxTrain's `bw` and `mllr_solve`), and the call is decoded again
- * (numbers too) with the transformed means, when what is left of `timeoutMs` covers as long as the
- * first decode took; if the deadline comes during it all the same, the first decode stands. Unsupervised, so it needs no transcript, and it fits speakers no tuning step
+ * (numbers too) with the transformed means, when what is left of `timeoutMs` covers one and a half
+ * times what the first took; if the deadline comes during it all the same, the first decode stands
+ * (as it does when there were no words, or a tool failed). The processor names the adaptation
+ * whenever it is on, as it names the warp and the voice adaptations: what a call may get, not
+ * what each got. Unsupervised, so it needs no transcript, and it fits speakers no tuning step
  * heard: docs/accuracy-by-speaker.md has what it does to them and to the tuned voices.
  *
  * Each word's confidence is its posterior in the decode that gave it, lowered where the passes
@@ -280,7 +283,10 @@ export class PocketsphinxTranscriber implements Transcriber {
       const hashes = this.#voiceAdaptations.map(adaptation("the voice adaptation"));
       model += ` + per-call voice means ${hashes.join("/")}`;
     }
-    if (this.#callAdaptation) model += " + per-call MLLR";
+    if (this.#callAdaptation) {
+      checkCallAdaptation(); // SphinxTrain missing is refused before any pass, as a missing model is.
+      model += " + per-call MLLR";
+    }
     const lengths = Object.entries(this.#referenceLengths).map(([kind, digits]) => `${kind} ${digits}`);
     if (this.#numberPass && lengths.length > 0) model += ` + reference lengths ${lengths.join("/")}`;
     return model;
@@ -371,7 +377,8 @@ export class PocketsphinxTranscriber implements Transcriber {
       words = await numbers(words);
       // The call decoded once more with the model adapted to its speaker, if that fits in time too.
       const firstPassMs = Date.now() - started;
-      if (!this.#callAdaptation || Date.now() + firstPassMs >= deadline) return words;
+      // Its tools and a decode with the number pass again cost more than the first pass took.
+      if (!this.#callAdaptation || Date.now() + firstPassMs * REFIT_HEADROOM >= deadline) return words;
       const modelDir = estimate ? dirname(estimate.featParamsPath) : EN_US_MODEL.acoustic;
       const usedMeans = narrowband ? (fit ? fit.adaptation : this.#telephonyAdaptation) : null;
       try {
