@@ -94,6 +94,10 @@ export function bundleOptions({ root, outdir, mode }) {
     splitting: true,
     format: "esm",
     platform: "node",
+    // ES module builds first (the AWS SDK's dist-es): a command's `await import()` of a package is
+    // split into its own chunk, and a CommonJS one there exports only `default`, so `{ SSMClient }`
+    // of it would be undefined.
+    mainFields: ["module", "main"],
     target: "node20",
     outdir,
     entryNames: mode === "checkout" ? "[name]-[hash]" : "[name]",
