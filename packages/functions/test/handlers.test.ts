@@ -328,7 +328,7 @@ describe("a fact the recogniser was unsure of", () => {
       word,
       startMs: i * 300,
       endMs: i * 300 + 250,
-      confidence: word === "seven" ? 0.1 : 0.95,
+      confidence: word === "seven" ? 0.05 : 0.95,
     }));
     const tool = { provider: "t", model: "t", version: "0", boundary: LOCAL_BOUNDARY };
     const { deps, published } = await testDependencies({
@@ -356,9 +356,9 @@ describe("a fact the recogniser was unsure of", () => {
     const review = [
       {
         fact: "orderNumber",
-        confidence: 0.1,
+        confidence: 0.05,
         threshold: expect.any(Number),
-        reason: expect.stringMatching(/^the recogniser's confidence in its words 0\.1 is below /),
+        reason: expect.stringMatching(/^the recogniser's confidence in its words 0\.05 is below /),
       },
     ];
     expect(reason).toMatchObject({ review });
