@@ -90,7 +90,7 @@ export async function openDuckDbIndex(
   };
   try {
     // A walk asks the same files a query per step: their Parquet footers are read once, not each time
-    // (impact <source> at 100,000 jobs, load 11: 455 ms against 599, medians of 6).
+    // (`npm run bench -- --only cli`: impact at 100,000 jobs +840 -> +302 ms over its floor, docs/benchmarks.md).
     await connection.run("SET parquet_metadata_cache = true");
     // From a signed generation older than the latest, the notes of the jobs since are gone (the
     // later compaction cleared them): the summaries' listing finds those jobs.
