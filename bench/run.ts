@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: every comparison of issue 9, side by side in one run, ratios printed; results
  * written to bench/results/results.json and bench/results/results.md (with the date and machine).
+ * A run of some sections (`--only`) writes its results under the OS temp directory instead and
+ * prints where: bench/results/ holds the latest full run, never a partial one.
  * The machine is shared, so each comparison runs its two sides in the same run, alternating where
  * it can, and the ratios are the figures to read. Most sections take seconds to minutes on 2
  * cores; index, verify and facts take far longer (see docs/benchmarks.md).
@@ -24,7 +26,9 @@
  * store (signing it a digest the first time: see bench/verify-speed.ts).
  */
 import { execFile } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { speakersNamed } from "../tools/eval/accuracy-speakers";
@@ -69,7 +73,7 @@ const SECTIONS = [
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
-const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
+const FULL_RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 
 const { values } = parseArgs({
   options: {
@@ -214,6 +218,10 @@ await section("cli", async () => {
 results.wallMs.total = Math.round(performance.now() - started);
 
 const markdown = resultsMarkdown(results);
+const RESULTS_DIR =
+  values.only === undefined
+    ? FULL_RESULTS_DIR
+    : `${await mkdtemp(join(tmpdir(), `voxtrail-bench-${[...only].join("-")}-`))}/`;
 await mkdir(RESULTS_DIR, { recursive: true });
 await writeFile(`${RESULTS_DIR}results.json`, `${JSON.stringify(results, null, 2)}\n`);
 await writeFile(`${RESULTS_DIR}results.md`, markdown);
