@@ -7,6 +7,7 @@ export type { ReferenceLengths } from "@voxtrail/core";
 export { collectSdkCalls } from "./aws/sdk-calls";
 export { buildProviders, type EmbeddedProviders, type RoleBuilders } from "./choice/build-providers";
 export { CLOUD_BUILDERS } from "./choice/cloud-builders";
+export { embeddedReasoner } from "./choice/embedded-reasoner";
 export type { ProviderClients, ProviderRole, Providers, RoleBuilder } from "./choice/provider-roles";
 export { ROLE_SETTING } from "./choice/provider-roles";
 export { cloudReasoner } from "./choice/reasoner-choice";

@@ -10,7 +10,7 @@ import {
 import {
   buildProviders,
   type EmbeddedProviders,
-  LocalReasoner,
+  embeddedReasoner,
   type ProviderRole,
   type Providers,
   ROLE_SETTING,
@@ -30,9 +30,12 @@ import { languagesFromEnvironment } from "../call-language";
 import type { StageDependencies } from "../dependencies";
 import { linkedSecret } from "./linked-secret";
 
-/** The embedded engines that run in Lambda: the rule-based reasoner, plain code. */
+/**
+ * The embedded engines that run in Lambda: the rule-based reasoner, plain code, loaded only when
+ * the selection chooses it.
+ */
 export const EMBEDDED_IN_LAMBDA = {
-  reasoner: () => new LocalReasoner(),
+  reasoner: embeddedReasoner,
 } satisfies EmbeddedProviders<"reasoner">;
 
 /** What every function gets in Lambda, whatever its stage: see {@link lambdaDependencies}. */
