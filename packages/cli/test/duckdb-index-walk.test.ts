@@ -182,6 +182,28 @@ describe("the DuckDB index's walk by lookups", () => {
     );
   });
 
+  it("looks up each key and each job's records once, and a name as a uri or sha256 only where it could be one", async () => {
+    const asked: string[] = [];
+    const counting: IndexEngine = {
+      query: walkOnly.query,
+      lookup: (table, column, values, columns) => {
+        for (const value of values) asked.push(`${table}.${column}=${value}`);
+        return index.lookup(table, column, values, columns);
+      },
+    };
+    const source = synthetic.jobs[0]?.source as ArtifactRef;
+    const answer = await impactFromIndex(counting, source.key);
+    expect(answer).toEqual(impact(records, source.key));
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(asked.filter((lookup) => lookup.startsWith("records.job="))).toHaveLength(answer.jobs.length);
+    expect(asked.filter((lookup) => /^edges\.(uri|sha256|record_key)=/.test(lookup))).toEqual([]);
+    asked.length = 0;
+    await impactFromIndex(counting, source.uri);
+    await impactFromIndex(counting, source.sha256.toUpperCase());
+    expect(asked).toContain(`edges.uri=${source.uri}`);
+    expect(asked).toContain(`edges.sha256=${source.sha256}`);
+  });
+
   it("reaches failed attempts and fan-outs of more keys than it looks up one by one", async () => {
     expect((await impactFromIndex(walkOnly, "artifacts/walk/chain7/a3")).jobs).toContain("vm-walk-failed");
     const fanned = await impactFromIndex(walkOnly, "artifacts/walk/fan/source");

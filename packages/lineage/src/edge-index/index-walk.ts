@@ -1,4 +1,5 @@
-import type { IndexRows, IndexTable } from "./index-rows";
+import type { ActivityRecord } from "@voxtrail/core";
+import { type IndexRows, type IndexTable, jobRows } from "./index-rows";
 import { type NamedParams, WALK_DEPTH } from "./index-sql";
 
 /** The columns of `table`'s rows. */
@@ -30,7 +31,7 @@ interface Edge {
 }
 
 const EDGE_COLUMNS: readonly IndexColumn<"edges">[] = ["job", "record_key", "role", "outcome", "key"];
-const RECORD_COLUMNS: readonly IndexColumn<"records">[] = ["record_key", "record_sha256", "record"];
+const RECORD_COLUMNS: readonly IndexColumn<"records">[] = ["job", "record_key", "record_sha256", "record"];
 
 /** How a question walks, as its SQL in `index-sql.ts` does. */
 interface WalkRules {
@@ -62,8 +63,10 @@ const RULES: Record<WalkQuestion, WalkRules> = {
 /**
  * The rows `TRACE_RECORDS_SQL` or `IMPACT_RECORDS_SQL` returns for `params` (`namedParams`),
  * selected by a walk driven from here: at each step, a lookup of the edges of the keys reached,
- * then of the edges of the records they lead to, up to the same {@link WALK_DEPTH} steps. Each key
- * and record is looked up once.
+ * then the records of the jobs whose records the walk follows, up to the same {@link WALK_DEPTH}
+ * steps. A followed record's own edges are read from the record (as the index derived them,
+ * `jobRows`), not looked up: a job's records are one lookup by job, which the answer reads anyway,
+ * where its edges were one lookup per record. Each key and job is looked up once.
  *
  * @example
  * const rows = await walkedRecords(lookup, "impact", namedParams(key));
@@ -74,8 +77,8 @@ export async function walkedRecords(
   params: NamedParams,
 ): Promise<Array<Record<string, unknown>>> {
   const rules = RULES[question];
-  const edgesOfKeys = cachedEdges(lookup, "key");
-  const edgesOfRecords = cachedEdges(lookup, "record_key");
+  const edgesOfKeys = cachedEdges(lookup);
+  const records = cachedRecords(lookup);
   const jobs = new Set<string>();
   let keys = await namedKeys(lookup, edgesOfKeys, params);
   let reached = 0;
@@ -84,44 +87,102 @@ export async function walkedRecords(
     const edges = await edgesOfKeys(keys);
     for (const edge of edges) if (rules.needs(edge, depth)) jobs.add(edge.job);
     if (depth === WALK_DEPTH) break;
-    const records = distinct(edges.filter(rules.follows).map((edge) => edge.record_key));
-    keys = distinct((await edgesOfRecords(records)).filter(rules.leadsTo).map((edge) => edge.key));
+    const followed = edges.filter(rules.follows);
+    const recordEdges = await records.edgesOf(distinct(followed.map((edge) => edge.job)));
+    const next = followed.flatMap((edge) => recordEdges.get(edge.record_key) ?? []);
+    keys = distinct(next.filter(rules.leadsTo).map((edge) => edge.key));
   }
-  const rows = await lookup("records", "job", [...jobs], RECORD_COLUMNS);
-  return rows.sort(byRecordKey).map((row) => ({ ...row, reached }));
+  const rows = await records.of([...jobs]);
+  return rows.sort(byRecordKey).map(({ record_key, record_sha256, record }) => ({
+    record_key,
+    record_sha256,
+    record,
+    reached,
+  }));
 }
+
+/** A name that is a uri starts with a scheme (`s3:`, `file:`); only such a name is looked up as one. */
+const URI = /^[a-z][a-z0-9+.-]*:/i;
+/** A sha256 as the index holds it (its parameter is lower-cased); only such a name is looked up as one. */
+const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
  * The keys of the edges that name `params` (`NAMED` in `index-sql.ts`); the name as a key is
- * looked up through `edgesOfKeys`, so that the walk's first step finds its edges known.
+ * looked up through `edgesOfKeys`, so that the walk's first step finds its edges known. The name
+ * is looked up as a uri or a sha256 only where it could be one: each lookup reads every day's
+ * file, and most names asked are keys.
  */
 async function namedKeys(
   lookup: IndexLookup,
-  edgesOfKeys: EdgesBy,
+  edgesOfKeys: EdgesOfKeys,
   [asKey, asUri, asSha256, s3Key]: NamedParams,
 ): Promise<string[]> {
   const rows = [
     ...(await edgesOfKeys(distinct([asKey, s3Key]))),
-    ...(await lookup("edges", "uri", [asUri], ["key"])),
-    ...(await lookup("edges", "sha256", [asSha256], ["key"])),
+    ...(URI.test(asUri) ? await lookup("edges", "uri", [asUri], ["key"]) : []),
+    ...(SHA256.test(asSha256) ? await lookup("edges", "sha256", [asSha256], ["key"]) : []),
   ];
   return distinct(rows.map((row) => String(row.key)));
 }
 
-/** The edges whose column is one of `values`. */
-type EdgesBy = (values: readonly string[]) => Promise<Edge[]>;
+/** The edges whose key is one of `values`. */
+type EdgesOfKeys = (values: readonly string[]) => Promise<Edge[]>;
 
-/** Edges by `column`, each value looked up once however often it is asked for. */
-function cachedEdges(lookup: IndexLookup, column: "key" | "record_key"): EdgesBy {
+/** Edges by key, each key looked up once however often it is asked for. */
+function cachedEdges(lookup: IndexLookup): EdgesOfKeys {
   const known = new Map<string, Edge[]>();
   return async (values) => {
     const unknown = values.filter((value) => !known.has(value));
     for (const value of unknown) known.set(value, []);
-    for (const row of await lookup("edges", column, unknown, EDGE_COLUMNS)) {
+    for (const row of await lookup("edges", "key", unknown, EDGE_COLUMNS)) {
       const edge = edgeOf(row);
-      known.get(edge[column])?.push(edge);
+      known.get(edge.key)?.push(edge);
     }
     return values.flatMap((value) => known.get(value) ?? []);
+  };
+}
+
+/** A records row as looked up, with its job. */
+interface RecordRow {
+  job: string;
+  record_key: string;
+  record_sha256: string;
+  record: string;
+}
+
+/** Records by job, each job looked up once, and their edges as the index derives them. */
+function cachedRecords(lookup: IndexLookup) {
+  const known = new Map<string, RecordRow[]>();
+  const of = async (jobs: readonly string[]): Promise<RecordRow[]> => {
+    const unknown = jobs.filter((job) => !known.has(job));
+    for (const job of unknown) known.set(job, []);
+    for (const row of await lookup("records", "job", unknown, RECORD_COLUMNS)) {
+      const record = recordRowOf(row);
+      known.get(record.job)?.push(record);
+    }
+    return jobs.flatMap((job) => known.get(job) ?? []);
+  };
+  return {
+    /** The records of `jobs`. */
+    of,
+    /** The edges of the records of `jobs`, by record key. */
+    async edgesOf(jobs: readonly string[]): Promise<Map<string, Edge[]>> {
+      const byRecord = new Map<string, Edge[]>();
+      for (const row of await of(jobs)) {
+        const activity = { key: row.record_key, record: JSON.parse(row.record) as ActivityRecord };
+        byRecord.set(row.record_key, jobRows(row.job, [activity]).edges);
+      }
+      return byRecord;
+    },
+  };
+}
+
+function recordRowOf(row: Record<string, unknown>): RecordRow {
+  return {
+    job: String(row.job),
+    record_key: String(row.record_key),
+    record_sha256: String(row.record_sha256),
+    record: String(row.record),
   };
 }
 
@@ -140,6 +201,6 @@ function distinct(values: readonly string[]): string[] {
 }
 
 /** By record key as SQL's `ORDER BY` sorts text: by its UTF-8 bytes. */
-function byRecordKey(a: Record<string, unknown>, b: Record<string, unknown>): number {
-  return Buffer.compare(Buffer.from(String(a.record_key)), Buffer.from(String(b.record_key)));
+function byRecordKey(a: { record_key: string }, b: { record_key: string }): number {
+  return Buffer.compare(Buffer.from(a.record_key), Buffer.from(b.record_key));
 }
