@@ -225,14 +225,17 @@ const RESULTS_DIR =
 await mkdir(RESULTS_DIR, { recursive: true });
 await writeFile(`${RESULTS_DIR}results.json`, `${JSON.stringify(results, null, 2)}\n`);
 await writeFile(`${RESULTS_DIR}results.md`, markdown);
-// Formatted as `biome check` wants them, so the repository's check passes with the results in it.
-await promisify(execFile)("npx", [
-  "biome",
-  "format",
-  "--write",
-  `${RESULTS_DIR}results.json`,
-  `${RESULTS_DIR}results.md`,
-]);
+// Formatted as `biome check` wants them, so the repository's check passes with the results in it
+// (biome formats files inside the repository only, and a partial run's are outside it).
+if (RESULTS_DIR === FULL_RESULTS_DIR) {
+  await promisify(execFile)("npx", [
+    "biome",
+    "format",
+    "--write",
+    `${RESULTS_DIR}results.json`,
+    `${RESULTS_DIR}results.md`,
+  ]);
+}
 process.stdout.write(markdown);
 log(`wrote ${RESULTS_DIR}results.json and results.md`);
 if (Object.keys(results.failures).length > 0) process.exitCode = 1;

@@ -17,7 +17,7 @@ export {
 export type { IndexManifest } from "./edge-index/index-manifest";
 export { checkIndexFile, type IndexProof, proveIndex } from "./edge-index/index-proof";
 export { INDEX_TABLES, type IndexTable } from "./edge-index/index-rows";
-export { INDEX_COLUMNS, tableParquet } from "./edge-index/index-tables";
+export { INDEX_COLUMNS, LATER_COLUMNS, tableParquet } from "./edge-index/index-tables";
 export { LineageIndexTampered } from "./edge-index/index-tampered";
 export type { IndexLookup } from "./edge-index/index-walk";
 export { pendingJobs } from "./edge-index/pending-jobs";

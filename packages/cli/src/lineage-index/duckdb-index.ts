@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DuckDBConnection, DuckDBValue, listValue } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBValue, listValue } from "@duckdb/node-api";
 import { mapLimit, ObjectNotFound, type ObjectStore } from "@voxtrail/core";
 import {
   checkIndexFile,
@@ -15,6 +15,7 @@ import {
   type IndexManifest,
   type IndexProof,
   type IndexTable,
+  LATER_COLUMNS,
   LineageIndexTampered,
   pendingJobs,
   proveIndex,
@@ -143,13 +144,38 @@ const SINGLE_LOOKUPS = 16;
 
 /** The lookups of the views over `connection` (see `IndexLookup`), lists made with DuckDB's `listValue`. */
 function lookupIn(connection: DuckDBConnection, listOf: typeof listValue): IndexLookup {
+  const single = preparedLookups(connection);
   return async (table, column, values, columns) => {
     const select = `SELECT ${columns.join(", ")} FROM ${table} WHERE ${column}`;
     if (values.length > SINGLE_LOOKUPS)
       return rowsOf(connection, `${select} IN (SELECT unnest(?::VARCHAR[]))`, [listOf([...values])]);
     const found: Array<Array<Record<string, unknown>>> = [];
-    for (const value of values) found.push(await rowsOf(connection, `${select} = ?`, [value]));
+    for (const value of values) found.push(await single(`${select} = ?`, value));
     return found.flat();
+  };
+}
+
+/**
+ * Runs a one-value lookup's SQL as a statement prepared once per text: a walk asks the same few
+ * texts a value at a time, and binding a view over 100 days of files each time cost about 1.5 ms
+ * of a 10 ms lookup. One run at a time: a prepared statement holds one value bound.
+ */
+function preparedLookups(
+  connection: DuckDBConnection,
+): (sql: string, value: string) => Promise<Array<Record<string, unknown>>> {
+  const statements = new Map<string, Promise<DuckDBPreparedStatement>>();
+  let queue: Promise<unknown> = Promise.resolve();
+  return (sql, value) => {
+    const run = queue.then(async () => {
+      const statement = statements.get(sql) ?? connection.prepare(sql);
+      statements.set(sql, statement);
+      const prepared = await statement;
+      prepared.bindVarchar(1, value);
+      const reader = await prepared.runAndReadAll();
+      return reader.getRowObjectsJS() as Array<Record<string, unknown>>;
+    });
+    queue = run.catch(() => undefined);
+    return run;
   };
 }
 
@@ -164,8 +190,11 @@ async function rowsOf(
 
 /**
  * The view of one table: the index's files, less the rows of the jobs read fresh, plus theirs (in
- * the last file). Its columns are the table's (`INDEX_COLUMNS`), matched by name: a file indexed
- * before a column existed (`flows.redacted`) gives NULL there. With no file at all, it is empty.
+ * the last file). Its columns are the table's (`INDEX_COLUMNS`); where the table has columns added
+ * since its first files (`LATER_COLUMNS`), they are matched by name, and a file indexed before one
+ * existed (`flows.redacted`) gives NULL there. The other tables' files are read as written: matching
+ * by name makes each query read every file's schema, which took a lookup over 100 days of edges
+ * from about 11 to 19 ms. With no file at all, it is empty.
  */
 function viewSql(table: IndexTable, files: string[], freshJobs: string[], hasFresh: boolean): string {
   const columns = INDEX_COLUMNS[table].map(
@@ -173,8 +202,9 @@ function viewSql(table: IndexTable, files: string[], freshJobs: string[], hasFre
   );
   const parts = [`SELECT ${columns.join(", ")} WHERE false`];
   const list = (values: string[]) => values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", ");
+  const byName = LATER_COLUMNS[table] ? ", union_by_name = true" : "";
   const read = (some: string[]) =>
-    `SELECT * FROM read_parquet([${list(some)}], hive_partitioning = false, union_by_name = true)`;
+    `SELECT * FROM read_parquet([${list(some)}], hive_partitioning = false${byName})`;
   const indexed = hasFresh ? files.slice(0, -1) : files;
   if (indexed.length > 0) {
     const replaced = freshJobs.length > 0 ? ` WHERE job NOT IN (${list(freshJobs)})` : "";

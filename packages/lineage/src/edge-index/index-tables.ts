@@ -63,6 +63,14 @@ export const INDEX_COLUMNS: Record<IndexTable, readonly Column[]> = {
   }),
 };
 
+/**
+ * The columns added to a table after its first files were written: a file indexed before one
+ * existed lacks it, so an engine reads such a table's files by column name (DuckDB's
+ * `union_by_name`, which costs each query a look at every file's schema). Every file of the other
+ * tables holds all their columns.
+ */
+export const LATER_COLUMNS: Partial<Record<IndexTable, readonly string[]>> = { flows: ["redacted"] };
+
 /** Rows per row group: small enough that a lookup reads little, large enough to compress well. */
 const ROW_GROUP_ROWS = 20_000;
 

@@ -35,7 +35,7 @@ export {
   TRACE_RECORDS_SQL,
   WALK_DEPTH,
 } from "./index-sql";
-export { INDEX_COLUMNS, readTableParquet, tableParquet } from "./index-tables";
+export { INDEX_COLUMNS, LATER_COLUMNS, readTableParquet, tableParquet } from "./index-tables";
 export type { IndexLookup } from "./index-walk";
 export { pendingJobs } from "./pending-jobs";
 export { vacuumIndex } from "./vacuum-index";
