@@ -221,7 +221,7 @@ const markdown = resultsMarkdown(results);
 const RESULTS_DIR =
   values.only === undefined
     ? FULL_RESULTS_DIR
-    : `${await mkdtemp(join(tmpdir(), `voxtrail-bench-${[...only].join("-")}-`))}/`;
+    : `${await mkdtemp(join(tmpdir(), `voxtrail-bench-results-${[...only].join("-")}-`))}/`;
 await mkdir(RESULTS_DIR, { recursive: true });
 await writeFile(`${RESULTS_DIR}results.json`, `${JSON.stringify(results, null, 2)}\n`);
 await writeFile(`${RESULTS_DIR}results.md`, markdown);
