@@ -150,9 +150,10 @@ interface RecordRow {
   record: string;
 }
 
-/** Records by job, each job looked up once, and their edges as the index derives them. */
+/** Records by job, each job looked up once, and their edges as the index derives them (each record's once). */
 function cachedRecords(lookup: IndexLookup) {
   const known = new Map<string, RecordRow[]>();
+  const edgesByRecord = new Map<string, Edge[]>();
   const of = async (jobs: readonly string[]): Promise<RecordRow[]> => {
     const unknown = jobs.filter((job) => !known.has(job));
     for (const job of unknown) known.set(job, []);
@@ -169,8 +170,13 @@ function cachedRecords(lookup: IndexLookup) {
     async edgesOf(jobs: readonly string[]): Promise<Map<string, Edge[]>> {
       const byRecord = new Map<string, Edge[]>();
       for (const row of await of(jobs)) {
-        const activity = { key: row.record_key, record: JSON.parse(row.record) as ActivityRecord };
-        byRecord.set(row.record_key, jobRows(row.job, [activity]).edges);
+        let edges = edgesByRecord.get(row.record_key);
+        if (!edges) {
+          const activity = { key: row.record_key, record: JSON.parse(row.record) as ActivityRecord };
+          edges = jobRows(row.job, [activity]).edges;
+          edgesByRecord.set(row.record_key, edges);
+        }
+        byRecord.set(row.record_key, edges);
       }
       return byRecord;
     },
@@ -181,7 +187,7 @@ function recordRowOf(row: Record<string, unknown>): RecordRow {
   return {
     job: String(row.job),
     record_key: String(row.record_key),
-    record_sha256: String(row.record_sha256),
+    record_sha256: row.record_sha256 == null ? "" : String(row.record_sha256),
     record: String(row.record),
   };
 }
