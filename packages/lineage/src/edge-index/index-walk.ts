@@ -77,8 +77,9 @@ export async function walkedRecords(
   params: NamedParams,
 ): Promise<Array<Record<string, unknown>>> {
   const rules = RULES[question];
-  const edgesOfKeys = cachedEdges(lookup);
-  const records = cachedRecords(lookup);
+  const edgesOfKeys = cachedBy(lookup, "edges", "key", EDGE_COLUMNS, edgeOf, (edge) => edge.key);
+  const recordsOf = cachedBy(lookup, "records", "job", RECORD_COLUMNS, recordRowOf, (row) => row.job);
+  const edgesOfRecords = derivedEdges(recordsOf);
   const jobs = new Set<string>();
   let keys = await namedKeys(lookup, edgesOfKeys, params);
   let reached = 0;
@@ -88,11 +89,11 @@ export async function walkedRecords(
     for (const edge of edges) if (rules.needs(edge, depth)) jobs.add(edge.job);
     if (depth === WALK_DEPTH) break;
     const followed = edges.filter(rules.follows);
-    const recordEdges = await records.edgesOf(distinct(followed.map((edge) => edge.job)));
+    const recordEdges = await edgesOfRecords(distinct(followed.map((edge) => edge.job)));
     const next = followed.flatMap((edge) => recordEdges.get(edge.record_key) ?? []);
     keys = distinct(next.filter(rules.leadsTo).map((edge) => edge.key));
   }
-  const rows = await records.of([...jobs]);
+  const rows = await recordsOf([...jobs]);
   return rows.sort(byRecordKey).map(({ record_key, record_sha256, record }) => ({
     record_key,
     record_sha256,
@@ -125,18 +126,31 @@ async function namedKeys(
   return distinct(rows.map((row) => String(row.key)));
 }
 
-/** The edges whose key is one of `values`. */
-type EdgesOfKeys = (values: readonly string[]) => Promise<Edge[]>;
+/** The rows whose lookup column is one of `values`. */
+type CachedRows<Row> = (values: readonly string[]) => Promise<Row[]>;
 
-/** Edges by key, each key looked up once however often it is asked for. */
-function cachedEdges(lookup: IndexLookup): EdgesOfKeys {
-  const known = new Map<string, Edge[]>();
+/** The edges whose key is one of `values`. */
+type EdgesOfKeys = CachedRows<Edge>;
+
+/**
+ * Rows of `table` by `column` (as `rowOf` reads them; `lookedUpBy` gives a row's value of `column`),
+ * each value looked up once however often it is asked for.
+ */
+function cachedBy<T extends IndexTable, Row>(
+  lookup: IndexLookup,
+  table: T,
+  column: IndexColumn<T>,
+  columns: readonly IndexColumn<T>[],
+  rowOf: (row: Record<string, unknown>) => Row,
+  lookedUpBy: (row: Row) => string,
+): CachedRows<Row> {
+  const known = new Map<string, Row[]>();
   return async (values) => {
     const unknown = values.filter((value) => !known.has(value));
     for (const value of unknown) known.set(value, []);
-    for (const row of await lookup("edges", "key", unknown, EDGE_COLUMNS)) {
-      const edge = edgeOf(row);
-      known.get(edge.key)?.push(edge);
+    for (const found of await lookup(table, column, unknown, columns)) {
+      const row = rowOf(found);
+      known.get(lookedUpBy(row))?.push(row);
     }
     return values.flatMap((value) => known.get(value) ?? []);
   };
@@ -150,36 +164,26 @@ interface RecordRow {
   record: string;
 }
 
-/** Records by job, each job looked up once, and their edges as the index derives them (each record's once). */
-function cachedRecords(lookup: IndexLookup) {
-  const known = new Map<string, RecordRow[]>();
+/**
+ * The edges of the records of some jobs, by record key, as the index derives them from each
+ * record (`jobRows`), each record's once.
+ */
+function derivedEdges(
+  recordsOf: CachedRows<RecordRow>,
+): (jobs: readonly string[]) => Promise<Map<string, Edge[]>> {
   const edgesByRecord = new Map<string, Edge[]>();
-  const of = async (jobs: readonly string[]): Promise<RecordRow[]> => {
-    const unknown = jobs.filter((job) => !known.has(job));
-    for (const job of unknown) known.set(job, []);
-    for (const row of await lookup("records", "job", unknown, RECORD_COLUMNS)) {
-      const record = recordRowOf(row);
-      known.get(record.job)?.push(record);
-    }
-    return jobs.flatMap((job) => known.get(job) ?? []);
-  };
-  return {
-    /** The records of `jobs`. */
-    of,
-    /** The edges of the records of `jobs`, by record key. */
-    async edgesOf(jobs: readonly string[]): Promise<Map<string, Edge[]>> {
-      const byRecord = new Map<string, Edge[]>();
-      for (const row of await of(jobs)) {
-        let edges = edgesByRecord.get(row.record_key);
-        if (!edges) {
-          const activity = { key: row.record_key, record: JSON.parse(row.record) as ActivityRecord };
-          edges = jobRows(row.job, [activity]).edges;
-          edgesByRecord.set(row.record_key, edges);
-        }
-        byRecord.set(row.record_key, edges);
+  return async (jobs) => {
+    const byRecord = new Map<string, Edge[]>();
+    for (const row of await recordsOf(jobs)) {
+      let edges = edgesByRecord.get(row.record_key);
+      if (!edges) {
+        const activity = { key: row.record_key, record: JSON.parse(row.record) as ActivityRecord };
+        edges = jobRows(row.job, [activity]).edges;
+        edgesByRecord.set(row.record_key, edges);
       }
-      return byRecord;
-    },
+      byRecord.set(row.record_key, edges);
+    }
+    return byRecord;
   };
 }
 
