@@ -157,8 +157,9 @@ function lookupIn(connection: DuckDBConnection, listOf: typeof listValue): Index
 
 /**
  * Runs a one-value lookup's SQL as a statement prepared once per text: a walk asks the same few
- * texts a value at a time, and binding a view over 100 days of files each time cost about 1.5 ms
- * of a 10 ms lookup. One run at a time: a prepared statement holds one value bound.
+ * texts a value at a time, and would otherwise bind the view over every day's files each time
+ * (docs/benchmarks.md, "impact at its bound"). One run at a time: a prepared statement holds one
+ * value bound.
  */
 function preparedLookups(
   connection: DuckDBConnection,
@@ -193,8 +194,8 @@ async function rowsOf(
  * the last file). Its columns are the table's (`INDEX_COLUMNS`); where the table has columns added
  * since its first files (`LATER_COLUMNS`), they are matched by name, and a file indexed before one
  * existed (`flows.redacted`) gives NULL there. The other tables' files are read as written: matching
- * by name makes each query read every file's schema, which took a lookup over 100 days of edges
- * from about 11 to 19 ms. With no file at all, it is empty.
+ * by name makes each query read every file's schema (docs/benchmarks.md, "impact at its bound").
+ * With no file at all, it is empty.
  */
 function viewSql(table: IndexTable, files: string[], freshJobs: string[], hasFresh: boolean): string {
   const columns = INDEX_COLUMNS[table].map(
