@@ -287,6 +287,7 @@ export async function keptGeneratedIndex(
     "../packages/lineage/src/edge-index/index-rows.ts",
     "../packages/lineage/src/edge-index/index-tables.ts",
     "../packages/lineage/src/edge-index/index-generation.ts",
+    "../packages/lineage/src/edge-index/lookup-filters.ts",
   ];
   const hash = createHash("sha256");
   for (const source of sources) hash.update(await readFile(new URL(source, import.meta.url)));

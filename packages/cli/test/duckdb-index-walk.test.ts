@@ -1,6 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ActivityRecord, type ArtifactRef, type LineageSummary, readJson } from "@voxtrail/core";
 import { impact, LineageGraph, readLineage, trace } from "@voxtrail/lineage";
+import { type LookupFilters, lookupFiltersOf } from "@voxtrail/lineage/answers";
 import {
   type IndexEngine,
   IndexWalkTooDeep,
@@ -9,6 +14,7 @@ import {
   traceFromIndex,
   WALK_DEPTH,
 } from "@voxtrail/lineage/edge-index";
+import { DirectoryStore } from "@voxtrail/storage";
 import { keys } from "@voxtrail/workflow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SyntheticStore, syntheticStore } from "../../lineage/test/synthetic-jobs";
@@ -27,7 +33,10 @@ let records: LineageGraph;
 let template: ActivityRecord;
 /** Every artifact the jobs below read or wrote. */
 const artifacts: ArtifactRef[] = [];
+/** When the next step starts: every fourth job starts a day later, so the index holds several days. */
 let clock = Date.UTC(2026, 0, 3);
+let jobsWritten = 0;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
   synthetic = await syntheticStore("voxtrail-index-walk-", 2);
@@ -104,6 +113,7 @@ async function writeJob(jobId: string, steps: Step[]): Promise<void> {
     writtenAt: new Date().toISOString(),
     records: [],
   };
+  if (jobsWritten++ % 4 === 0) clock += DAY_MS;
   for (const [number, { inputs, outputs, outcome = "succeeded" }] of steps.entries()) {
     const at = new Date(clock++).toISOString();
     const record: ActivityRecord = {
@@ -202,6 +212,47 @@ describe("the DuckDB index's walk by lookups", () => {
     await impactFromIndex(counting, source.sha256.toUpperCase());
     expect(asked).toContain(`edges.uri=${source.uri}`);
     expect(asked).toContain(`edges.sha256=${source.sha256}`);
+  });
+
+  it("reads a key's edges and a job's records only from the days their lookup filters may hold", async () => {
+    // A copy of the store whose other days' files are garbage once the index is open: reading one fails.
+    const copy = await mkdtemp(join(tmpdir(), "voxtrail-index-filters-"));
+    try {
+      await cp(synthetic.store.root, copy, { recursive: true });
+      const store = new DirectoryStore({ root: copy });
+      const opened = (await openDuckDbIndex(store)) as DuckDbIndex;
+      try {
+        const { manifest } = opened;
+        const filters = (await lookupFiltersOf(store, manifest, false)) as LookupFilters;
+        const asked = [
+          ["edges", "artifacts/walk/fan/out3"],
+          ["edges", "artifacts/walk/fan/next3"],
+          ["records", "vm-walk-fan"],
+          ["records", "vm-walk-fan3"],
+        ] as const;
+        const days = Object.keys(manifest.days);
+        const held = new Set(asked.flatMap(([table, value]) => filters.daysWith(table, value, days)));
+        const ruledOut = days.filter((day) => !held.has(day));
+        expect(ruledOut.length).toBeGreaterThan(days.length / 2);
+        for (const day of ruledOut) {
+          for (const table of ["edges", "records"] as const)
+            await writeFile(
+              fileURLToPath(store.uri(manifest.days[day]?.files[table] as string)),
+              "not parquet",
+            );
+        }
+        const answer = await impactFromIndex(opened, "artifacts/walk/fan/out3");
+        expect(answer).toEqual(impact(records, "artifacts/walk/fan/out3"));
+        expect(answer.jobs).toContain("vm-walk-fan3");
+        // A lookup the filters do not answer reads every day's file, and meets the garbage.
+        const fan3 = artifact("fan/out3");
+        await expect(opened.lookup("edges", "uri", [fan3.uri], ["key"])).rejects.toThrow();
+      } finally {
+        await opened.close();
+      }
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
   });
 
   it("reaches failed attempts and fan-outs of more keys than it looks up one by one", async () => {

@@ -1,4 +1,4 @@
-import type { KeyObject } from "node:crypto";
+import { createHash, type KeyObject } from "node:crypto";
 import { cp, mkdtemp, open, readFile, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -100,6 +100,14 @@ async function editEdges(store: DirectoryStore, key: string): Promise<void> {
   const row = rows.find((each) => each.role === "output") as (typeof rows)[number];
   row.key = `${row.key}.forged`;
   await store.put(key, tableParquet("edges", rows), { contentType: "application/vnd.apache.parquet" });
+}
+
+/** The filters file at `key` with every day's bits cleared: a file that rules every value out. */
+async function ruledOutEverywhere(store: DirectoryStore, key: string): Promise<string> {
+  const file = JSON.parse((await store.getBytes(key)).toString("utf8")) as { days: Record<string, string> };
+  for (const [day, bits] of Object.entries(file.days))
+    file.days[day] = Buffer.alloc(Buffer.from(bits, "base64").length).toString("base64");
+  return `${JSON.stringify(file)}\n`;
 }
 
 describe("the lineage index proves itself before it answers", () => {
@@ -281,6 +289,24 @@ describe("the vacuum and the signed generation", () => {
 });
 
 describe("compaction over an edited file", () => {
+  it("refuses, naming the file, when the signed generation's lookup filters were edited; a compaction will not carry them", async () => {
+    let filters = "";
+    const store = await copyOf(async (s) => {
+      filters = (await manifestOf(s)).filters?.key as string;
+      await s.put(filters, await ruledOutEverywhere(s, filters), { contentType: "application/json" });
+    });
+    const refused = await traceThroughIndex(store, jobs[0]?.artifacts.replyAudio.key as string).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(LineageIndexTampered);
+    expect((refused as Error).message).toContain(filters);
+    const added = await writeSyntheticJob(store, 6, Date.UTC(2026, 0, 1), false);
+    await writeSummaryOf(store, added.jobId, { note: true });
+    const carried = await compactLineageIndex(store).catch((error: unknown) => error);
+    expect(carried).toBeInstanceOf(LineageIndexTampered);
+    expect((carried as Error).message).toContain(filters);
+  });
+
   it("refuses to carry an edited file's rows into a new generation, naming it; reindex rebuilds from the records", async () => {
     let edges = "";
     const store = await copyOf(async (s) => {
@@ -298,6 +324,46 @@ describe("compaction over an edited file", () => {
 });
 
 describe("lineage verify's index check", () => {
+  it("names a day whose lookup filter rules out a key its rows hold, in a generation that records the filter's sha256", async () => {
+    const store = await copyOf(async (s) => {
+      const latest = await latestManifest(s);
+      const manifest = latest?.manifest as IndexManifest;
+      const forged = "lineage-index/filters/forged.json";
+      const body = await ruledOutEverywhere(s, manifest.filters?.key as string);
+      await s.put(forged, body, { contentType: "application/json" });
+      const next: IndexManifest = {
+        ...manifest,
+        generation: manifest.generation + 1,
+        filters: { key: forged, sha256: createHash("sha256").update(body).digest("hex") },
+      };
+      await s.put(
+        (latest?.key as string).replace(/g\d+\.json$/, `g${String(next.generation).padStart(12, "0")}.json`),
+        JSON.stringify(next),
+        { contentType: "application/json" },
+      );
+    });
+    const { findings } = await checkLineageIndex(
+      store,
+      (await readLineage(store, { from: "records" })).activities,
+    );
+    expect(findings.map((f) => f.problem)).toEqual(jobs.map(() => "index-filter-mismatch"));
+    expect(findings[0]?.detail).toMatch(/^the lookup filter of job vm-\S+'s day rules out edges\.key /);
+  });
+
+  it("names a lookup filters file whose bytes differ from the sha256 its manifest records", async () => {
+    let filters = "";
+    const store = await copyOf(async (s) => {
+      filters = (await manifestOf(s)).filters?.key as string;
+      await s.put(filters, await ruledOutEverywhere(s, filters), { contentType: "application/json" });
+    });
+    const { findings } = await checkLineageIndex(
+      store,
+      (await readLineage(store, { from: "records" })).activities,
+    );
+    expect(findings.map((f) => f.problem)).toEqual(["index-file-changed"]);
+    expect(findings[0]?.detail).toContain(filters);
+  });
+
   it("names a file whose bytes differ from the sha256 its manifest records, beside the rows that differ", async () => {
     let edges = "";
     const store = await copyOf(async (s) => {

@@ -20,6 +20,7 @@ export { INDEX_TABLES, type IndexTable } from "./edge-index/index-rows";
 export { INDEX_COLUMNS, LATER_COLUMNS, tableParquet } from "./edge-index/index-tables";
 export { LineageIndexTampered } from "./edge-index/index-tampered";
 export type { IndexLookup } from "./edge-index/index-walk";
+export { isFilteredLookup, type LookupFilters, lookupFiltersOf } from "./edge-index/lookup-filters";
 export { pendingJobs } from "./edge-index/pending-jobs";
 export { type Impact, impact } from "./impact";
 export { LineageGraph } from "./lineage-graph";

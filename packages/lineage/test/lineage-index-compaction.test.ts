@@ -78,9 +78,11 @@ function withHooks(inner: ObjectStore, hooks: Partial<ObjectStore>): ObjectStore
 const isTableFile = (key: string) =>
   key.startsWith(LINEAGE_INDEX_PREFIX) && !key.startsWith(INDEX_MANIFESTS_PREFIX);
 
-/** Every table file a manifest names. */
-const filesOf = (manifest: IndexManifest) =>
-  Object.values(manifest.days).flatMap(({ files }) => Object.values(files) as string[]);
+/** Every file a manifest names: its table files, and its lookup filters. */
+const filesOf = (manifest: IndexManifest) => [
+  ...Object.values(manifest.days).flatMap(({ files }) => Object.values(files) as string[]),
+  ...(manifest.filters ? [manifest.filters.key] : []),
+];
 
 const parseManifest = (body: string | Uint8Array) =>
   IndexManifest.parse(JSON.parse(typeof body === "string" ? body : Buffer.from(body).toString("utf8")));

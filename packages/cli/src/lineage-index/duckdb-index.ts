@@ -15,8 +15,11 @@ import {
   type IndexManifest,
   type IndexProof,
   type IndexTable,
+  isFilteredLookup,
   LATER_COLUMNS,
   LineageIndexTampered,
+  type LookupFilters,
+  lookupFiltersOf,
   pendingJobs,
   proveIndex,
   tableParquet,
@@ -103,8 +106,10 @@ export async function openDuckDbIndex(
     let unprovenFiles = 0;
     const check = proof.status === "proven";
     const verified = check && options.remember !== false ? await VerifiedFiles.load() : undefined;
+    const sources = new Map<IndexTable, TableSource>();
     for (const table of tables) {
-      const files = await mapLimit(Object.entries(manifest.days), 8, async ([day, entry]) => {
+      const entries = Object.entries(manifest.days);
+      const paths = await mapLimit(entries, 8, async ([day, entry]) => {
         const key = entry.files[table];
         if (!check) return localFile(store, key, scratch);
         const file = await checkedFile(store, { manifest, day, table }, scratch, verified);
@@ -112,12 +117,15 @@ export async function openDuckDbIndex(
         return file.path;
       });
       const fresh = [...pending.rows.values()].flatMap((rows) => rows[table] as unknown[]);
+      let pendingFile: string | undefined;
       if (fresh.length > 0) {
-        const file = join(scratch, `pending-${table}.parquet`);
-        await writeFile(file, tableParquet(table, fresh as never));
-        files.push(file);
+        pendingFile = join(scratch, `pending-${table}.parquet`);
+        await writeFile(pendingFile, tableParquet(table, fresh as never));
       }
-      await connection.run(viewSql(table, files, [...pending.rows.keys()], fresh.length > 0));
+      const days = new Map(entries.map(([day], index) => [day, paths[index] as string]));
+      const source: TableSource = { days, pendingFile, freshJobs: [...pending.rows.keys()] };
+      sources.set(table, source);
+      await connection.run(`CREATE VIEW ${table} AS ${sourceSql(table, source, paths)}`);
     }
     await verified?.save();
     return {
@@ -127,7 +135,11 @@ export async function openDuckDbIndex(
       pending: pending.rows.size,
       close,
       query: (sql, params) => rowsOf(connection, sql, [...params]),
-      lookup: lookupIn(connection, duckdb.listValue),
+      lookup: lookupIn(connection, duckdb.listValue, {
+        sources,
+        // Read at the first lookup they answer: a question of the flows alone never reads them.
+        filters: once(() => lookupFiltersOf(store, manifest, check)),
+      }),
     };
   } catch (error) {
     await close();
@@ -142,32 +154,87 @@ export async function openDuckDbIndex(
  */
 const SINGLE_LOOKUPS = 16;
 
+/** What a table's view reads: each day's file, and the rows of the jobs read fresh (see {@link sourceSql}). */
+interface TableSource {
+  /** Day: the path DuckDB reads that day's file at. */
+  days: Map<string, string>;
+  /** The fresh jobs' rows, as a file; none when there are none. */
+  pendingFile: string | undefined;
+  /** The jobs read fresh, whose rows in the days' files are left out. */
+  freshJobs: string[];
+}
+
+/** The files each table's view reads, and the generation's lookup filters (read once, when first asked). */
+interface IndexFiles {
+  sources: ReadonlyMap<IndexTable, TableSource>;
+  filters: () => Promise<LookupFilters | undefined>;
+}
+
+/** `make`'s promise, made at the first call and given again at each later one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
 /** The lookups of the views over `connection` (see `IndexLookup`), lists made with DuckDB's `listValue`. */
-function lookupIn(connection: DuckDBConnection, listOf: typeof listValue): IndexLookup {
-  const single = preparedLookups(connection);
+function lookupIn(connection: DuckDBConnection, listOf: typeof listValue, index: IndexFiles): IndexLookup {
+  const single = serialRuns(connection);
   return async (table, column, values, columns) => {
     const select = `SELECT ${columns.join(", ")} FROM ${table} WHERE ${column}`;
     if (values.length > SINGLE_LOOKUPS)
       return rowsOf(connection, `${select} IN (SELECT unnest(?::VARCHAR[]))`, [listOf([...values])]);
     const found: Array<Array<Record<string, unknown>>> = [];
-    for (const value of values) found.push(await single(`${select} = ?`, value));
+    for (const value of values) {
+      const files = await filteredFiles(index, table, column, value);
+      const source = index.sources.get(table) as TableSource;
+      if (files === undefined) found.push(await single(`${select} = ?`, value, { prepare: true }));
+      else if (files.length > 0 || source.pendingFile) {
+        const from = `(${sourceSql(table, source, files)})`;
+        found.push(await single(`SELECT ${columns.join(", ")} FROM ${from} WHERE ${column} = ?`, value));
+      }
+    }
     return found.flat();
   };
 }
 
 /**
- * Runs a one-value lookup's SQL as a statement prepared once per text: a walk asks the same few
- * texts a value at a time, and would otherwise bind the view over every day's files each time
- * (docs/benchmarks.md, "impact at its bound"). One run at a time: a prepared statement holds one
- * value bound.
+ * The files of the days whose lookup filter may hold `value` in `table`'s `column`, when the
+ * index has filters for that lookup and they rule out any day: the walk's lookups (a key's edges, a
+ * job's records) then read a day's file or two, not every day's. `undefined`: every day's.
  */
-function preparedLookups(
+async function filteredFiles(
+  index: IndexFiles,
+  table: IndexTable,
+  column: string,
+  value: string,
+): Promise<string[] | undefined> {
+  const source = index.sources.get(table);
+  if (!source || !isFilteredLookup(table, column)) return undefined;
+  const filters = await index.filters();
+  if (!filters) return undefined;
+  const days = [...source.days.keys()];
+  const candidates = filters.daysWith(table, value, days);
+  if (candidates.length === days.length) return undefined;
+  return candidates.map((day) => source.days.get(day) as string);
+}
+
+/**
+ * Runs one-value lookups' SQL one at a time (a prepared statement holds one value bound): with
+ * `prepare`, as a statement prepared once per text, since a walk asks the same few texts over
+ * every day's files a value at a time and would otherwise bind the view each time
+ * (docs/benchmarks.md, "impact at its bound"); without, once (a text naming a day's file or two).
+ */
+function serialRuns(
   connection: DuckDBConnection,
-): (sql: string, value: string) => Promise<Array<Record<string, unknown>>> {
+): (sql: string, value: string, options?: { prepare: true }) => Promise<Array<Record<string, unknown>>> {
   const statements = new Map<string, Promise<DuckDBPreparedStatement>>();
   let queue: Promise<unknown> = Promise.resolve();
-  return (sql, value) => {
+  return (sql, value, options) => {
     const run = queue.then(async () => {
+      if (!options?.prepare) return rowsOf(connection, sql, [value]);
       const statement = statements.get(sql) ?? connection.prepare(sql);
       statements.set(sql, statement);
       const prepared = await statement;
@@ -190,29 +257,30 @@ async function rowsOf(
 }
 
 /**
- * The view of one table: the index's files, less the rows of the jobs read fresh, plus theirs (in
- * the last file). Its columns are the table's (`INDEX_COLUMNS`); where the table has columns added
- * since its first files (`LATER_COLUMNS`), they are matched by name, and a file indexed before one
- * existed (`flows.redacted`) gives NULL there. The other tables' files are read as written: matching
- * by name makes each query read every file's schema (docs/benchmarks.md, "impact at its bound").
+ * What one table's view selects, over `files` (some or all of `source`'s days' files): their rows,
+ * less the rows of the jobs read fresh, plus theirs (`source.pendingFile`). Its columns are the
+ * table's (`INDEX_COLUMNS`); where the table has columns added since its first files
+ * (`LATER_COLUMNS`), they are matched by name, and a file indexed before one existed
+ * (`flows.redacted`) gives NULL there. The other tables' files are read as written: matching by
+ * name makes each query read every file's schema (docs/benchmarks.md, "impact at its bound").
  * With no file at all, it is empty.
  */
-function viewSql(table: IndexTable, files: string[], freshJobs: string[], hasFresh: boolean): string {
+function sourceSql(table: IndexTable, source: TableSource, files: readonly string[]): string {
   const columns = INDEX_COLUMNS[table].map(
     ({ name, type }) => `CAST(NULL AS ${type === "INT32" ? "INTEGER" : "VARCHAR"}) AS ${name}`,
   );
   const parts = [`SELECT ${columns.join(", ")} WHERE false`];
-  const list = (values: string[]) => values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", ");
+  const list = (values: readonly string[]) =>
+    values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", ");
   const byName = LATER_COLUMNS[table] ? ", union_by_name = true" : "";
-  const read = (some: string[]) =>
+  const read = (some: readonly string[]) =>
     `SELECT * FROM read_parquet([${list(some)}], hive_partitioning = false${byName})`;
-  const indexed = hasFresh ? files.slice(0, -1) : files;
-  if (indexed.length > 0) {
-    const replaced = freshJobs.length > 0 ? ` WHERE job NOT IN (${list(freshJobs)})` : "";
-    parts.push(`${read(indexed)}${replaced}`);
+  if (files.length > 0) {
+    const replaced = source.freshJobs.length > 0 ? ` WHERE job NOT IN (${list(source.freshJobs)})` : "";
+    parts.push(`${read(files)}${replaced}`);
   }
-  if (hasFresh) parts.push(read(files.slice(-1)));
-  return `CREATE VIEW ${table} AS ${parts.join(" UNION ALL BY NAME ")}`;
+  if (source.pendingFile) parts.push(read([source.pendingFile]));
+  return parts.join(" UNION ALL BY NAME ");
 }
 
 /** A path DuckDB can read the object at: the file itself in a directory store, else a fetched copy. */

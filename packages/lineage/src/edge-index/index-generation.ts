@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { mapLimit, type ObjectStore } from "@voxtrail/core";
-import { type IndexManifest, manifestKey, tableFileKey } from "./index-manifest";
+import { type IndexManifest, lookupFiltersKey, manifestKey, tableFileKey } from "./index-manifest";
 import { appendRows, emptyRows, INDEX_TABLES, type IndexRows, type IndexTable } from "./index-rows";
 import { PARQUET_CONTENT_TYPE, readTableParquet, tableParquet } from "./index-tables";
 import { LineageIndexTampered } from "./index-tampered";
+import { dayFilterOf, encodeLookupFilters, parseLookupFilters } from "./lookup-filters";
 
 /** What one generation changes: the jobs whose rows it (re)writes, and the manifest fields it sets. */
 export interface GenerationChange {
@@ -29,7 +30,8 @@ export interface WrittenGeneration {
  * files this call wrote are then deleted: no manifest names them). The manifest records each file's
  * sha256: of the bytes written for a file this call writes, as `base` recorded it for a file it
  * carries, or, for a file `base` carried without one (a manifest written before files were
- * hashed), of its bytes as read now.
+ * hashed), of its bytes as read now. The generation's lookup filters (`lookup-filters.ts`) hold a
+ * new filter for each day written and `base`'s for each day carried.
  */
 export async function writeGeneration(
   store: ObjectStore,
@@ -38,6 +40,7 @@ export async function writeGeneration(
 ): Promise<WrittenGeneration | undefined> {
   const generation = (base?.generation ?? -1) + 1;
   const days: IndexManifest["days"] = change.replaceAll ? {} : await hashedDays(store, base?.days ?? {});
+  const filters: Record<string, string> = change.replaceAll ? {} : await carriedFilters(store, base);
   const byDay = new Map<string, IndexRows>();
   for (const rows of change.jobs.values()) {
     const day = rows.jobs[0]?.day;
@@ -60,7 +63,12 @@ export async function writeGeneration(
         sha256[table] = sha256Hex(bytes);
       }
       days[day] = { jobs: merged.jobs.length, files, sha256 };
+      filters[day] = dayFilterOf(merged);
     }
+    const filtersKey = lookupFiltersKey(generation);
+    written.push(filtersKey);
+    const filtersBody = encodeLookupFilters(filters);
+    await store.put(filtersKey, filtersBody, { contentType: "application/json" });
     const manifest: IndexManifest = {
       schemaVersion: 1,
       generation,
@@ -69,6 +77,7 @@ export async function writeGeneration(
       recent: change.recent,
       pendingNotes: true,
       jobs: Object.values(days).reduce((sum, day) => sum + day.jobs, 0),
+      filters: { key: filtersKey, sha256: sha256Hex(Buffer.from(filtersBody)) },
       days,
     };
     const key = manifestKey(generation);
@@ -94,15 +103,28 @@ async function hashedDays(store: ObjectStore, days: IndexManifest["days"]): Prom
   return Object.fromEntries(entries);
 }
 
+/**
+ * The filters of `base`'s days, to carry into the next generation: none when it has none (written
+ * before filters; its days' files are then all read until rewritten). The file is checked as a
+ * table file is ({@link readAsRecorded}).
+ */
+async function carriedFilters(
+  store: ObjectStore,
+  base: IndexManifest | undefined,
+): Promise<Record<string, string>> {
+  if (!base?.filters) return {};
+  const bytes = await readAsRecorded(store, base.filters.key, base.filters.sha256);
+  return { ...parseLookupFilters(bytes, base.filters.key).days };
+}
+
 /** Hex sha256 of `bytes`: what a manifest records of each file, and a digest of the manifest. */
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
 /**
- * A day's rows as its files hold them, less the rows of the jobs in `replaced`. A file whose bytes
- * are not those the manifest records rejects with {@link LineageIndexTampered}: its rows would
- * otherwise pass into a new file, hashed afresh.
+ * A day's rows as its files hold them, less the rows of the jobs in `replaced` (each file checked
+ * by {@link readAsRecorded}).
  */
 async function readDay(
   store: ObjectStore,
@@ -112,18 +134,31 @@ async function readDay(
   const rows = emptyRows();
   await Promise.all(
     INDEX_TABLES.map(async (table) => {
-      const bytes = await store.getBytes(day.files[table]);
-      const recorded = day.sha256?.[table];
-      if (recorded !== undefined && sha256Hex(bytes) !== recorded) {
-        throw new LineageIndexTampered(
-          `the lineage index file ${day.files[table]} is not the file its manifest records (sha256 ${recorded}): not compacted from; \`voxtrail lineage reindex\` rebuilds the index from the records`,
-        );
-      }
+      const bytes = await readAsRecorded(store, day.files[table], day.sha256?.[table]);
       const all = await readTableParquet(table, bytes);
       (rows[table] as unknown[]) = (all as Array<{ job: string }>).filter((row) => !replaced.has(row.job));
     }),
   );
   return rows;
+}
+
+/**
+ * The bytes of the index file at `key`, which must hash to `recorded` (where the manifest records
+ * a sha256): else it rejects with {@link LineageIndexTampered}, since what it holds would pass into
+ * a new file, hashed afresh.
+ */
+async function readAsRecorded(
+  store: ObjectStore,
+  key: string,
+  recorded: string | undefined,
+): Promise<Buffer> {
+  const bytes = await store.getBytes(key);
+  if (recorded !== undefined && sha256Hex(bytes) !== recorded) {
+    throw new LineageIndexTampered(
+      `the lineage index file ${key} is not the file its manifest records (sha256 ${recorded}): not compacted from; \`voxtrail lineage reindex\` rebuilds the index from the records`,
+    );
+  }
+  return bytes;
 }
 
 /** Rows in the order lookups prune best by: edges by key, the rest by job. */

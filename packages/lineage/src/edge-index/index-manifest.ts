@@ -39,6 +39,12 @@ export const IndexManifest = z.object({
    */
   pendingNotes: z.optional(z.literal(true)),
   jobs: z.number().check(z.int(), z.nonnegative()),
+  /**
+   * The generation's lookup filters (`lookup-filters.ts`): which day's files may hold a key or a
+   * job, so that a walk reads those days' files only; with the sha256 of the file's bytes. Absent
+   * from manifests written before filters: every day's files are read.
+   */
+  filters: z.optional(z.object({ key: z.string(), sha256: z.string() })),
   days: z.record(
     z.string(),
     z.object({
@@ -74,6 +80,12 @@ export function manifestKey(generation: number): string {
 export function tableFileKey(table: IndexTable, day: string, generation: number): string {
   const nonce = randomBytes(4).toString("hex");
   return `${LINEAGE_INDEX_PREFIX}${table}/day=${day}/g${String(generation).padStart(12, "0")}-${nonce}.parquet`;
+}
+
+/** A new filters file for `generation` (see `IndexManifest.filters`), named as {@link tableFileKey} names a table's. */
+export function lookupFiltersKey(generation: number): string {
+  const nonce = randomBytes(4).toString("hex");
+  return `${LINEAGE_INDEX_PREFIX}filters/g${String(generation).padStart(12, "0")}-${nonce}.json`;
 }
 
 /** A manifest as read from the store: its key, its document, and the hex sha256 of its exact bytes. */

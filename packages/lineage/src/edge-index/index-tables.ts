@@ -71,8 +71,18 @@ export const INDEX_COLUMNS: Record<IndexTable, readonly Column[]> = {
  */
 export const LATER_COLUMNS: Partial<Record<IndexTable, readonly string[]>> = { flows: ["redacted"] };
 
-/** Rows per row group: small enough that a lookup reads little, large enough to compress well. */
-const ROW_GROUP_ROWS = 20_000;
+/**
+ * Rows per row group, by table: small enough that a lookup reads little, large enough to compress
+ * well. A records row holds a whole activity record, and a lookup of one job's records (sorted by
+ * job, so the row groups' statistics rule out all but one) decompresses its row group's records
+ * whole: 250 a group, not a day's thousands.
+ */
+const ROW_GROUP_ROWS: Record<IndexTable, number> = {
+  edges: 20_000,
+  flows: 20_000,
+  records: 250,
+  jobs: 20_000,
+};
 
 /**
  * One table's rows as a Parquet file (snappy, with statistics), written by hyparquet-writer, pure
@@ -90,7 +100,7 @@ export function tableParquet<T extends IndexTable>(table: T, rows: IndexRows[T])
     data: list.map((row) => row[column.name]) as ColumnSource["data"],
     ...(column.lookup ? { bloomFilter: true } : {}),
   }));
-  return new Uint8Array(parquetWriteBuffer({ columnData, rowGroupSize: ROW_GROUP_ROWS }));
+  return new Uint8Array(parquetWriteBuffer({ columnData, rowGroupSize: ROW_GROUP_ROWS[table] }));
 }
 
 /**

@@ -20,7 +20,7 @@ export interface VacuumOptions {
 
 /**
  * Deletes what no reader needs any more: manifests before the last `keep` and older than
- * `keepSignedMs`, and table files that none of the kept manifests names, once older than `graceMs` (a younger file may belong to a compaction still
+ * `keepSignedMs`, and table (and filters) files that none of the kept manifests names, once older than `graceMs` (a younger file may belong to a compaction still
  * running, and a younger manifest's generation may be the one such a compaction is about to
  * create). Needs a store that lists times; elsewhere it deletes nothing.
  *
@@ -51,6 +51,7 @@ export async function vacuumIndex(store: ObjectStore, options: VacuumOptions = {
     const manifest = IndexManifest.parse(JSON.parse((await store.getBytes(key)).toString("utf8")));
     for (const { files } of Object.values(manifest.days))
       for (const file of Object.values(files)) named.add(file);
+    if (manifest.filters) named.add(manifest.filters.key);
   }
   // Older manifests wait out the grace too: a compaction still running from the generation before
   // one would otherwise find that generation's key free again, and "win" it behind the latest.

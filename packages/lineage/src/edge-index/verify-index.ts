@@ -5,6 +5,7 @@ import { sha256Hex } from "./index-generation";
 import { type IndexManifest, latestManifest } from "./index-manifest";
 import { INDEX_TABLES, type IndexRows, type IndexTable, jobRows } from "./index-rows";
 import { readTableParquet } from "./index-tables";
+import { FILTERED_LOOKUPS, filteredValues, type LookupFilters, parseLookupFilters } from "./lookup-filters";
 import { listSummaries, pendingJobs } from "./pending-jobs";
 
 /** Something the lineage edge index says that the records do not. */
@@ -13,9 +14,16 @@ export interface IndexFinding {
    * `index-mismatch`: a job's rows differ from the rows its records give; `index-missing-job`: a
    * finished job the index should hold (its summary is not newer than the index) is not in it;
    * `index-extra-job`: the index holds a job the store has no records of; `index-file-changed`: a
-   * file's bytes are not those whose sha256 its manifest records (edited since it was indexed).
+   * file's bytes are not those whose sha256 its manifest records (edited since it was indexed);
+   * `index-filter-mismatch`: the lookup filter of a job's day rules out a key or job its rows hold,
+   * so a walk would not find them.
    */
-  problem: "index-mismatch" | "index-missing-job" | "index-extra-job" | "index-file-changed";
+  problem:
+    | "index-mismatch"
+    | "index-missing-job"
+    | "index-extra-job"
+    | "index-file-changed"
+    | "index-filter-mismatch";
   /** The manifest of the index checked. */
   key: string;
   detail: string;
@@ -72,7 +80,17 @@ export async function checkLineageIndex(
     finding("index-file-changed", `the file ${file} has sha256 ${actual}, its manifest records ${recorded}`),
   );
 
+  const filters = await readFilters(store, manifest, (file, actual, recorded) =>
+    finding("index-file-changed", `the file ${file} has sha256 ${actual}, its manifest records ${recorded}`),
+  );
   for (const [jobId, rows] of indexed) {
+    const missed = filters ? filteredOut(filters, rows) : [];
+    if (missed.length > 0) {
+      finding(
+        "index-filter-mismatch",
+        `the lookup filter of job ${jobId}'s day rules out ${missed.join(", ")}, which its rows hold`,
+      );
+    }
     const records = byJob.get(jobId);
     if (!records) {
       finding("index-extra-job", `the index holds job ${jobId}, which has no lineage records`);
@@ -123,6 +141,34 @@ async function indexedRowsByJob(
     }
   });
   return byJob;
+}
+
+/**
+ * The manifest's lookup filters, read and checked against its sha256: none when it has none, or when
+ * the bytes differ (told to `changed`, whose finding says so).
+ */
+async function readFilters(
+  store: ObjectStore,
+  manifest: IndexManifest,
+  changed: (file: string, actual: string, recorded: string) => void,
+): Promise<LookupFilters | undefined> {
+  if (!manifest.filters) return undefined;
+  const bytes = await store.getBytes(manifest.filters.key);
+  const actual = sha256Hex(bytes);
+  if (actual !== manifest.filters.sha256) {
+    changed(manifest.filters.key, actual, manifest.filters.sha256);
+    return undefined;
+  }
+  return parseLookupFilters(bytes, manifest.filters.key);
+}
+
+/** The filtered values of one job's rows (`filteredValues`) that its day's filter rules out. */
+function filteredOut(filters: LookupFilters, rows: IndexRows): string[] {
+  const day = rows.jobs[0]?.day;
+  if (day === undefined) return [];
+  return filteredValues(rows)
+    .filter(({ table, value }) => filters.daysWith(table, value, [day]).length === 0)
+    .map(({ table, value }) => `${table}.${FILTERED_LOOKUPS[table]} ${value}`);
 }
 
 /**
