@@ -347,7 +347,10 @@ describe("lineage verify's index check", () => {
       (await readLineage(store, { from: "records" })).activities,
     );
     expect(findings.map((f) => f.problem)).toEqual(jobs.map(() => "index-filter-mismatch"));
-    expect(findings[0]?.detail).toMatch(/^the lookup filter of job vm-\S+'s day rules out edges\.key /);
+    expect(findings[0]?.detail).toMatch(
+      /^the lookup filter of job vm-\S+'s day \(2026-01-0\d\) rules out \d+ value\(s\) its rows hold \(edges\.key, records\.job\)$/,
+    );
+    expect(findings.map((f) => f.detail).join("\n")).not.toContain("incoming/");
   });
 
   it("names a lookup filters file whose bytes differ from the sha256 its manifest records", async () => {

@@ -86,9 +86,10 @@ export async function checkLineageIndex(
   for (const [jobId, rows] of indexed) {
     const missed = filters ? filteredOut(filters, rows) : [];
     if (missed.length > 0) {
+      // Named by column and counted, not quoted: an edge key can be a caller's upload name.
       finding(
         "index-filter-mismatch",
-        `the lookup filter of job ${jobId}'s day rules out ${missed.join(", ")}, which its rows hold`,
+        `the lookup filter of job ${jobId}'s day (${rows.jobs[0]?.day}) rules out ${missed.length} value(s) its rows hold (${[...new Set(missed)].join(", ")})`,
       );
     }
     const records = byJob.get(jobId);
@@ -162,13 +163,13 @@ async function readFilters(
   return parseLookupFilters(bytes, manifest.filters.key);
 }
 
-/** The filtered values of one job's rows (`filteredValues`) that its day's filter rules out. */
+/** The lookup (`edges.key`) of each filtered value of one job's rows (`filteredValues`) that its day's filter rules out. */
 function filteredOut(filters: LookupFilters, rows: IndexRows): string[] {
   const day = rows.jobs[0]?.day;
   if (day === undefined) return [];
   return filteredValues(rows)
     .filter(({ table, value }) => filters.daysWith(table, value, [day]).length === 0)
-    .map(({ table, value }) => `${table}.${FILTERED_LOOKUPS[table]} ${value}`);
+    .map(({ table }) => `${table}.${FILTERED_LOOKUPS[table]}`);
 }
 
 /**
