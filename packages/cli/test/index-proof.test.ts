@@ -173,8 +173,8 @@ describe("the lineage index proves itself before it answers", () => {
 
   it("refuses, naming the manifest, when the signed manifest was edited (even to match an edited file)", async () => {
     const store = await copyOf(async (s) => {
-      const latest = await latestManifest(s);
-      const manifest = latest?.manifest as IndexManifest;
+      const latest = (await latestManifest(s)) as NonNullable<Awaited<ReturnType<typeof latestManifest>>>;
+      const manifest = latest.manifest;
       const day = onlyDay(manifest);
       await editEdges(s, day.files.edges);
       const { sha256Hex } = await import("@voxtrail/lineage");
@@ -226,8 +226,8 @@ describe("the lineage index proves itself before it answers", () => {
 
   it("reads a manifest written before files were hashed: answers, its files named unproven; a compaction from it hashes them", async () => {
     const store = await copyOf(async (s) => {
-      const latest = await latestManifest(s);
-      const manifest = latest?.manifest as IndexManifest;
+      const latest = (await latestManifest(s)) as NonNullable<Awaited<ReturnType<typeof latestManifest>>>;
+      const manifest = latest.manifest;
       for (const day of Object.values(manifest.days)) delete day.sha256;
       await s.put(latest?.key as string, `${JSON.stringify(manifest)}\n`, {
         contentType: "application/json",
@@ -326,8 +326,8 @@ describe("compaction over an edited file", () => {
 describe("lineage verify's index check", () => {
   it("names a day whose lookup filter rules out a key its rows hold, in a generation that records the filter's sha256", async () => {
     const store = await copyOf(async (s) => {
-      const latest = await latestManifest(s);
-      const manifest = latest?.manifest as IndexManifest;
+      const latest = (await latestManifest(s)) as NonNullable<Awaited<ReturnType<typeof latestManifest>>>;
+      const manifest = latest.manifest;
       const forged = "lineage-index/filters/forged.json";
       const body = await ruledOutEverywhere(s, manifest.filters?.key as string);
       await s.put(forged, body, { contentType: "application/json" });
@@ -337,7 +337,7 @@ describe("lineage verify's index check", () => {
         filters: { key: forged, sha256: createHash("sha256").update(body).digest("hex") },
       };
       await s.put(
-        (latest?.key as string).replace(/g\d+\.json$/, `g${String(next.generation).padStart(12, "0")}.json`),
+        latest.key.replace(/g\d+\.json$/, `g${String(next.generation).padStart(12, "0")}.json`),
         JSON.stringify(next),
         { contentType: "application/json" },
       );
