@@ -17,7 +17,7 @@ export const FILTERED_LOOKUPS = { edges: "key", records: "job" } as const satisf
 /** A table whose lookups by one column a day's filter answers ({@link FILTERED_LOOKUPS}). */
 export type FilteredTable = keyof typeof FILTERED_LOOKUPS;
 
-/** Bits set per value. With {@link BITS_PER_VALUE} bits a value, about 1% of absent values test present. */
+/** Bits set per value, and bits of filter per value: about 1% of absent values then test present. */
 const HASHES = 7;
 const BITS_PER_VALUE = 10;
 
@@ -39,8 +39,8 @@ type LookupFiltersFile = z.infer<typeof LookupFiltersFile>;
 const LOOKUP_NAMES = Object.entries(FILTERED_LOOKUPS).map(([table, column]) => `${table}.${column}`);
 
 /**
- * The Bloom filter of one day's {@link FILTERED_LOOKUPS} values, built from the day's rows as its
- * files hold them.
+ * The Bloom filter of one day's {@link FILTERED_LOOKUPS} values (base64 bits), built from the day's
+ * rows as its files hold them.
  *
  * @example
  * filters[day] = dayFilterOf(merged); // carried in the generation's filters file
