@@ -103,11 +103,10 @@ async function editEdges(store: DirectoryStore, key: string): Promise<void> {
 }
 
 /** The filters file at `key` with every day's bits cleared: a file that rules every value out. */
-async function ruledOutEverywhere(store: DirectoryStore, key: string): Promise<string> {
-  const file = JSON.parse((await store.getBytes(key)).toString("utf8")) as { days: Record<string, string> };
-  for (const [day, bits] of Object.entries(file.days))
-    file.days[day] = Buffer.alloc(Buffer.from(bits, "base64").length).toString("base64");
-  return `${JSON.stringify(file)}\n`;
+async function ruledOutEverywhere(store: DirectoryStore, key: string): Promise<Buffer> {
+  const bytes = await store.getBytes(key);
+  const header = bytes.indexOf(0x0a) + 1;
+  return Buffer.concat([bytes.subarray(0, header), Buffer.alloc(bytes.length - header)]);
 }
 
 describe("the lineage index proves itself before it answers", () => {
@@ -293,7 +292,7 @@ describe("compaction over an edited file", () => {
     let filters = "";
     const store = await copyOf(async (s) => {
       filters = (await manifestOf(s)).filters?.key as string;
-      await s.put(filters, await ruledOutEverywhere(s, filters), { contentType: "application/json" });
+      await s.put(filters, await ruledOutEverywhere(s, filters), { contentType: "application/octet-stream" });
     });
     const refused = await traceThroughIndex(store, jobs[0]?.artifacts.replyAudio.key as string).catch(
       (error: unknown) => error,
@@ -328,9 +327,9 @@ describe("lineage verify's index check", () => {
     const store = await copyOf(async (s) => {
       const latest = (await latestManifest(s)) as NonNullable<Awaited<ReturnType<typeof latestManifest>>>;
       const manifest = latest.manifest;
-      const forged = "lineage-index/filters/forged.json";
+      const forged = "lineage-index/filters/forged.bin";
       const body = await ruledOutEverywhere(s, manifest.filters?.key as string);
-      await s.put(forged, body, { contentType: "application/json" });
+      await s.put(forged, body, { contentType: "application/octet-stream" });
       const next: IndexManifest = {
         ...manifest,
         generation: manifest.generation + 1,
@@ -357,7 +356,7 @@ describe("lineage verify's index check", () => {
     let filters = "";
     const store = await copyOf(async (s) => {
       filters = (await manifestOf(s)).filters?.key as string;
-      await s.put(filters, await ruledOutEverywhere(s, filters), { contentType: "application/json" });
+      await s.put(filters, await ruledOutEverywhere(s, filters), { contentType: "application/octet-stream" });
     });
     const { findings } = await checkLineageIndex(
       store,

@@ -25,14 +25,12 @@ describe("lookup filters", () => {
   it("keep every value of a day's rows, and rule out nearly all others", () => {
     const days = ["2026-01-01", "2026-01-02", "2026-01-03"];
     const filters = parseLookupFilters(
-      Buffer.from(
-        encodeLookupFilters(
-          Object.fromEntries(
-            days.map((day) => [day, dayFilterOf(rowsWith(keysOf(day, 3000), jobsOf(day, 500)))]),
-          ),
+      encodeLookupFilters(
+        Object.fromEntries(
+          days.map((day) => [day, dayFilterOf(rowsWith(keysOf(day, 3000), jobsOf(day, 500)))]),
         ),
       ),
-      "lineage-index/filters/g0.json",
+      "lineage-index/filters/g0.bin",
     );
     for (const day of days) {
       for (const key of keysOf(day, 3000)) expect(filters.daysWith("edges", key, days)).toContain(day);
@@ -49,24 +47,37 @@ describe("lookup filters", () => {
   it("let every day hold every value where a day has no filter, or the file is for other lookups", () => {
     const days = ["2026-01-01", "2026-01-02"];
     const bytes = encodeLookupFilters({ "2026-01-01": dayFilterOf(rowsWith(["a"], ["vm-a"])) });
-    const filters = parseLookupFilters(Buffer.from(bytes), "k");
+    const filters = parseLookupFilters(bytes, "k");
     expect(filters.daysWith("edges", "b", days)).toEqual(["2026-01-02"]);
-    const other = JSON.parse(bytes) as { lookups: string[]; hashes: number };
+    const line = bytes.indexOf(0x0a);
+    const header = JSON.parse(bytes.subarray(0, line).toString("utf8")) as {
+      lookups: string[];
+      hashes: number;
+    };
     for (const changed of [
-      { ...other, lookups: ["edges.uri"] },
-      { ...other, hashes: 3 },
+      { ...header, lookups: ["edges.uri"] },
+      { ...header, hashes: 3 },
     ]) {
-      const read = parseLookupFilters(Buffer.from(JSON.stringify(changed)), "k");
+      const read = parseLookupFilters(
+        Buffer.concat([Buffer.from(JSON.stringify(changed)), bytes.subarray(line)]),
+        "k",
+      );
       expect(read.daysWith("edges", "b", days)).toEqual(days);
       expect(read.days).toEqual({});
     }
   });
 
-  it("names the file when its bytes are not a filters file", () => {
-    for (const bytes of ["not json", JSON.stringify({ schemaVersion: 2 })]) {
-      expect(() => parseLookupFilters(Buffer.from(bytes), "lineage-index/filters/g7.json")).toThrow(
+  it("names the file when its bytes are not a filters file, or a filter lies past its end", () => {
+    const past = JSON.stringify({ schemaVersion: 1, hashes: 7, lookups: [], days: { d: [0, 9] } });
+    for (const bytes of [
+      "not json\n",
+      `${JSON.stringify({ schemaVersion: 2 })}\n`,
+      `${past}\n12345678`,
+      "{}",
+    ]) {
+      expect(() => parseLookupFilters(Buffer.from(bytes), "lineage-index/filters/g7.bin")).toThrow(
         new LineageIndexTampered(
-          "the lineage index file lineage-index/filters/g7.json is not a lookup filters file",
+          "the lineage index file lineage-index/filters/g7.bin is not a lookup filters file",
         ),
       );
     }

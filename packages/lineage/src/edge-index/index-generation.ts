@@ -40,7 +40,7 @@ export async function writeGeneration(
 ): Promise<WrittenGeneration | undefined> {
   const generation = (base?.generation ?? -1) + 1;
   const days: IndexManifest["days"] = change.replaceAll ? {} : await hashedDays(store, base?.days ?? {});
-  const filters: Record<string, string> = change.replaceAll ? {} : await carriedFilters(store, base);
+  const filters: Record<string, Uint8Array> = change.replaceAll ? {} : await carriedFilters(store, base);
   const byDay = new Map<string, IndexRows>();
   for (const rows of change.jobs.values()) {
     const day = rows.jobs[0]?.day;
@@ -68,7 +68,7 @@ export async function writeGeneration(
     const filtersKey = lookupFiltersKey(generation);
     written.push(filtersKey);
     const filtersBody = encodeLookupFilters(filters);
-    await store.put(filtersKey, filtersBody, { contentType: "application/json" });
+    await store.put(filtersKey, filtersBody, { contentType: "application/octet-stream" });
     const manifest: IndexManifest = {
       schemaVersion: 1,
       generation,
@@ -77,7 +77,7 @@ export async function writeGeneration(
       recent: change.recent,
       pendingNotes: true,
       jobs: Object.values(days).reduce((sum, day) => sum + day.jobs, 0),
-      filters: { key: filtersKey, sha256: sha256Hex(Buffer.from(filtersBody)) },
+      filters: { key: filtersKey, sha256: sha256Hex(filtersBody) },
       days,
     };
     const key = manifestKey(generation);
@@ -111,7 +111,7 @@ async function hashedDays(store: ObjectStore, days: IndexManifest["days"]): Prom
 async function carriedFilters(
   store: ObjectStore,
   base: IndexManifest | undefined,
-): Promise<Record<string, string>> {
+): Promise<Record<string, Uint8Array>> {
   if (!base?.filters) return {};
   const bytes = await readAsRecorded(store, base.filters.key, base.filters.sha256);
   return { ...parseLookupFilters(bytes, base.filters.key).days };

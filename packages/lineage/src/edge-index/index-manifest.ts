@@ -85,7 +85,7 @@ export function tableFileKey(table: IndexTable, day: string, generation: number)
 /** A new filters file for `generation` (see `IndexManifest.filters`), named as {@link tableFileKey} names a table's. */
 export function lookupFiltersKey(generation: number): string {
   const nonce = randomBytes(4).toString("hex");
-  return `${LINEAGE_INDEX_PREFIX}filters/g${String(generation).padStart(12, "0")}-${nonce}.json`;
+  return `${LINEAGE_INDEX_PREFIX}filters/g${String(generation).padStart(12, "0")}-${nonce}.bin`;
 }
 
 /** A manifest as read from the store: its key, its document, and the hex sha256 of its exact bytes. */

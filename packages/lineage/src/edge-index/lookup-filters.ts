@@ -22,37 +22,39 @@ const HASHES = 7;
 const BITS_PER_VALUE = 10;
 
 /**
- * The filters file of one generation: for each day, a Bloom filter of the values its files hold in
- * the {@link FILTERED_LOOKUPS} columns (base64 bits). A value not in a day's filter is not in that
- * day's files; a value in it may be (about 1 in 100 absent values tests present). A day with no
- * filter (indexed by a release before filters) may hold anything.
+ * The header of one generation's filters file: a line of JSON, then the filters' bits. For each day,
+ * a Bloom filter of the values its files hold in the {@link FILTERED_LOOKUPS} columns, as the
+ * offset and length of its bits after the header's line. A value not in a day's filter is not in
+ * that day's files; a value in it may be (about 1 in 100 absent values tests present). A day with
+ * no filter (indexed by a release before filters) may hold anything. Raw bits, not base64 in JSON:
+ * a question reads the whole file (a megabyte at 100,000 jobs) before its first lookup.
  */
-const LookupFiltersFile = z.object({
+const LookupFiltersHeader = z.object({
   schemaVersion: z.literal(1),
   hashes: z.number(),
   lookups: z.array(z.string()),
-  days: z.record(z.string(), z.string()),
+  days: z.record(z.string(), z.tuple([z.number(), z.number()])),
 });
-type LookupFiltersFile = z.infer<typeof LookupFiltersFile>;
+type LookupFiltersHeader = z.infer<typeof LookupFiltersHeader>;
 
 /** The lookups a filters file covers, as it names them (`edges.key`). */
 const LOOKUP_NAMES = Object.entries(FILTERED_LOOKUPS).map(([table, column]) => `${table}.${column}`);
 
 /**
- * The Bloom filter of one day's {@link FILTERED_LOOKUPS} values (base64 bits), built from the day's
+ * The Bloom filter of one day's {@link FILTERED_LOOKUPS} values (its bits), built from the day's
  * rows as its files hold them.
  *
  * @example
  * filters[day] = dayFilterOf(merged); // carried in the generation's filters file
  */
-export function dayFilterOf(rows: IndexRows): string {
+export function dayFilterOf(rows: IndexRows): Uint8Array {
   const values = filteredValues(rows);
   const bits = new Uint8Array(Math.max(8, Math.ceil((values.length * BITS_PER_VALUE) / 8)));
   for (const { table, value } of values) {
     for (const bit of bitsOf(table, value, bits.length * 8))
       bits[bit >> 3] = (bits[bit >> 3] as number) | (1 << (bit & 7));
   }
-  return Buffer.from(bits).toString("base64");
+  return bits;
 }
 
 /** The distinct values `rows` hold in the {@link FILTERED_LOOKUPS} columns, with their tables. */
@@ -76,8 +78,8 @@ export function filteredValues(rows: IndexRows): Array<{ table: FilteredTable; v
 export interface LookupFilters {
   /** Of `days`, those whose files may hold `value` in `table`'s filtered column (a day with no filter may). */
   daysWith(table: FilteredTable, value: string, days: readonly string[]): string[];
-  /** Each day's filter as written (base64), for the next generation to carry. */
-  readonly days: Readonly<Record<string, string>>;
+  /** Each day's filter as written, for the next generation to carry. */
+  readonly days: Readonly<Record<string, Uint8Array>>;
 }
 
 /** Whether `table`'s lookups by `column` are ones the filters answer ({@link FILTERED_LOOKUPS}). */
@@ -118,10 +120,21 @@ export async function lookupFiltersOf(
   return parseLookupFilters(bytes, key);
 }
 
-/** The filters file's bytes for `days` (day: base64 filter). */
-export function encodeLookupFilters(days: Record<string, string>): string {
-  const file: LookupFiltersFile = { schemaVersion: 1, hashes: HASHES, lookups: LOOKUP_NAMES, days };
-  return `${JSON.stringify(file)}\n`;
+/** The filters file's bytes for `days` (day: its filter's bits). */
+export function encodeLookupFilters(days: Record<string, Uint8Array>): Buffer {
+  const offsets: LookupFiltersHeader["days"] = {};
+  let offset = 0;
+  for (const [day, bits] of Object.entries(days)) {
+    offsets[day] = [offset, bits.length];
+    offset += bits.length;
+  }
+  const header: LookupFiltersHeader = {
+    schemaVersion: 1,
+    hashes: HASHES,
+    lookups: LOOKUP_NAMES,
+    days: offsets,
+  };
+  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...Object.values(days)]);
 }
 
 /**
@@ -130,35 +143,39 @@ export function encodeLookupFilters(days: Record<string, string>): string {
  * are not a filters file reject with `LineageIndexTampered` naming `key`.
  */
 export function parseLookupFilters(bytes: Uint8Array, key: string): LookupFilters {
-  let file: LookupFiltersFile;
+  const line = bytes.indexOf(0x0a);
+  const bits = bytes.subarray(line + 1);
+  let header: LookupFiltersHeader;
   try {
-    file = LookupFiltersFile.parse(JSON.parse(Buffer.from(bytes).toString("utf8")));
+    header = LookupFiltersHeader.parse(JSON.parse(Buffer.from(bytes.subarray(0, line)).toString("utf8")));
   } catch {
     throw new LineageIndexTampered(`the lineage index file ${key} is not a lookup filters file`);
   }
+  const fits = Object.values(header.days).every(
+    ([offset, length]) => offset >= 0 && length > 0 && offset + length <= bits.length,
+  );
+  if (line < 0 || !fits)
+    throw new LineageIndexTampered(`the lineage index file ${key} is not a lookup filters file`);
   const covers =
-    file.hashes === HASHES &&
-    file.lookups.length === LOOKUP_NAMES.length &&
-    LOOKUP_NAMES.every((name) => file.lookups.includes(name));
-  const decoded = new Map<string, Uint8Array>();
-  const bitsOfDay = (day: string) => {
-    const encoded = covers ? file.days[day] : undefined;
-    if (encoded === undefined) return undefined;
-    const bits = decoded.get(day) ?? new Uint8Array(Buffer.from(encoded, "base64"));
-    decoded.set(day, bits);
-    return bits;
-  };
+    header.hashes === HASHES &&
+    header.lookups.length === LOOKUP_NAMES.length &&
+    LOOKUP_NAMES.every((name) => header.lookups.includes(name));
+  const days: Record<string, Uint8Array> = {};
+  if (covers) {
+    for (const [day, [offset, length]] of Object.entries(header.days))
+      days[day] = bits.subarray(offset, offset + length);
+  }
   return {
-    days: covers ? file.days : {},
-    daysWith(table, value, days) {
+    days,
+    daysWith(table, value, asked) {
       const positions = new Map<number, number[]>();
-      return days.filter((day) => {
-        const bits = bitsOfDay(day);
-        if (!bits) return true;
-        const size = bits.length * 8;
+      return asked.filter((day) => {
+        const filter = days[day];
+        if (!filter) return true;
+        const size = filter.length * 8;
         const at = positions.get(size) ?? bitsOf(table, value, size);
         positions.set(size, at);
-        return at.every((bit) => (bits[bit >> 3] as number) & (1 << (bit & 7)));
+        return at.every((bit) => (filter[bit >> 3] as number) & (1 << (bit & 7)));
       });
     },
   };
