@@ -1,13 +1,11 @@
 import type { KeyObject } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBValue, listValue } from "@duckdb/node-api";
-import { mapLimit, ObjectNotFound, type ObjectStore } from "@voxtrail/core";
+import type { ObjectStore } from "@voxtrail/core";
 import {
-  checkIndexFile,
   INDEX_COLUMNS,
   INDEX_TABLES,
   type IndexEngine,
@@ -17,14 +15,14 @@ import {
   type IndexTable,
   isFilteredLookup,
   LATER_COLUMNS,
-  LineageIndexTampered,
   type LookupFilters,
   lookupFiltersOf,
   pendingJobs,
   proveIndex,
   tableParquet,
 } from "@voxtrail/lineage/answers";
-import { statOf, VerifiedFiles } from "./verified-files";
+import { IndexFilePaths } from "./index-file-paths";
+import { VerifiedFiles } from "./verified-files";
 
 /** The index opened in DuckDB: ask it, then close it (its temporary files go with it). */
 export interface DuckDbIndex extends IndexEngine {
@@ -59,14 +57,15 @@ export interface DuckDbIndexOptions {
 
 /**
  * Opens the store's lineage edge index in an in-memory DuckDB: the Parquet files of `tables` that
- * the generation {@link proveIndex} chose names (read in place from a directory store; from a
- * bucket, fetched with the AWS SDK, never DuckDB's own S3 extension, which downloads itself at run
- * time), plus the rows of jobs whose summaries were written since, which replace any rows the files
- * hold for them. A proven generation's files are each hashed before DuckDB reads them (a directory
- * store's file not again while it is unchanged on disk since this machine hashed it:
- * {@link VerifiedFiles}), and one whose bytes differ from its manifest's sha256 (or is gone)
- * rejects with `LineageIndexTampered` naming it. Resolves to `undefined` when the store has no index. It answers `trace` and `impact`
- * by lookups, a walk driven from TypeScript (see `IndexEngine.lookup`).
+ * the generation {@link proveIndex} chose names ({@link IndexFilePaths}: in place from a directory
+ * store, fetched from a bucket), plus the rows of jobs whose summaries were written since, which
+ * replace any rows the files hold for them. Each file is made ready when a query first needs it:
+ * a walk's lookups that the generation's lookup filters answer read a day's file or two, other
+ * queries every day's. A proven generation's file is hashed before DuckDB reads it, and one whose
+ * bytes differ from its manifest's sha256 (or is gone) rejects the query with
+ * `LineageIndexTampered` naming it. Resolves to `undefined` when the store has no index. It
+ * answers `trace` and `impact` by lookups, a walk driven from TypeScript (see
+ * `IndexEngine.lookup`); close it to remember the files hashed ({@link VerifiedFiles}).
  *
  * @example
  * const index = await openDuckDbIndex(store, { trustedKeys, tables: ["edges", "records"] });
@@ -103,43 +102,48 @@ export async function openDuckDbIndex(
       manifest,
       proof.status === "proven" && proof.unsignedNewer ? { from: "listing" } : {},
     );
-    let unprovenFiles = 0;
     const check = proof.status === "proven";
     const verified = check && options.remember !== false ? await VerifiedFiles.load() : undefined;
+    const files = new IndexFilePaths(store, manifest, { scratch, check, verified });
     const sources = new Map<IndexTable, TableSource>();
     for (const table of tables) {
-      const entries = Object.entries(manifest.days);
-      const paths = await mapLimit(entries, 8, async ([day, entry]) => {
-        const key = entry.files[table];
-        if (!check) return localFile(store, key, scratch);
-        const file = await checkedFile(store, { manifest, day, table }, scratch, verified);
-        if (!file.proven) unprovenFiles += 1;
-        return file.path;
-      });
       const fresh = [...pending.rows.values()].flatMap((rows) => rows[table] as unknown[]);
       let pendingFile: string | undefined;
       if (fresh.length > 0) {
         pendingFile = join(scratch, `pending-${table}.parquet`);
         await writeFile(pendingFile, tableParquet(table, fresh as never));
       }
-      const days = new Map(entries.map(([day], index) => [day, paths[index] as string]));
-      const source: TableSource = { days, pendingFile, freshJobs: [...pending.rows.keys()] };
-      sources.set(table, source);
-      await connection.run(`CREATE VIEW ${table} AS ${sourceSql(table, source, paths)}`);
+      sources.set(table, {
+        days: Object.keys(manifest.days),
+        pendingFile,
+        freshJobs: [...pending.rows.keys()],
+      });
     }
-    await verified?.save();
+    const index: OpenedIndex = {
+      connection,
+      files,
+      sources,
+      // Each made when a query first needs it: a walk's filtered lookups need neither.
+      views: new Map(
+        tables.map((table) => [table, once(() => createView(connection, files, table, sources))]),
+      ),
+      // Read at the first lookup they answer: a question of the flows alone never reads them.
+      filters: once(() => lookupFiltersOf(store, manifest, check)),
+    };
     return {
       manifest,
       proof,
-      unprovenFiles,
+      unprovenFiles: files.unproven(tables),
       pending: pending.rows.size,
-      close,
-      query: (sql, params) => rowsOf(connection, sql, [...params]),
-      lookup: lookupIn(connection, duckdb.listValue, {
-        sources,
-        // Read at the first lookup they answer: a question of the flows alone never reads them.
-        filters: once(() => lookupFiltersOf(store, manifest, check)),
-      }),
+      close: async () => {
+        await verified?.save();
+        await close();
+      },
+      query: async (sql, params) => {
+        for (const view of index.views.values()) await view();
+        return rowsOf(connection, sql, [...params]);
+      },
+      lookup: lookupIn(index, duckdb.listValue),
     };
   } catch (error) {
     await close();
@@ -156,18 +160,34 @@ const SINGLE_LOOKUPS = 16;
 
 /** What a table's view reads: each day's file, and the rows of the jobs read fresh (see {@link sourceSql}). */
 interface TableSource {
-  /** Day: the path DuckDB reads that day's file at. */
-  days: Map<string, string>;
+  /** The days whose files it reads, in the manifest's order. */
+  days: string[];
   /** The fresh jobs' rows, as a file; none when there are none. */
   pendingFile: string | undefined;
   /** The jobs read fresh, whose rows in the days' files are left out. */
   freshJobs: string[];
 }
 
-/** The files each table's view reads, and the generation's lookup filters (read once, when first asked). */
-interface IndexFiles {
+/** The index as its queries reach it: the connection, the files, each table's view, the lookup filters. */
+interface OpenedIndex {
+  connection: DuckDBConnection;
+  files: IndexFilePaths;
   sources: ReadonlyMap<IndexTable, TableSource>;
+  /** Makes (once) the view of each table over every day's files, each file ready first. */
+  views: ReadonlyMap<IndexTable, () => Promise<void>>;
   filters: () => Promise<LookupFilters | undefined>;
+}
+
+/** Creates `table`'s view over every day's files, once each is ready (checked, fetched). */
+async function createView(
+  connection: DuckDBConnection,
+  files: IndexFilePaths,
+  table: IndexTable,
+  sources: ReadonlyMap<IndexTable, TableSource>,
+): Promise<void> {
+  const source = sources.get(table) as TableSource;
+  const paths = await files.paths(table, source.days);
+  await connection.run(`CREATE VIEW ${table} AS ${sourceSql(table, source, paths)}`);
 }
 
 /** `make`'s promise, made at the first call and given again at each later one. */
@@ -179,20 +199,27 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** The lookups of the views over `connection` (see `IndexLookup`), lists made with DuckDB's `listValue`. */
-function lookupIn(connection: DuckDBConnection, listOf: typeof listValue, index: IndexFiles): IndexLookup {
+/** The lookups of the index (see `IndexLookup`), lists made with DuckDB's `listValue`. */
+function lookupIn(index: OpenedIndex, listOf: typeof listValue): IndexLookup {
+  const { connection } = index;
   const single = serialRuns(connection);
   return async (table, column, values, columns) => {
     const select = `SELECT ${columns.join(", ")} FROM ${table} WHERE ${column}`;
-    if (values.length > SINGLE_LOOKUPS)
+    const view = index.views.get(table);
+    const source = index.sources.get(table);
+    if (!view || !source) throw new Error(`the index was opened without the ${table} table`);
+    if (values.length > SINGLE_LOOKUPS) {
+      await view();
       return rowsOf(connection, `${select} IN (SELECT unnest(?::VARCHAR[]))`, [listOf([...values])]);
+    }
     const found: Array<Array<Record<string, unknown>>> = [];
     for (const value of values) {
-      const files = await filteredFiles(index, table, column, value);
-      const source = index.sources.get(table) as TableSource;
-      if (files === undefined) found.push(await single(`${select} = ?`, value, { prepare: true }));
-      else if (files.length > 0 || source.pendingFile) {
-        const from = `(${sourceSql(table, source, files)})`;
+      const days = await filteredDays(index, table, column, value);
+      if (days === undefined) {
+        await view();
+        found.push(await single(`${select} = ?`, value, { prepare: true }));
+      } else if (days.length > 0 || source.pendingFile) {
+        const from = `(${sourceSql(table, source, await index.files.paths(table, days))})`;
         found.push(await single(`SELECT ${columns.join(", ")} FROM ${from} WHERE ${column} = ?`, value));
       }
     }
@@ -201,12 +228,12 @@ function lookupIn(connection: DuckDBConnection, listOf: typeof listValue, index:
 }
 
 /**
- * The files of the days whose lookup filter may hold `value` in `table`'s `column`, when the
- * index has filters for that lookup and they rule out any day: the walk's lookups (a key's edges, a
- * job's records) then read a day's file or two, not every day's. `undefined`: every day's.
+ * The days whose lookup filter may hold `value` in `table`'s `column`, when the index has filters
+ * for that lookup and they rule out any day: the walk's lookups (a key's edges, a job's records)
+ * then read a day's file or two, not every day's. `undefined`: every day's.
  */
-async function filteredFiles(
-  index: IndexFiles,
+async function filteredDays(
+  index: OpenedIndex,
   table: IndexTable,
   column: string,
   value: string,
@@ -215,10 +242,8 @@ async function filteredFiles(
   if (!source || !isFilteredLookup(table, column)) return undefined;
   const filters = await index.filters();
   if (!filters) return undefined;
-  const days = [...source.days.keys()];
-  const candidates = filters.daysWith(table, value, days);
-  if (candidates.length === days.length) return undefined;
-  return candidates.map((day) => source.days.get(day) as string);
+  const candidates = filters.daysWith(table, value, source.days);
+  return candidates.length === source.days.length ? undefined : candidates;
 }
 
 /**
@@ -281,55 +306,4 @@ function sourceSql(table: IndexTable, source: TableSource, files: readonly strin
   }
   if (source.pendingFile) parts.push(read([source.pendingFile]));
   return parts.join(" UNION ALL BY NAME ");
-}
-
-/** A path DuckDB can read the object at: the file itself in a directory store, else a fetched copy. */
-async function localFile(store: ObjectStore, key: string, scratch: string): Promise<string> {
-  const uri = store.uri(key);
-  if (uri.startsWith("file:")) return fileURLToPath(uri);
-  const file = join(scratch, key.replaceAll("/", "_"));
-  await writeFile(file, await store.getBytes(key));
-  return file;
-}
-
-/**
- * {@link localFile} for a file of a signed generation, checked against the sha256 its manifest
- * records before DuckDB reads it (`checkIndexFile`): a bucket's file as fetched, a directory
- * store's in place, unless `verified` remembers it hashed to that sha256 and unchanged since. A
- * file that differs, or is gone, rejects with `LineageIndexTampered` naming it. `proven` is false
- * for a file the manifest records no sha256 for (indexed before files were hashed).
- */
-async function checkedFile(
-  store: ObjectStore,
-  at: { manifest: IndexManifest; day: string; table: IndexTable },
-  scratch: string,
-  verified: VerifiedFiles | undefined,
-): Promise<{ path: string; proven: boolean }> {
-  const key = at.manifest.days[at.day]?.files[at.table] as string;
-  const expected = at.manifest.days[at.day]?.sha256?.[at.table];
-  const uri = store.uri(key);
-  try {
-    if (!uri.startsWith("file:")) {
-      const path = join(scratch, key.replaceAll("/", "_"));
-      const bytes = await store.getBytes(key);
-      const proven = checkIndexFile(at.manifest, at.day, at.table, bytes);
-      await writeFile(path, bytes);
-      return { path, proven };
-    }
-    const path = fileURLToPath(uri);
-    if (expected === undefined) return { path, proven: false };
-    const before = await statOf(path);
-    if (verified?.has(path, expected, before)) return { path, proven: true };
-    const bytes = await readFile(path);
-    checkIndexFile(at.manifest, at.day, at.table, bytes);
-    verified?.add(path, expected, before, await statOf(path), Date.now());
-    return { path, proven: true };
-  } catch (error) {
-    if (error instanceof ObjectNotFound || (error as NodeJS.ErrnoException).code === "ENOENT") {
-      throw new LineageIndexTampered(
-        `the lineage index file ${key}, which its signed manifest names, is gone`,
-      );
-    }
-    throw error;
-  }
 }
