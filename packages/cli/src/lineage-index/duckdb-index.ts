@@ -152,9 +152,10 @@ export async function openDuckDbIndex(
 }
 
 /**
- * Values up to which a lookup asks one query per value, which the files' statistics and bloom
- * filters answer without a scan (about 10 ms over 100 days of files); past it, one scan for them
- * all (100 to 300 ms).
+ * Values up to which a lookup asks one query per value: over the day or two its lookup filter may
+ * hold (a few ms), or, where the filters do not answer, over every day's files, whose statistics and
+ * bloom filters answer without a scan (about 10 ms over 100 days); past it, one scan of every day's
+ * files for them all (100 to 300 ms).
  */
 const SINGLE_LOOKUPS = 16;
 
