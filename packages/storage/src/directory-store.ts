@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, mkdirSync, statSync } from "node:fs";
 import { type FileHandle, link, mkdir, open, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -129,17 +129,15 @@ export class DirectoryStore implements ObjectStore {
    */
   async put(key: string, body: ObjectBody, options: PutOptions): Promise<StoredObject> {
     let file: string;
-    let sideDirectories: Promise<void>;
     try {
       file = await this.#locate(key);
-      sideDirectories = this.#makeSideDirectories(key);
-      await this.#makeParentDirectory(file);
+      this.#makeDirectories(key, file);
     } catch (error) {
       if (body instanceof Readable) body.destroy();
       throw error;
     }
     if (typeof body === "string" || body instanceof Uint8Array) {
-      return this.#putBytes(key, file, sideDirectories, body, options);
+      return this.#putBytes(key, file, body, options);
     }
     let sidecar: Required<Sidecar> | undefined;
     let staged: StagedFile | undefined;
@@ -155,7 +153,6 @@ export class DirectoryStore implements ObjectStore {
           etag: `"${hex.md5}"`,
           versionId: newVersionId(),
         };
-        await sideDirectories;
         await this.#versions.keep(temp, key, sidecar.versionId);
         // Staged before the body takes its name, so a sidecar that cannot be written fails the put
         // with the key's body and sidecar as they were.
@@ -180,11 +177,10 @@ export class DirectoryStore implements ObjectStore {
     options: PutOptions,
   ): Promise<StoredObject | undefined> {
     const file = await this.#locate(key);
-    const sideDirectories = this.#makeSideDirectories(key);
-    await this.#makeParentDirectory(file);
+    this.#makeDirectories(key, file);
     const sidecar = sidecarOf(body, options);
     const temp = path.join(path.dirname(file), `${TEMP_FILE_PREFIX}${randomUUID()}`);
-    const staged = await this.#writeWithSidecars(key, sidecar, sideDirectories, () =>
+    const staged = await this.#writeWithSidecars(key, sidecar, () =>
       writeFile(temp, body, { flush: this.#durable }),
     ).catch(async (error: unknown) => {
       await rm(temp, { force: true });
@@ -212,7 +208,6 @@ export class DirectoryStore implements ObjectStore {
   async #putBytes(
     key: string,
     file: string,
-    sideDirectories: Promise<void>,
     body: Uint8Array | string,
     options: PutOptions,
   ): Promise<StoredObject> {
@@ -220,7 +215,7 @@ export class DirectoryStore implements ObjectStore {
     let staged: StagedFile | undefined;
     try {
       await writeAtomically(file, async (temp) => {
-        staged = await this.#writeWithSidecars(key, sidecar, sideDirectories, () =>
+        staged = await this.#writeWithSidecars(key, sidecar, () =>
           writeFile(temp, body, { flush: this.#durable }),
         );
         await this.#versions.keep(temp, key, sidecar.versionId);
@@ -240,13 +235,9 @@ export class DirectoryStore implements ObjectStore {
   async #writeWithSidecars(
     key: string,
     sidecar: Required<Sidecar>,
-    sideDirectories: Promise<void>,
     writeBody: () => Promise<void>,
   ): Promise<StagedFile> {
-    const [written, staged] = await Promise.allSettled([
-      writeBody(),
-      sideDirectories.then(() => this.#stageSidecars(key, sidecar)),
-    ]);
+    const [written, staged] = await Promise.allSettled([writeBody(), this.#stageSidecars(key, sidecar)]);
     if (written.status === "fulfilled" && staged.status === "fulfilled") return staged.value;
     if (staged.status === "fulfilled") await staged.value.discard();
     throw written.status === "rejected" ? written.reason : (staged as PromiseRejectedResult).reason;
@@ -558,34 +549,24 @@ export class DirectoryStore implements ObjectStore {
     return this.#realRoot;
   }
 
-  /** The key's directory, made if missing, and a refusal when the key's path is a directory. */
-  async #makeParentDirectory(file: string): Promise<void> {
-    const [made, existing] = await Promise.allSettled([
-      mkdir(path.dirname(file), { recursive: true }),
-      stat(file),
-    ]);
-    if (made.status === "rejected") {
-      const error: unknown = made.reason;
+  /**
+   * The directories a write of `key` needs, made if missing: the key's (refused when the key's
+   * own path is a directory, or a file stands where a directory should: a prefix of another key),
+   * its sidecar's and its kept versions'. Synchronous: after a folder's first write each is a
+   * lookup of an existing directory, a few microseconds on this thread, where through the thread
+   * pool it waits behind the flushes of the writes in flight. A write that finds one removed
+   * since (by a delete emptying it) makes it again.
+   */
+  #makeDirectories(key: string, file: string): void {
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+    } catch (error) {
       // The system error names the path, so it is not kept as the cause.
       throw hasErrorCode(error, "EEXIST", "ENOTDIR") ? new InvalidKey(PREFIX_CONFLICT) : error;
     }
-    if (existing.status === "fulfilled" && existing.value.isDirectory()) {
-      throw new InvalidKey(PREFIX_CONFLICT);
-    }
-  }
-
-  /**
-   * The directories of the key's sidecar and kept versions, made while the body is written rather
-   * than one after another on the way to each write (a write that finds one removed since, by a
-   * delete emptying it, makes it again). Never rejects unobserved: the write awaits it.
-   */
-  #makeSideDirectories(key: string): Promise<void> {
-    const made = Promise.all([
-      mkdir(path.dirname(this.#sidecarPath(key)), { recursive: true }),
-      this.#versions.makeDirectory(key),
-    ]).then(() => undefined);
-    made.catch(() => undefined);
-    return made;
+    if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new InvalidKey(PREFIX_CONFLICT);
+    mkdirSync(path.dirname(this.#sidecarPath(key)), { recursive: true });
+    this.#versions.makeDirectory(key);
   }
 
   async #writeSidecar(key: string, sidecar: Sidecar): Promise<StoredObject> {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { link, mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { removeEmptyDirectories, removeFile } from "./directory-tree";
@@ -46,9 +47,9 @@ export class KeptVersions {
     private readonly durable = true,
   ) {}
 
-  /** Makes the directory of `key`'s versions, if missing: before {@link keep}, while the body is written. */
-  async makeDirectory(key: string): Promise<void> {
-    await mkdir(this.#directory(key), { recursive: true });
+  /** Makes the directory of `key`'s versions, if missing, before {@link keep} (synchronously: see `DirectoryStore`). */
+  makeDirectory(key: string): void {
+    mkdirSync(this.#directory(key), { recursive: true });
   }
 
   /**
