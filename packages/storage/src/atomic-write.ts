@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { rename, rm } from "node:fs/promises";
+import { renameSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 
 /** Names of in-progress temporary files start with this; listings skip them. */
@@ -8,7 +9,9 @@ export const TEMP_FILE_PREFIX = ".voxtrail-tmp-";
 /**
  * Makes `target` appear whole or not at all: `write` fills a temporary file in the same
  * directory, which is then renamed over `target`. If `write` or the rename fails, the temporary
- * file is removed, `target` keeps its previous content and the error is rethrown.
+ * file is removed, `target` keeps its previous content and the error is rethrown. The rename is
+ * synchronous: a metadata change that takes microseconds on this thread, where through the
+ * thread pool it waits behind the flushes of writes in flight.
  *
  * @example
  * await writeAtomically("/data/report.json", (temp) => writeFile(temp, json, { flush: true }));
@@ -20,7 +23,7 @@ export async function writeAtomically(
   const temp = path.join(path.dirname(target), `${TEMP_FILE_PREFIX}${randomUUID()}`);
   try {
     await write(temp);
-    await rename(temp, target);
+    renameSync(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createWriteStream, mkdirSync, statSync } from "node:fs";
+import { createWriteStream, linkSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { type FileHandle, link, mkdir, open, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -153,7 +153,7 @@ export class DirectoryStore implements ObjectStore {
           etag: `"${hex.md5}"`,
           versionId: newVersionId(),
         };
-        await this.#versions.keep(temp, key, sidecar.versionId);
+        this.#versions.keep(temp, key, sidecar.versionId);
         // Staged before the body takes its name, so a sidecar that cannot be written fails the put
         // with the key's body and sidecar as they were.
         staged = await this.#stageSidecars(key, sidecar);
@@ -187,20 +187,16 @@ export class DirectoryStore implements ObjectStore {
       throw error;
     });
     try {
-      await link(temp, file);
-      await this.#versions.keep(temp, key, sidecar.versionId);
+      // Synchronous, as the other metadata changes on the way to a write (see `#makeDirectories`).
+      linkSync(temp, file);
+      this.#versions.keep(temp, key, sidecar.versionId);
     } catch (error) {
       await Promise.all([rm(temp, { force: true }), staged.discard()]);
       if (hasErrorCode(error, "EEXIST")) return undefined;
       throw error;
     }
-    // The temporary name is only removed: the sidecars need not wait for it.
-    const removed = rm(temp, { force: true });
-    try {
-      await staged.commit();
-    } finally {
-      await removed;
-    }
+    await staged.commit();
+    rmSync(temp, { force: true });
     return { key, uri: this.uri(key), ...sidecar };
   }
 
@@ -218,7 +214,7 @@ export class DirectoryStore implements ObjectStore {
         staged = await this.#writeWithSidecars(key, sidecar, () =>
           writeFile(temp, body, { flush: this.#durable }),
         );
-        await this.#versions.keep(temp, key, sidecar.versionId);
+        this.#versions.keep(temp, key, sidecar.versionId);
       });
     } catch (error) {
       await staged?.discard();

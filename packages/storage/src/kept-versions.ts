@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { link, mkdir, readdir, readFile } from "node:fs/promises";
+import { linkSync, mkdirSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { removeEmptyDirectories, removeFile } from "./directory-tree";
 import { hasErrorCode } from "./errno";
@@ -55,15 +55,18 @@ export class KeptVersions {
   /**
    * Keeps `file` (a body just written) as the body of version `versionId` of `key`: a version only
    * once the sidecar {@link stageSidecar} wrote is committed. The key's directory is made again if it is
-   * missing (not made first, or emptied since by a removal).
+   * missing (not made first, or emptied since by a removal). Synchronous, as the directory store's
+   * other metadata changes on the way to a write.
    */
-  async keep(file: string, key: string, versionId: string): Promise<void> {
+  keep(file: string, key: string, versionId: string): void {
     const body = this.body(key, versionId);
-    await link(file, body).catch(async (error: unknown) => {
+    try {
+      linkSync(file, body);
+    } catch (error) {
       if (!hasErrorCode(error, "ENOENT")) throw error;
-      await mkdir(path.dirname(body), { recursive: true });
-      await link(file, body);
-    });
+      mkdirSync(path.dirname(body), { recursive: true });
+      linkSync(file, body);
+    }
   }
 
   /**

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { renameSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { TEMP_FILE_PREFIX } from "./atomic-write";
 import { hasErrorCode } from "./errno";
 
 /** A file written (and flushed) under a temporary name beside its target, not yet in place. */
 export interface StagedFile {
-  /** Renames it over its target; removes it if that fails. */
+  /** Renames it over its target (synchronously, as `writeAtomically` does); removes it if that fails. */
   commit(): Promise<void>;
   /** Removes it, leaving the target as it was. */
   discard(): Promise<void>;
@@ -43,11 +44,14 @@ export async function stageFile(
     throw error;
   }
   return {
-    commit: () =>
-      rename(temp, target).catch(async (error: unknown) => {
+    commit: async () => {
+      try {
+        renameSync(temp, target);
+      } catch (error) {
         await discard();
         throw error;
-      }),
+      }
+    },
     discard,
   };
 }
