@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { rmSync } from "node:fs";
-import { mkdir, mkdtemp, rm, rmdir } from "node:fs/promises";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { rm, rmdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -23,7 +23,9 @@ export function tempRoot(): string {
  * for its caller to remove with {@link removeTempDir}. The root exists while a directory in it
  * does; the first one made under it also makes the process remove it, with whatever is still in
  * it, synchronously as it exits (`process.exit()` included, as on a second Ctrl-C): the files of
- * work cut off before it could clean up go then at the latest.
+ * work cut off before it could clean up go then at the latest. Both directories are made
+ * synchronously: metadata calls of microseconds on this thread, where through the thread pool
+ * each waits behind the flushes of the store's writes in flight, on the way to every attempt.
  *
  * @example
  * const dir = await openTempDir(`${jobId}-Transcribe`); // /tmp/voxtrail-4242/vm-3f2a...-Transcribe-Xk2p9a
@@ -37,8 +39,8 @@ export async function openTempDir(label: string): Promise<string> {
   const prefix = join(root, `${label.replace(/[^\w.-]/g, "_").slice(0, 100)}-`);
   for (let tries = 1; ; tries++) {
     try {
-      await mkdir(root, { recursive: true, mode: 0o700 });
-      return await mkdtemp(prefix);
+      mkdirSync(root, { recursive: true, mode: 0o700 });
+      return mkdtempSync(prefix);
     } catch (error) {
       // The root was removed, as the last directory in it was, while it was being made or used.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT" || tries === 5) throw error;
