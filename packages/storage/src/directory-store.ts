@@ -29,7 +29,7 @@ import { assertValidKey } from "./object-key";
 import { isInside, realpathOfExisting } from "./path-containment";
 import { READ_FLAGS, readRegularFile } from "./regular-file";
 import { type FileHash, Sha256Pool } from "./sha256-pool";
-import { type StagedFile, stageFile } from "./staged-file";
+import { type StagedFile, stageLinkedFiles } from "./staged-file";
 import { META_DIR } from "./store-root";
 import { sortByUtf8 } from "./utf8-order";
 
@@ -88,15 +88,16 @@ export interface DirectoryStoreOptions {
 /**
  * An `ObjectStore` in a local directory: the object under `key` is the file `<root>/<key>`, and
  * its content type, sha256, size and etag (the quoted md5 hex of the body, as S3 gives for
- * single-part uploads) are in the sidecar `<root>/.meta/<key>.json`.
+ * single-part uploads) are in the sidecar `<root>/.meta/<key>.json` (a second name of its current
+ * version's sidecar, so it names the key too; older stores' sidecars do not).
  *
  * Like the stacks' buckets it keeps versions: every write is also kept (a hard link, no copy) as a
  * version under `<root>/.versions/` (see `KeptVersions`), a plain `delete` only hides the key, and
  * a delete by version id removes that version for good, the newest remaining one becoming current.
  *
  * Writes are atomic per file: the body is streamed (and hashed) into a temporary file beside the
- * target, renamed over it, and then the sidecar is written the same way (at the same time as
- * the kept version's, which names the same version); a failed write leaves the previous object
+ * target, renamed over it, and then the sidecar is put in place the same way (after the kept
+ * version's, the same flushed file under a second name); a failed write leaves the previous object
  * intact. Between the two renames a reader can briefly see the new body with
  * the previous sidecar, and concurrent puts of one key are not serialised (the last rename of
  * each file wins, so body and sidecar may come from different puts). Beyond the common key rules it refuses keys under `.meta/`, keys that
@@ -120,7 +121,7 @@ export class DirectoryStore implements ObjectStore {
     this.root = path.resolve(root);
     this.bucket = bucket;
     this.#durable = durable;
-    this.#versions = new KeptVersions(this.root, durable);
+    this.#versions = new KeptVersions(this.root);
   }
 
   /**
@@ -240,35 +241,20 @@ export class DirectoryStore implements ObjectStore {
   }
 
   /**
-   * The sidecars of version `sidecar.versionId` of `key`, the version's and the key's, written and
-   * flushed at once under temporary names; committing renames the version's into place first, so
-   * the key's never names a version whose own sidecar is not there yet.
+   * The sidecars of version `sidecar.versionId` of `key`, the version's and the key's: one file,
+   * naming the key, written and flushed once under a temporary name with a second name (a hard
+   * link) for the key's; committing renames the version's into place first, so the key's never
+   * names a version whose own sidecar is not there yet. Neither is ever written in place, so the
+   * two names cannot drift apart: a later write of the key renames a new file over its name.
    */
-  async #stageSidecars(key: string, sidecar: Required<Sidecar>): Promise<StagedFile> {
-    const settled = await Promise.allSettled([
-      this.#versions.stageSidecar({ key, ...sidecar }),
-      stageFile(this.#sidecarPath(key), JSON.stringify(sidecar), this.#durable),
-    ]);
-    const files = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
-    const failed = settled.find((result) => result.status === "rejected");
-    const discard = async () => {
-      await Promise.all(files.map((staged) => staged.discard()));
-    };
-    if (failed) {
-      await discard();
-      throw failed.reason;
-    }
-    return {
-      commit: async () => {
-        try {
-          for (const staged of files) await staged.commit();
-        } catch (error) {
-          await discard(); // The one not yet renamed; a committed one has no temporary name left.
-          throw error;
-        }
-      },
-      discard,
-    };
+  #stageSidecars(key: string, sidecar: Required<Sidecar>): Promise<StagedFile> {
+    const versionSidecar: VersionSidecar = { key, ...sidecar };
+    return stageLinkedFiles(
+      this.#versions.sidecar(key, sidecar.versionId),
+      this.#sidecarPath(key),
+      JSON.stringify(versionSidecar),
+      this.#durable,
+    );
   }
 
   /** With `version`: that version by its id, or the current object if its etag matches. */

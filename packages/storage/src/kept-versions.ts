@@ -4,7 +4,6 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { removeEmptyDirectories, removeFile } from "./directory-tree";
 import { hasErrorCode } from "./errno";
-import { type StagedFile, stageFile } from "./staged-file";
 
 /** Top-level directory of the directory store's versions; keys under it are refused. */
 export const VERSIONS_DIR = ".versions";
@@ -41,11 +40,7 @@ export function newVersionId(): string {
  * another's whatever the keys' shapes.
  */
 export class KeptVersions {
-  /** `durable`: each version's sidecar is flushed to disk as it is written (the store's setting). */
-  constructor(
-    private readonly root: string,
-    private readonly durable = true,
-  ) {}
+  constructor(private readonly root: string) {}
 
   /** Makes the directory of `key`'s versions, if missing, before {@link keep} (synchronously: see `DirectoryStore`). */
   makeDirectory(key: string): void {
@@ -54,7 +49,7 @@ export class KeptVersions {
 
   /**
    * Keeps `file` (a body just written) as the body of version `versionId` of `key`: a version only
-   * once the sidecar {@link stageSidecar} wrote is committed. The key's directory is made again if it is
+   * once its {@link sidecar} is there. The key's directory is made again if it is
    * missing (not made first, or emptied since by a removal). Synchronous, as the directory store's
    * other metadata changes on the way to a write.
    */
@@ -70,15 +65,11 @@ export class KeptVersions {
   }
 
   /**
-   * Writes the sidecar of a version under a temporary name: committed once {@link keep} has kept
-   * its body, it makes the body a version.
+   * The path of a version's sidecar: once there (after {@link keep} has kept its body), it makes
+   * the body a version.
    */
-  stageSidecar(sidecar: VersionSidecar): Promise<StagedFile> {
-    return stageFile(
-      `${this.body(sidecar.key, sidecar.versionId)}.json`,
-      JSON.stringify(sidecar),
-      this.durable,
-    );
+  sidecar(key: string, versionId: string): string {
+    return `${this.body(key, versionId)}.json`;
   }
 
   /** The path of a version's body (which may not exist). */
@@ -90,9 +81,7 @@ export class KeptVersions {
   /** The version's sidecar, or `undefined` when the key has no such version. */
   async read(key: string, versionId: string): Promise<VersionSidecar | undefined> {
     try {
-      const sidecar = JSON.parse(
-        await readFile(`${this.body(key, versionId)}.json`, "utf8"),
-      ) as VersionSidecar;
+      const sidecar = JSON.parse(await readFile(this.sidecar(key, versionId), "utf8")) as VersionSidecar;
       return sidecar.key === key ? sidecar : undefined;
     } catch (error) {
       if (hasErrorCode(error, "ENOENT", "ENOTDIR")) return undefined;
@@ -119,7 +108,7 @@ export class KeptVersions {
   /** Removes a version's body and sidecar for good; a missing version is not an error. */
   async remove(key: string, versionId: string): Promise<void> {
     const body = this.body(key, versionId);
-    await removeFile(`${body}.json`);
+    await removeFile(this.sidecar(key, versionId));
     await removeFile(body);
     await removeEmptyDirectories(path.dirname(body), path.join(this.root, VERSIONS_DIR));
   }

@@ -58,6 +58,7 @@ describe("DirectoryStore", () => {
     expect(await readFile(path.join(root, "incoming", "a.txt"), "utf8")).toBe("hello");
     const sidecar = JSON.parse(await readFile(path.join(root, ".meta", "incoming", "a.txt.json"), "utf8"));
     expect(sidecar).toEqual({
+      key: "incoming/a.txt",
       contentType: "text/plain",
       sha256: createHash("sha256").update(body).digest("hex"),
       bytes: 5,
@@ -65,6 +66,25 @@ describe("DirectoryStore", () => {
       versionId: expect.stringMatching(/^[0-9a-z]{9}\.[0-9a-z]{4}\.[0-9a-f]{16}$/),
     });
     expect(await store.list("")).toEqual(["incoming/a.txt"]);
+  });
+
+  it("writes the key's sidecar and its version's as one file, and a later put replaces only the key's", async () => {
+    const first = await store.put("incoming/c.txt", "one", { contentType: "text/plain" });
+    const sidecarFile = path.join(root, ".meta", "incoming", "c.txt.json");
+    const [directory] = await readdir(path.join(root, ".versions"));
+    const versionSidecar = (id: string | undefined) =>
+      path.join(root, ".versions", directory as string, `${id}.json`);
+    expect((await stat(sidecarFile)).ino).toBe((await stat(versionSidecar(first.versionId))).ino);
+    const second = await store.put("incoming/c.txt", "two", { contentType: "text/plain" });
+    expect((await stat(sidecarFile)).ino).toBe((await stat(versionSidecar(second.versionId))).ino);
+    expect(JSON.parse(await readFile(versionSidecar(first.versionId), "utf8"))).toMatchObject({
+      key: "incoming/c.txt",
+      versionId: first.versionId,
+      bytes: 3,
+    });
+    expect(await store.head("incoming/c.txt", { versionId: first.versionId as string })).toMatchObject({
+      etag: first.etag,
+    });
   });
 
   it("keeps each version as a hard link under .versions/, not a copy, and lists no key there", async () => {
