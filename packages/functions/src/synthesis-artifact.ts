@@ -38,17 +38,20 @@ export async function storeSynthesis(
   target: SynthesisTarget,
 ): Promise<{ artifact: ArtifactRef; audioMs: number }> {
   const { activity, stream, format } = target;
-  const spool = await WavSpool.open(format);
+  // The spool's file is made while the stream's request goes out: neither waits on the other.
+  const opening = WavSpool.open(format);
+  opening.catch(() => undefined); // Awaited below: by the first write, and in `finally`.
   try {
     target.clock.mark("stream.start");
     activity.measures.activeStreams = activeSynthesisStreams.enter();
     try {
-      for await (const chunk of stream) await spool.write(chunk);
+      for await (const chunk of stream) await (await opening).write(chunk);
     } finally {
       activeSynthesisStreams.leave();
       const delivery = stream.delivery?.();
       if (delivery) activity.measures.delivery = delivery;
     }
+    const spool = await opening;
     const artifact = await putArtifact(
       target.store,
       target.kind,
@@ -62,6 +65,6 @@ export async function storeSynthesis(
       audioMs: (spool.dataBytes / BYTES_PER_SAMPLE[format.encoding] / format.sampleRate) * 1000,
     };
   } finally {
-    await spool.discard();
+    await (await opening.catch(() => undefined))?.discard();
   }
 }
