@@ -121,12 +121,13 @@ export class ActivityRecorder {
   static async open(scope: AttemptScope): Promise<ActivityRecorder> {
     const startedAt = scope.startedAt ?? scope.now().toISOString();
     const jobsInFlight = scope.jobsInFlight?.();
-    const earlier = await recordsOf(scope.store, scope.jobId, scope.recordAs);
-    let previousKey = earlier.at(-1);
-    for (const step of previousKey === undefined ? scope.follows : []) {
-      previousKey = (await recordsOf(scope.store, scope.jobId, step)).at(-1);
-      if (previousKey !== undefined) break;
-    }
+    // Listed at once, not one after another: a first attempt, the usual one, needs two lists.
+    const [earlier = [], ...followed] = await Promise.all(
+      [scope.recordAs, ...scope.follows].map((step) => recordsOf(scope.store, scope.jobId, step)),
+    );
+    const previousKey = [earlier, ...followed]
+      .map((records) => records.at(-1))
+      .find((key) => key !== undefined);
     return new ActivityRecorder(scope, earlier.length + 1, startedAt, jobsInFlight, previousKey);
   }
 
