@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createWriteStream, linkSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, linkSync, mkdirSync, rmSync, type Stats, statSync } from "node:fs";
 import { type FileHandle, link, mkdir, open, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -342,12 +342,7 @@ export class DirectoryStore implements ObjectStore {
       const { key: _key, ...described } = kept;
       return { key, uri: this.uri(key), ...described };
     }
-    const stats = await stat(file).catch((error: unknown) => {
-      if (hasErrorCode(error, "ENOENT", "ENOTDIR")) {
-        return undefined;
-      }
-      throw error;
-    });
+    const stats = statOrMissing(file);
     if (!stats?.isFile()) {
       return undefined;
     }
@@ -615,4 +610,17 @@ function sidecarOf(body: Uint8Array | string, options: PutOptions): Required<Sid
     etag: `"${createHash("md5").update(bytes).digest("hex")}"`,
     versionId: newVersionId(),
   };
+}
+
+/**
+ * The file's `stat`, `undefined` when nothing is there: on this thread, as the store's reads open
+ * and `fstat` theirs (a lookup of microseconds, queued behind the flushes in the thread pool).
+ */
+function statOrMissing(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch (error) {
+    if (hasErrorCode(error, "ENOENT", "ENOTDIR")) return undefined;
+    throw error;
+  }
 }
