@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream, linkSync, mkdirSync, rmSync, type Stats, statSync } from "node:fs";
-import { type FileHandle, link, mkdir, open, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { type FileHandle, link, mkdir, open, realpath, rm, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -24,6 +24,7 @@ import { hasErrorCode } from "./errno";
 import { copyHashing, type HashedCopy } from "./hashing-copy";
 import { HashingStream } from "./hashing-stream";
 import { KeptVersions, newVersionId, VERSIONS_DIR, type VersionSidecar } from "./kept-versions";
+import { writeNewFile } from "./new-file";
 import { objectNotFound, objectReplaced } from "./object-errors";
 import { assertValidKey } from "./object-key";
 import { isInside, realpathOfExisting } from "./path-containment";
@@ -182,7 +183,7 @@ export class DirectoryStore implements ObjectStore {
     const sidecar = sidecarOf(body, options);
     const temp = path.join(path.dirname(file), `${TEMP_FILE_PREFIX}${randomUUID()}`);
     const staged = await this.#writeWithSidecars(key, sidecar, () =>
-      writeFile(temp, body, { flush: this.#durable }),
+      writeNewFile(temp, body, this.#durable),
     ).catch(async (error: unknown) => {
       await rm(temp, { force: true });
       throw error;
@@ -212,9 +213,7 @@ export class DirectoryStore implements ObjectStore {
     let staged: StagedFile | undefined;
     try {
       await writeAtomically(file, async (temp) => {
-        staged = await this.#writeWithSidecars(key, sidecar, () =>
-          writeFile(temp, body, { flush: this.#durable }),
-        );
+        staged = await this.#writeWithSidecars(key, sidecar, () => writeNewFile(temp, body, this.#durable));
         this.#versions.keep(temp, key, sidecar.versionId);
       });
     } catch (error) {
@@ -549,9 +548,7 @@ export class DirectoryStore implements ObjectStore {
   async #writeSidecar(key: string, sidecar: Sidecar): Promise<StoredObject> {
     const sidecarFile = this.#sidecarPath(key);
     await mkdir(path.dirname(sidecarFile), { recursive: true });
-    await writeAtomically(sidecarFile, (temp) =>
-      writeFile(temp, JSON.stringify(sidecar), { flush: this.#durable }),
-    );
+    await writeAtomically(sidecarFile, (temp) => writeNewFile(temp, JSON.stringify(sidecar), this.#durable));
     return { key, uri: this.uri(key), ...sidecar };
   }
 

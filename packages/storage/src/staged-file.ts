@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { linkSync, mkdirSync, renameSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { TEMP_FILE_PREFIX } from "./atomic-write";
 import { hasErrorCode } from "./errno";
+import { writeNewFile } from "./new-file";
 
 /** A file written (and flushed) under a temporary name beside its target, not yet in place. */
 export interface StagedFile {
@@ -76,7 +77,7 @@ function tempBeside(target: string): string {
  */
 async function writeTemp(target: string, content: Uint8Array | string, flush: boolean): Promise<string> {
   const temp = tempBeside(target);
-  const write = () => writeFile(temp, content, { flush });
+  const write = () => writeNewFile(temp, content, flush);
   try {
     await write().catch(async (error: unknown) => {
       if (!hasErrorCode(error, "ENOENT")) throw error;

@@ -1,0 +1,37 @@
+import { closeSync, fsync, openSync, writeSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
+
+/** Contents at most this size are written on this thread (as `readRegularFile` reads them). */
+const SYNC_WRITE_BYTES = 1 << 20;
+const fsyncAsync = promisify(fsync);
+
+/**
+ * Writes `content` to `file` (created, or truncated) and, when `flush`, flushes it to disk
+ * (`fsync`) before resolving: what `writeFile(file, content, { flush })` does, in one thread pool
+ * round trip instead of four. Opening, writing and closing a small file are calls of microseconds
+ * on this thread (the bytes go to the page cache); through the thread pool each waited behind
+ * the flushes in flight, and the store writes every object as such files. Only the flush, which
+ * waits for the disk, goes to the thread pool. Content over 1 MiB is written by `writeFile`, not
+ * to hold the event loop.
+ *
+ * @example
+ * await writeNewFile("/data/.voxtrail-tmp-1f2e", json, true);
+ */
+export async function writeNewFile(
+  file: string,
+  content: Uint8Array | string,
+  flush: boolean,
+): Promise<void> {
+  const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+  if (bytes.byteLength > SYNC_WRITE_BYTES) return writeFile(file, bytes, { flush });
+  const fd = openSync(file, "w");
+  try {
+    for (let written = 0; written < bytes.byteLength; ) {
+      written += writeSync(fd, bytes, written, bytes.byteLength - written);
+    }
+    if (flush) await fsyncAsync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
