@@ -24,7 +24,7 @@ import { hasErrorCode } from "./errno";
 import { copyHashing, type HashedCopy } from "./hashing-copy";
 import { HashingStream } from "./hashing-stream";
 import { KeptVersions, newVersionId, VERSIONS_DIR, type VersionSidecar } from "./kept-versions";
-import { writeNewFile } from "./new-file";
+import { flushFile, writeNewFile } from "./new-file";
 import { objectNotFound, objectReplaced } from "./object-errors";
 import { assertValidKey } from "./object-key";
 import { isInside, realpathOfExisting } from "./path-containment";
@@ -126,8 +126,10 @@ export class DirectoryStore implements ObjectStore {
   }
 
   /**
-   * A local file is copied through one reused buffer ({@link copyHashing}), however long it is.
-   * Bytes in memory are hashed first, so their sidecars are written and flushed while the body is.
+   * A local file is copied through one reused buffer ({@link copyHashing}), however long it is. A
+   * body that is not in memory is hashed as it is written, and then flushed while its sidecars
+   * are written and flushed; bytes in memory are hashed first, so their sidecars are written and
+   * flushed while the body is.
    */
   async put(key: string, body: ObjectBody, options: PutOptions): Promise<StoredObject> {
     let file: string;
@@ -146,8 +148,8 @@ export class DirectoryStore implements ObjectStore {
     try {
       await writeAtomically(file, async (temp) => {
         const { bytes, hex } = isLocalFileBody(body)
-          ? await copyHashing(body.localFile, temp, ["sha256", "md5"], this.#durable)
-          : await writeHashing(body, temp, this.#durable);
+          ? await copyHashing(body.localFile, temp, ["sha256", "md5"])
+          : await writeHashing(body, temp);
         sidecar = {
           contentType: options.contentType,
           sha256: hex.sha256,
@@ -155,10 +157,12 @@ export class DirectoryStore implements ObjectStore {
           etag: `"${hex.md5}"`,
           versionId: newVersionId(),
         };
-        this.#versions.keep(temp, key, sidecar.versionId);
         // Staged before the body takes its name, so a sidecar that cannot be written fails the put
         // with the key's body and sidecar as they were.
-        staged = await this.#stageSidecars(key, sidecar);
+        staged = await this.#writeWithSidecars(key, sidecar, () =>
+          this.#durable ? flushFile(temp) : Promise.resolve(),
+        );
+        this.#versions.keep(temp, key, sidecar.versionId);
       });
     } catch (error) {
       await staged?.discard();
@@ -585,15 +589,14 @@ export class DirectoryStore implements ObjectStore {
   }
 }
 
-/** Streams `body` into the new file `temp`, hashing it on the way, and flushes the file to disk when `flush`. */
+/** Streams `body` into the new file `temp`, hashing it on the way (not flushed). */
 async function writeHashing(
   body: Uint8Array | string | Readable,
   temp: string,
-  flush: boolean,
 ): Promise<HashedCopy<"sha256" | "md5">> {
   const hashing = new HashingStream(["sha256", "md5"]);
   const source = body instanceof Readable ? body : Readable.from([body]);
-  await pipeline(source, hashing, createWriteStream(temp, { flush }));
+  await pipeline(source, hashing, createWriteStream(temp));
   return { bytes: hashing.bytes, hex: { sha256: hashing.hex("sha256"), md5: hashing.hex("md5") } };
 }
 

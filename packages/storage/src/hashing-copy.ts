@@ -1,9 +1,14 @@
 import { createHash } from "node:crypto";
-import { type FileHandle, open } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, read, readSync, write, writeSync } from "node:fs";
+import { promisify } from "node:util";
 import type { HashAlgorithm } from "./hashing-stream";
 
 /** Bytes read and written at a time by {@link copyHashing}, through one buffer. */
 const COPY_BUFFER_BYTES = 64 * 1024;
+/** Files at most this size are copied without the thread pool (as `readRegularFile` reads them). */
+const SYNC_COPY_BYTES = 1 << 20;
+const readAsync = promisify(read);
+const writeAsync = promisify(write);
 
 /** What {@link copyHashing} copied: its size and hex digests. */
 export interface HashedCopy<A extends HashAlgorithm> {
@@ -12,11 +17,14 @@ export interface HashedCopy<A extends HashAlgorithm> {
 }
 
 /**
- * Copies the file `from` to a new file `to` (created, or truncated), hashing the bytes on the way,
- * and flushes `to` to disk (unless `flush` is false). One 64 KiB buffer is read into and written from again and again, so a
- * file of any length costs the same memory; a read stream would allocate a fresh buffer per chunk
- * and leave them to the collector, which lets tens of megabytes of them pile up when little else
- * is allocated meanwhile.
+ * Copies the file `from` to a new file `to` (created, or truncated), hashing the bytes on the way;
+ * `to` is not flushed (the caller flushes it while it writes what else it needs). One 64 KiB
+ * buffer is read into and written from again and again, so a file of any length costs the same
+ * memory; a read stream would allocate a fresh buffer per chunk and leave them to the collector,
+ * which lets tens of megabytes of them pile up when little else is allocated meanwhile. A file of
+ * up to 1 MiB (a reply) is opened, read, written and closed on this thread, calls of microseconds
+ * that through the thread pool each waited behind the flushes in flight; a larger one is read and
+ * written through the thread pool, not to hold the event loop.
  *
  * @example
  * const { bytes, hex } = await copyHashing("/tmp/reply.wav", temp, ["sha256", "md5"]);
@@ -25,38 +33,40 @@ export async function copyHashing<A extends HashAlgorithm>(
   from: string,
   to: string,
   algorithms: readonly A[],
-  flush = true,
 ): Promise<HashedCopy<A>> {
   const hashes = algorithms.map((algorithm) => [algorithm, createHash(algorithm)] as const);
   const buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
   let bytes = 0;
-  const source = await open(from, "r");
+  const source = openSync(from, "r");
   try {
-    const target = await open(to, "w");
+    const inThread = fstatSync(source).size <= SYNC_COPY_BYTES;
+    const target = openSync(to, "w");
     try {
       for (;;) {
-        const { bytesRead } = await source.read(buffer, 0, buffer.byteLength, bytes);
+        const bytesRead = inThread
+          ? readSync(source, buffer, 0, buffer.byteLength, bytes)
+          : (await readAsync(source, buffer, 0, buffer.byteLength, bytes)).bytesRead;
         if (bytesRead === 0) break;
         const chunk = buffer.subarray(0, bytesRead);
         for (const [, hash] of hashes) hash.update(chunk);
-        await writeAll(target, chunk);
+        await writeAll(target, chunk, inThread);
         bytes += bytesRead;
       }
-      if (flush) await target.sync();
     } finally {
-      await target.close();
+      closeSync(target);
     }
   } finally {
-    await source.close();
+    closeSync(source);
   }
   const hex = Object.fromEntries(hashes.map(([algorithm, hash]) => [algorithm, hash.digest("hex")]));
   return { bytes, hex: hex as Record<A, string> };
 }
 
 /** Writes all of `chunk` at the file's current position (a write may take only part of it). */
-async function writeAll(target: FileHandle, chunk: Buffer): Promise<void> {
-  let written = 0;
-  while (written < chunk.byteLength) {
-    written += (await target.write(chunk, written, chunk.byteLength - written)).bytesWritten;
+async function writeAll(target: number, chunk: Buffer, inThread: boolean): Promise<void> {
+  for (let written = 0; written < chunk.byteLength; ) {
+    written += inThread
+      ? writeSync(target, chunk, written, chunk.byteLength - written)
+      : (await writeAsync(target, chunk, written, chunk.byteLength - written)).bytesWritten;
   }
 }

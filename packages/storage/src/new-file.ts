@@ -35,3 +35,19 @@ export async function writeNewFile(
     closeSync(fd);
   }
 }
+
+/**
+ * Flushes the file at `file` to disk (`fsync`, which flushes the file whichever descriptor wrote
+ * it): opened and closed on this thread, the flush in the thread pool.
+ *
+ * @example
+ * await flushFile("/data/.voxtrail-tmp-1f2e");
+ */
+export async function flushFile(file: string): Promise<void> {
+  const fd = openSync(file, "r+");
+  try {
+    await fsyncAsync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -220,6 +220,20 @@ describe("DirectoryStore", () => {
     expect(await store.head("calls/k.wav")).toMatchObject({ bytes: 3, contentType: "audio/wav" });
   });
 
+  it("stores a local file body of under 1 MiB (copied on this thread) with its bytes and hashes", async () => {
+    const whole = Buffer.from(Array.from({ length: 3 * 64 * 1024 + 17 }, (_, i) => (i * 31) % 256));
+    const source = path.join(await temporaryDirectory(), "reply.wav");
+    await writeFile(source, whole);
+    const stored = await store.put("calls/small.wav", { localFile: source }, { contentType: "audio/wav" });
+    expect(stored).toMatchObject({
+      bytes: whole.length,
+      sha256: createHash("sha256").update(whole).digest("hex"),
+      etag: `"${createHash("md5").update(whole).digest("hex")}"`,
+    });
+    expect((await readFile(path.join(root, "calls", "small.wav"))).equals(whole)).toBe(true);
+    expect(await readdir(path.join(root, "calls"))).toEqual(["small.wav"]);
+  });
+
   it("a local file body that fails to read leaves neither a partial file nor a temporary file", async () => {
     await store.put("calls/k.wav", "old", { contentType: "audio/wav" });
     // A directory opens, and its first read fails: after the temporary file is made.
