@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { rm, rmdir } from "node:fs/promises";
+import { mkdirSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -48,11 +48,24 @@ export async function openTempDir(label: string): Promise<string> {
   }
 }
 
-/** Removes `dir`, made by {@link openTempDir}, with its content, then the root if that is empty now. */
+/**
+ * Removes `dir`, made by {@link openTempDir}, with its content, then the root if that is empty now.
+ * An empty `dir`, the usual case (a stage's temp files are removed as it goes), and the root are
+ * removed synchronously: one call of microseconds each, where through the thread pool the
+ * recursive removal's several calls each waited behind the store's flushes, and the attempt's end
+ * waits for them. Whatever is left in it is removed through the thread pool.
+ */
 export async function removeTempDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
-  // Fails while another directory is open in the root (or once another removal took it): it stays.
-  await rmdir(dirname(dir)).catch(() => undefined);
+  try {
+    rmdirSync(dir);
+  } catch {
+    await rm(dir, { recursive: true, force: true });
+  }
+  try {
+    rmdirSync(dirname(dir));
+  } catch {
+    // Another directory is open in the root (or another removal took it): it stays.
+  }
 }
 
 function removeTempRoots(): void {
