@@ -1,6 +1,6 @@
 /**
  * Preload for a profile run: times every call of the `node:fs/promises` functions the directory
- * store and the kernel use (and `realpathSync.native`, which blocks), and prints each one's count
+ * store and the kernel use (and the synchronous calls they make, which block), and prints each one's count
  * and summed wait to stderr as the process exits. Calls overlap, so the sums are waits, not
  * shares of the wall time.
  *
@@ -51,6 +51,30 @@ fs.realpathSync.native = function (...args) {
     record("realpathSync.native (blocks)", performance.now() - started);
   }
 };
+// The calls the store and the kernel make on the main thread, timed as the blocking they are.
+for (const name of [
+  "mkdirSync",
+  "statSync",
+  "linkSync",
+  "renameSync",
+  "rmSync",
+  "rmdirSync",
+  "mkdtempSync",
+  "openSync",
+  "writeSync",
+  "readSync",
+  "closeSync",
+]) {
+  const original = fs[name];
+  fs[name] = function (...args) {
+    const started = performance.now();
+    try {
+      return original.apply(this, args);
+    } finally {
+      record(`${name} (blocks)`, performance.now() - started);
+    }
+  };
+}
 syncBuiltinESMExports();
 process.on("exit", () => {
   const rows = [...calls].sort(([, a], [, b]) => b.ms - a.ms);
