@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { linkSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { removeEmptyDirectories, removeFile } from "./directory-tree";
 import { hasErrorCode } from "./errno";
+import { linkMakingDirectory } from "./new-file";
 import { readRegularFile } from "./regular-file";
 
 /** Top-level directory of the directory store's versions; keys under it are refused. */
@@ -55,14 +56,7 @@ export class KeptVersions {
    * other metadata changes on the way to a write.
    */
   keep(file: string, key: string, versionId: string): void {
-    const body = this.body(key, versionId);
-    try {
-      linkSync(file, body);
-    } catch (error) {
-      if (!hasErrorCode(error, "ENOENT")) throw error;
-      mkdirSync(path.dirname(body), { recursive: true });
-      linkSync(file, body);
-    }
+    linkMakingDirectory(file, this.body(key, versionId));
   }
 
   /**

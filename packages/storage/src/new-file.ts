@@ -1,6 +1,8 @@
-import { closeSync, fsync, openSync, writeSync } from "node:fs";
+import { closeSync, fsync, linkSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { promisify } from "node:util";
+import { hasErrorCode } from "./errno";
 
 /** Contents at most this size are written on this thread (as `readRegularFile` reads them). */
 const SYNC_WRITE_BYTES = 1 << 20;
@@ -49,5 +51,23 @@ export async function flushFile(file: string): Promise<void> {
     await fsyncAsync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Gives the file `existing` a second name, `name` (a hard link), making `name`'s directory when it
+ * is missing (not made yet, or emptied since by a removal). Synchronous: a metadata change of
+ * microseconds, as the store's other ones on the way to a write.
+ *
+ * @example
+ * linkMakingDirectory("/data/.voxtrail-tmp-1f2e", "/data/.versions/ab/12/v1");
+ */
+export function linkMakingDirectory(existing: string, name: string): void {
+  try {
+    linkSync(existing, name);
+  } catch (error) {
+    if (!hasErrorCode(error, "ENOENT")) throw error;
+    mkdirSync(path.dirname(name), { recursive: true });
+    linkSync(existing, name);
   }
 }

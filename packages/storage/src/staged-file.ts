@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { linkSync, mkdirSync, renameSync } from "node:fs";
+import { renameSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { TEMP_FILE_PREFIX } from "./atomic-write";
 import { hasErrorCode } from "./errno";
-import { writeNewFile } from "./new-file";
+import { linkMakingDirectory, writeNewFile } from "./new-file";
 
 /** A file written (and flushed) under a temporary name beside its target, not yet in place. */
 export interface StagedFile {
@@ -36,14 +36,7 @@ export async function stageLinkedFiles(
   const first = stagedAt(written, target);
   const temp = tempBeside(alias);
   try {
-    // Synchronous, as the renames: a metadata change of microseconds.
-    try {
-      linkSync(written, temp);
-    } catch (error) {
-      if (!hasErrorCode(error, "ENOENT")) throw error;
-      mkdirSync(path.dirname(alias), { recursive: true });
-      linkSync(written, temp);
-    }
+    linkMakingDirectory(written, temp);
   } catch (error) {
     await first.discard();
     throw error;
