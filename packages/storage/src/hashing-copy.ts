@@ -2,11 +2,10 @@ import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, read, readSync, write, writeSync } from "node:fs";
 import { promisify } from "node:util";
 import type { HashAlgorithm } from "./hashing-stream";
+import { IN_THREAD_BYTES } from "./regular-file";
 
 /** Bytes read and written at a time by {@link copyHashing}, through one buffer. */
 const COPY_BUFFER_BYTES = 64 * 1024;
-/** Files at most this size are copied without the thread pool (as `readRegularFile` reads them). */
-const SYNC_COPY_BYTES = 1 << 20;
 const readAsync = promisify(read);
 const writeAsync = promisify(write);
 
@@ -39,7 +38,7 @@ export async function copyHashing<A extends HashAlgorithm>(
   let bytes = 0;
   const source = openSync(from, "r");
   try {
-    const inThread = fstatSync(source).size <= SYNC_COPY_BYTES;
+    const inThread = fstatSync(source).size <= IN_THREAD_BYTES;
     const target = openSync(to, "w");
     try {
       for (;;) {

@@ -3,9 +3,8 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { hasErrorCode } from "./errno";
+import { IN_THREAD_BYTES } from "./regular-file";
 
-/** Contents at most this size are written on this thread (as `readRegularFile` reads them). */
-const SYNC_WRITE_BYTES = 1 << 20;
 const fsyncAsync = promisify(fsync);
 
 /**
@@ -26,7 +25,7 @@ export async function writeNewFile(
   flush: boolean,
 ): Promise<void> {
   const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-  if (bytes.byteLength > SYNC_WRITE_BYTES) return writeFile(file, bytes, { flush });
+  if (bytes.byteLength > IN_THREAD_BYTES) return writeFile(file, bytes, { flush });
   const fd = openSync(file, "w");
   try {
     for (let written = 0; written < bytes.byteLength; ) {

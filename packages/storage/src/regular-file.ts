@@ -1,8 +1,12 @@
 import { closeSync, constants, fstatSync, openSync, read, readSync } from "node:fs";
 import { promisify } from "node:util";
 
-/** Files at most this size are read without the thread pool (a local read of them takes microseconds). */
-const SYNC_READ_BYTES = 1 << 20;
+/**
+ * Files at most this size are read, written or copied on the calling thread, without the thread
+ * pool: a local read or write of them takes microseconds, where through the pool each call waits
+ * behind the flushes in flight. Larger ones go through the pool, not to hold the event loop.
+ */
+export const IN_THREAD_BYTES = 1 << 20;
 /**
  * Flags to open a file that should be regular with: read-only, non-blocking so that opening a FIFO
  * found in its place cannot wait for a writer (no effect on a regular file's reads).
@@ -33,7 +37,7 @@ export async function readRegularFile(file: string): Promise<Buffer | undefined>
     let filled = 0;
     while (filled < size) {
       const count =
-        size <= SYNC_READ_BYTES
+        size <= IN_THREAD_BYTES
           ? readSync(fd, buffer, filled, size - filled, filled)
           : (await readAsync(fd, buffer, filled, size - filled, filled)).bytesRead;
       if (count === 0) break; // Truncated since the fstat.

@@ -75,9 +75,10 @@ export const LATER_COLUMNS: Partial<Record<IndexTable, readonly string[]>> = { f
  * Rows per row group, by table: small enough that a lookup reads little, large enough to compress
  * well. A walk's lookups (a key's edges, a job's records) read a day's file or two (the lookup
  * filters rule out the rest), sorted by what they look up, so the row groups' statistics rule out
- * all but one, whose column a lookup decompresses whole: 2,000 edges (a day's 16,000 cost 3x as
- * much), 250 records (each a whole activity record). A lookup across every day's files (a name as
- * a uri, an index without filters) pays for more row groups.
+ * all but one, whose column a lookup decompresses whole: 2,000 edges, 250 records (each a whole
+ * activity record); docs/benchmarks.md, "Lookup filters", says what one row group a day cost. A
+ * lookup across every day's files (a name as a uri, an index without filters) pays for more row
+ * groups.
  */
 const ROW_GROUP_ROWS: Record<IndexTable, number> = {
   edges: 2_000,
