@@ -531,8 +531,10 @@ async function tamper(world: World, tamper: Tamper): Promise<void> {
       const signings = job.signings;
       const signedBy = await digestsCovering(store, job.jobId);
       world.deferred.push(async () => {
-        if (!world.jobs.has(job.jobId)) {
-          // A later tamper deleted the job, edit and all: that tamper's findings name it.
+        if (world.jobs.get(job.jobId) !== job) {
+          // A later tamper deleted the job, edit and all: that tamper's findings name it. A later
+          // run of the same bytes at the same name (the same upload, so the same job id) may have
+          // made the job again, honestly: that job is not the one edited.
           count("edit-records of a job deleted after");
           return { tamper: tamper.kind, all: [] };
         }
@@ -592,10 +594,15 @@ function expectDigestsGone(world: World, tamper: Tamper["kind"], covered: string
       ],
     });
   }
+  // Each job as it stands now: one deleted by a later tamper and made again by a later run of the
+  // same upload (the same job id) is another job, which this deletion did not touch.
+  const jobs = new Map(covered.map((jobId) => [jobId, world.jobs.get(jobId)]));
   const signings = new Map(covered.map((jobId) => [jobId, world.jobs.get(jobId)?.signings ?? 0]));
   world.deferred.push(async () => {
     const unsigned = covered.filter(
-      (jobId) => (world.jobs.get(jobId)?.signings ?? 0) === signings.get(jobId),
+      (jobId) =>
+        world.jobs.get(jobId) === jobs.get(jobId) &&
+        (world.jobs.get(jobId)?.signings ?? 0) === signings.get(jobId),
     );
     const anyDigest = (await listDigestKeys(world.store)).length > 0;
     return {
