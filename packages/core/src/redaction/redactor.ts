@@ -347,7 +347,7 @@ function spokenReplacement(
 ): { before: string; replacement: string } {
   if (kind === "name") return { before: before.replace(/\s+$/, ""), replacement: "" };
   const reference = spanish
-    ? /\b(el |la |su )?(pedido|cuenta)(\s+(n[uú]mero|no\.?|#))?\s*$/iu.exec(before)
+    ? /\b(el |la |su )?(pedido|cuenta)(\s+(n[u\u00fa]mero|no\.?|#))?\s*$/iu.exec(before)
     : /\b(order|account)(\s+(number|no\.?|#))?\s*$/i.exec(before);
   if (reference && (kind === "order-number" || kind === "account-number" || kind === "number")) {
     const head = before.slice(0, reference.index).replace(spanish ? /\bsu\s+$/i : /\byour\s+$/i, "");

@@ -129,7 +129,7 @@ const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000 
 const REPEATS: Readonly<Record<string, number>> = { double: 2, triple: 3 };
 
 /** What may stand between two words of one spoken number: spaces and light punctuation, no clause break. */
-const JOINER = /^[\s,.\-–—/()#]*$/;
+const JOINER = /^[\s,.\-\u2013\u2014/()#]*$/;
 
 /**
  * The words of `text`, lower-cased, with their spans. Letters (any script), digits and inner
