@@ -76,11 +76,11 @@ describe("Lambda function bundle sizes (issue 42: a cold start imports the whole
 describe("Lambda function bundles are ASCII (issue 42: a cold start decodes and scans the whole source)", () => {
   // One character past ASCII (esbuild escapes those in strings, not in regular expression
   // literals) makes Node decode the whole bundle as UTF-8 and V8 hold and scan it as two-byte
-  // text: about 5 ms more of transcribe's cold import (docs/benchmarks.md, "Import time").
+  // text: about 5 ms more of transcribe's cold import (docs/benchmarks.md, function bundles).
   it.each(FUNCTION_ENTRIES.map(({ fn }) => fn))("%s", async (fn) => {
     const text = await readFile(bundles.get(fn)!.file, "latin1");
     const outside = [...text.matchAll(/[\u0080-\u00ff]+/g)].map((match) =>
-      text.slice(match.index - 40, match.index + 10),
+      text.slice(Math.max(0, match.index - 40), match.index + 10),
     );
     expect(outside, "escape it in the source (\\uXXXX)").toEqual([]);
   });
