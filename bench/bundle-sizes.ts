@@ -98,7 +98,10 @@ export function buildFunctionBundles(
 
 /** Options of {@link benchBundles}; every one has a default. */
 export interface BundlesOptions {
-  /** Import rounds per function, each importing its bundle and the S3-only one (default 5). */
+  /**
+   * Import rounds per function, each importing its bundle and the S3-only one (default 9: on a
+   * shared machine, five let one spell of load move a median past 1.2x).
+   */
   rounds?: number;
   /** Progress lines. */
   log?: (line: string) => void;
@@ -185,7 +188,7 @@ export async function importTimes(file: string): Promise<ImportTimes> {
 
 /** Builds every function and the S3-only reference, then times importing each beside the reference. */
 export async function benchBundles(options: BundlesOptions = {}): Promise<BundlesResult> {
-  const rounds = options.rounds ?? 5;
+  const rounds = options.rounds ?? 9;
   const log = options.log ?? (() => {});
   const dir = await bundleDir();
   try {

@@ -13,7 +13,7 @@
  *   npm run bench -- --lineage-jobs 2000       # a smaller lineage store (lineage, and index's record-walking side)
  *   npm run bench -- --only index --index-jobs 20000   # a smaller index-only store (default 100,000)
  *   npm run bench -- --fresh-lineage           # regenerate the lineage store even if one is kept
- *   npm run bench -- --only bundles --import-rounds 9   # more import rounds per Lambda bundle (default 5)
+ *   npm run bench -- --only bundles --import-rounds 15  # more import rounds per Lambda bundle (default 9)
  *   npm run bench -- --only verify --verify-rounds 3   # fewer rounds of full verify vs sha256sum (default 5)
  *   npm run bench -- --only facts --fact-scripts 3      # the first 3 scripts of each half (default all 24: ~23 min)
  *   npm run bench -- --only ttfb --ttfb-rounds 3        # fewer passes over the replies per side (default 5)
@@ -83,7 +83,7 @@ const { values } = parseArgs({
     voicemails: { type: "string", default: "3" },
     transcriber: { type: "string", default: "pocketsphinx" },
     rounds: { type: "string", default: "3" },
-    "import-rounds": { type: "string", default: "5" },
+    "import-rounds": { type: "string", default: "9" },
     "verify-rounds": { type: "string", default: "5" },
     "fact-scripts": { type: "string" },
     "ttfb-rounds": { type: "string", default: "5" },
