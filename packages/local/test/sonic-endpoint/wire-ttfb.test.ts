@@ -131,10 +131,10 @@ describe("synthesize.wireTtfb: time to first audio from the request's first byte
       }
     }
     // Not every call: under a full test run the chunk can wait between the endpoint's mark and the
-    // child's read longer than either side's measured lateness (12.8 ms once, against 11.3 allowed:
-    // the endpoint's process and the child's both descheduled in turn). A mark that counted the
-    // client's set-up would put every first call over, by its 10 to 90 ms; so in each position at
-    // least one call of the fresh processes must come within the tolerance.
+    // child's read longer than either side's measured lateness (12.8 ms once, against 11.3 allowed,
+    // with each side on time by its own measure). A mark that counted the client's set-up would
+    // put every first call over, by its 10 to 90 ms; so in each position at least one call of the
+    // fresh processes must come within the tolerance.
     for (const [position, count] of within.entries()) {
       expect(count, `calls at position ${position + 1} within the tolerance`).toBeGreaterThan(0);
     }
