@@ -76,8 +76,8 @@ export class WavSpool {
 
   /**
    * Removes the temp file (after `finish()`'s file has been stored, or on failure). The removal is
-   * synchronous: a few metadata calls of microseconds on this thread, where through the thread
-   * pool each waits behind the store's flushes in flight, on the way to the stage's result.
+   * synchronous, as the attempt's temp directory's (`removeTempDir`): on the way to the stage's
+   * result, through the thread pool each call waited behind the store's flushes in flight.
    */
   async discard(): Promise<void> {
     await this.file.close().catch(() => undefined);

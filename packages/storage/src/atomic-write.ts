@@ -10,8 +10,7 @@ export const TEMP_FILE_PREFIX = ".voxtrail-tmp-";
  * Makes `target` appear whole or not at all: `write` fills a temporary file in the same
  * directory, which is then renamed over `target`. If `write` or the rename fails, the temporary
  * file is removed, `target` keeps its previous content and the error is rethrown. The rename is
- * synchronous: a metadata change that takes microseconds on this thread, where through the
- * thread pool it waits behind the flushes of writes in flight.
+ * synchronous, as the store's other metadata changes (see `IN_THREAD_BYTES`).
  *
  * @example
  * await writeAtomically("/data/report.json", (temp) => writeFile(temp, json, { flush: true }));

@@ -532,10 +532,9 @@ export class DirectoryStore implements ObjectStore {
   /**
    * The directories a write of `key` needs, made if missing: the key's (refused when the key's
    * own path is a directory, or a file stands where a directory should: a prefix of another key),
-   * its sidecar's and its kept versions'. Synchronous: after a folder's first write each is a
-   * lookup of an existing directory, a few microseconds on this thread, where through the thread
-   * pool it waits behind the flushes of the writes in flight. A write that finds one removed
-   * since (by a delete emptying it) makes it again.
+   * its sidecar's and its kept versions'. Synchronous (see `IN_THREAD_BYTES`): after a folder's
+   * first write each is a lookup of an existing directory. A write that finds one removed since
+   * (by a delete emptying it) makes it again.
    */
   #makeDirectories(key: string, file: string): void {
     try {
@@ -614,7 +613,7 @@ function sidecarOf(body: Uint8Array | string, options: PutOptions): Required<Sid
 
 /**
  * The file's `stat`, `undefined` when nothing is there: on this thread, as the store's reads open
- * and `fstat` theirs (a lookup of microseconds, queued behind the flushes in the thread pool).
+ * and `fstat` theirs (see `IN_THREAD_BYTES`).
  */
 function statOrMissing(file: string): Stats | undefined {
   try {

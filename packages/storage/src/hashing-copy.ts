@@ -21,9 +21,7 @@ export interface HashedCopy<A extends HashAlgorithm> {
  * buffer is read into and written from again and again, so a file of any length costs the same
  * memory; a read stream would allocate a fresh buffer per chunk and leave them to the collector,
  * which lets tens of megabytes of them pile up when little else is allocated meanwhile. A file of
- * up to 1 MiB (a reply) is opened, read, written and closed on this thread, calls of microseconds
- * that through the thread pool each waited behind the flushes in flight; a larger one is read and
- * written through the thread pool, not to hold the event loop.
+ * up to `IN_THREAD_BYTES` (a reply) is copied on this thread, a larger one through the thread pool.
  *
  * @example
  * const { bytes, hex } = await copyHashing("/tmp/reply.wav", temp, ["sha256", "md5"]);

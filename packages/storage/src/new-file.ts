@@ -10,11 +10,9 @@ const fsyncAsync = promisify(fsync);
 /**
  * Writes `content` to `file` (created, or truncated) and, when `flush`, flushes it to disk
  * (`fsync`) before resolving: what `writeFile(file, content, { flush })` does, in one thread pool
- * round trip instead of four. Opening, writing and closing a small file are calls of microseconds
- * on this thread (the bytes go to the page cache); through the thread pool each waited behind
- * the flushes in flight, and the store writes every object as such files. Only the flush, which
- * waits for the disk, goes to the thread pool. Content over 1 MiB is written by `writeFile`, not
- * to hold the event loop.
+ * round trip instead of four: a small file is opened, written and closed on this thread (see
+ * `IN_THREAD_BYTES`), and only the flush, which waits for the disk, goes to the thread pool.
+ * Content over 1 MiB is written by `writeFile`.
  *
  * @example
  * await writeNewFile("/data/.voxtrail-tmp-1f2e", json, true);
@@ -55,8 +53,8 @@ export async function flushFile(file: string): Promise<void> {
 
 /**
  * Gives the file `existing` a second name, `name` (a hard link), making `name`'s directory when it
- * is missing (not made yet, or emptied since by a removal). Synchronous: a metadata change of
- * microseconds, as the store's other ones on the way to a write.
+ * is missing (not made yet, or emptied since by a removal). Synchronous, as the store's other
+ * metadata changes on the way to a write (see `IN_THREAD_BYTES`).
  *
  * @example
  * linkMakingDirectory("/data/.voxtrail-tmp-1f2e", "/data/.versions/ab/12/v1");

@@ -24,8 +24,9 @@ export function tempRoot(): string {
  * does; the first one made under it also makes the process remove it, with whatever is still in
  * it, synchronously as it exits (`process.exit()` included, as on a second Ctrl-C): the files of
  * work cut off before it could clean up go then at the latest. Both directories are made
- * synchronously: metadata calls of microseconds on this thread, where through the thread pool
- * each waits behind the flushes of the store's writes in flight, on the way to every attempt.
+ * synchronously, as the store makes its own: through the thread pool each call waited behind the
+ * store's flushes in flight, on the way to every attempt (docs/benchmarks.md, "Fewer thread pool
+ * round trips").
  *
  * @example
  * const dir = await openTempDir(`${jobId}-Transcribe`); // /tmp/voxtrail-4242/vm-3f2a...-Transcribe-Xk2p9a
@@ -51,9 +52,8 @@ export async function openTempDir(label: string): Promise<string> {
 /**
  * Removes `dir`, made by {@link openTempDir}, with its content, then the root if that is empty now.
  * An empty `dir`, the usual case (a stage's temp files are removed as it goes), and the root are
- * removed synchronously: one call of microseconds each, where through the thread pool the
- * recursive removal's several calls each waited behind the store's flushes, and the attempt's end
- * waits for them. Whatever is left in it is removed through the thread pool.
+ * removed synchronously, one call each, as {@link openTempDir} makes them; whatever is left in
+ * `dir` is removed through the thread pool.
  */
 export async function removeTempDir(dir: string): Promise<void> {
   try {
