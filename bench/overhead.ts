@@ -21,6 +21,12 @@
  * is the median over passes of each pipeline pass's median non-engine time per voicemail, less
  * the same for the plain loop's passes (the passes alternate which side goes first).
  *
+ * A third side runs the pipeline on a directory store that does not flush its writes to disk
+ * (`durable: false`, as a load run's scratch store), in the same rounds (the three sides take
+ * turns going first): what the pipeline adds with the flushes set aside, and so what the flushes
+ * themselves cost a voicemail (`flushesPerVoicemailMs`). It measures; the pipeline's figure is the
+ * durable store's, the default everywhere else.
+ *
  *   npm run bench -- --only overhead --voicemails 20 --rounds 3 --transcriber simulated
  */
 import { mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
@@ -42,6 +48,7 @@ import {
   PocketsphinxTranscriber,
   SimulatedTranscriber,
 } from "@voxtrail/providers";
+import { DirectoryStore } from "@voxtrail/storage";
 import { median, round1 } from "./stats";
 import { voicemailCopies } from "./voicemail-copies";
 
@@ -92,9 +99,18 @@ export interface OverheadResult {
    * ms per voicemail, engines' time set aside.
    */
   overheadPerVoicemailMs: number;
+  /** Each pass's median non-engine time per voicemail, pipeline on a store that does not flush. */
+  unflushedPassNonEngineMs: number[];
+  /** As `overheadPerVoicemailMs`, the pipeline's store not flushing its writes (`durable: false`). */
+  overheadWithoutFlushesPerVoicemailMs: number;
+  /** Median of the pipeline passes' medians less that of the unflushed ones: the flushes' cost, ms. */
+  flushesPerVoicemailMs: number;
   /** Every pipeline job succeeded (else the comparison is void). */
   allSucceeded: boolean;
 }
+
+/** The sides of a round: the pipeline, the pipeline on a store that does not flush, the plain loop. */
+const SIDES = ["pipeline", "unflushed", "direct"] as const;
 
 /** One voicemail's wall time and the part of it its engines took, ms. */
 interface ItemTime {
@@ -113,6 +129,7 @@ export async function benchOverhead(options: OverheadOptions): Promise<OverheadR
   const startMs: number[] = [];
   const pipelineItems: ItemTime[] = [];
   const pipelinePasses: number[] = [];
+  const unflushedPasses: number[] = [];
   const directPasses: number[] = [];
   let allSucceeded = true;
   try {
@@ -120,38 +137,31 @@ export async function benchOverhead(options: OverheadOptions): Promise<OverheadR
     await direct.run(files.slice(0, 1), join(scratch, "warm-up"), 1);
     direct.items.length = 0;
     for (let round = 0; round < options.rounds; round++) {
-      const sides = round % 2 === 0 ? (["pipeline", "direct"] as const) : (["direct", "pipeline"] as const);
-      for (const side of sides) {
+      const first = round % SIDES.length;
+      for (const side of [...SIDES.slice(first), ...SIDES.slice(0, first)]) {
         const dir = join(scratch, `${side}-${round}`);
+        let wallMs: number;
         if (side === "direct") {
           const started = performance.now();
           const done = direct.items.length;
           await direct.run(files, dir, options.concurrency);
-          directMs.push(performance.now() - started);
+          wallMs = performance.now() - started;
+          directMs.push(wallMs);
           directPasses.push(median(direct.items.slice(done).map(nonEngine)));
         } else {
-          let started = performance.now();
-          const runtime = await LocalRuntime.start({
-            storeDir: dir,
-            ...(transcriber === "simulated"
-              ? { providers: { transcriber: "simulated", reasoner: "local", synthesizer: "local" } }
-              : {}),
-          });
-          startMs.push(performance.now() - started);
-          try {
-            started = performance.now();
-            const results = await runtime.run(files, { concurrency: options.concurrency });
-            pipelineMs.push(performance.now() - started);
-            allSucceeded &&= results.every((result) => result.status === "SUCCEEDED");
-            const items = results.flatMap(({ report }) => (report ? [pipelineItemTime(report)] : []));
-            pipelineItems.push(...items);
-            pipelinePasses.push(median(items.map(nonEngine)));
-          } finally {
-            await runtime.close();
+          const pass = await pipelinePass(files, dir, transcriber, options.concurrency, side === "pipeline");
+          wallMs = pass.wallMs;
+          allSucceeded &&= pass.allSucceeded;
+          if (side === "pipeline") {
+            startMs.push(pass.startMs);
+            pipelineMs.push(pass.wallMs);
+            pipelineItems.push(...pass.items);
+            pipelinePasses.push(median(pass.items.map(nonEngine)));
+          } else {
+            unflushedPasses.push(median(pass.items.map(nonEngine)));
           }
         }
-        const last = side === "direct" ? directMs.at(-1) : pipelineMs.at(-1);
-        options.log(`overhead round ${round + 1}: ${side} ${((last ?? 0) / 1000).toFixed(2)} s`);
+        options.log(`overhead round ${round + 1}: ${side} ${(wallMs / 1000).toFixed(2)} s`);
       }
     }
   } finally {
@@ -180,8 +190,41 @@ export async function benchOverhead(options: OverheadOptions): Promise<OverheadR
     pipelinePassNonEngineMs: pipelinePasses.map(round1),
     directPassNonEngineMs: directPasses.map(round1),
     overheadPerVoicemailMs: round1(median(pipelinePasses) - median(directPasses)),
+    unflushedPassNonEngineMs: unflushedPasses.map(round1),
+    overheadWithoutFlushesPerVoicemailMs: round1(median(unflushedPasses) - median(directPasses)),
+    flushesPerVoicemailMs: round1(median(pipelinePasses) - median(unflushedPasses)),
     allSucceeded,
   };
+}
+
+/** One pass of the pipeline over `files`: its start, its wall time and each job's times. */
+async function pipelinePass(
+  files: InputFile[],
+  dir: string,
+  transcriber: OverheadTranscriber,
+  concurrency: number,
+  durable: boolean,
+): Promise<{ startMs: number; wallMs: number; items: ItemTime[]; allSucceeded: boolean }> {
+  let started = performance.now();
+  const runtime = await LocalRuntime.start({
+    store: new DirectoryStore({ root: dir, durable }),
+    ...(transcriber === "simulated"
+      ? { providers: { transcriber: "simulated", reasoner: "local", synthesizer: "local" } }
+      : {}),
+  });
+  const startMs = performance.now() - started;
+  try {
+    started = performance.now();
+    const results = await runtime.run(files, { concurrency });
+    return {
+      startMs,
+      wallMs: performance.now() - started,
+      items: results.flatMap(({ report }) => (report ? [pipelineItemTime(report)] : [])),
+      allSucceeded: results.every((result) => result.status === "SUCCEEDED"),
+    };
+  } finally {
+    await runtime.close();
+  }
 }
 
 /** A voicemail's time outside its engines. */

@@ -62,6 +62,9 @@ export function resultsMarkdown(results: BenchResults): string {
       `| Overhead per voicemail (issue 42), engines' time set aside: ${overhead.voicemails.length} voicemails, concurrency ${overhead.concurrency}, transcriber ${overhead.transcriber}; median of each side's pass medians (${overhead.rounds} alternating passes) | pipeline ${overhead.pipelinePassNonEngineMs.map(Math.round).join(", ")} ms vs plain loop ${overhead.directPassNonEngineMs.map(Math.round).join(", ")} ms: **${Math.round(overhead.overheadPerVoicemailMs)} ms per voicemail** (\`overheadPerVoicemailMs\`) | - |`,
     );
     out.push(
+      `| Overhead with the store's flushes set aside: the same, the pipeline's directory store not flushing its writes (\`durable: false\`), a third side of the same rounds | unflushed pipeline ${overhead.unflushedPassNonEngineMs.map(Math.round).join(", ")} ms: **${Math.round(overhead.overheadWithoutFlushesPerVoicemailMs)} ms per voicemail**; the flushes **${Math.round(overhead.flushesPerVoicemailMs)} ms** (\`flushesPerVoicemailMs\`) | - |`,
+    );
+    out.push(
       `| Overhead, engines' time set aside: per voicemail, pipeline wall time minus its engines' (transcription, reasoning, synthesis stream) vs the same for the plain loop | ${Math.round(overhead.pipelineNonEngineMsPerItem)} ms vs ${Math.round(overhead.directNonEngineMsPerItem)} ms: **${Math.round(overhead.nonEngineOverheadPerItemMs)} ms per voicemail** added by the pipeline | - |`,
     );
     out.push(
