@@ -12,7 +12,7 @@ const fsyncAsync = promisify(fsync);
  * (`fsync`) before resolving: what `writeFile(file, content, { flush })` does, in one thread pool
  * round trip instead of four: a small file is opened, written and closed on this thread (see
  * `IN_THREAD_BYTES`), and only the flush, which waits for the disk, goes to the thread pool.
- * Content over 1 MiB is written by `writeFile`.
+ * Content over `IN_THREAD_BYTES` is written by `writeFile`.
  *
  * @example
  * await writeNewFile("/data/.voxtrail-tmp-1f2e", json, true);
